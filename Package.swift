@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Treeline",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "treeline", targets: ["treeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries. Each module map's header is the C shim: static inline wrappers for what
+        // Swift cannot import (variadic functions, compound macros). Only Geo imports CPROJ and only
+        // GPSD imports CGPS.
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+
+        // Pure logic: no I/O.
+        .target(name: "Geo", dependencies: ["CPROJ"]),
+        .target(name: "NMEA", dependencies: ["Geo"]),
+
+        // Edges.
+        .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
+        .target(name: "Replay", dependencies: ["NMEA", "Geo"]),
+        .executableTarget(
+            name: "treeline",
+            dependencies: [
+                "Geo", "NMEA", "Replay",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Benchmarks: `swift run -c release treeline-bench --help`.
+        .executableTarget(
+            name: "treeline-bench",
+            dependencies: ["NMEA", "Replay", "Geo"],
+            path: "Benchmarks/TreelineBench"
+        ),
+
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["NMEA", "Replay", "Geo"],
+            resources: [.copy("gpsd-3.22")]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["treeline"]),
+    ]
+)

@@ -1,0 +1,59 @@
+/// What the receiver said about the position at one epoch.
+public enum FixMode: Int, Sendable, Hashable, Comparable {
+    case noFix = 1
+    case twoD = 2
+    case threeD = 3
+
+    public static func < (a: FixMode, b: FixMode) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One epoch's report from a receiver, whatever the source (an NMEA log or gpsd).
+///
+/// A no-fix report has `mode == .noFix` and no `coordinate`: nothing downstream can mistake it
+/// for a position. Every optional is nil when the receiver did not say; nothing is defaulted.
+public struct Fix: Sendable, Equatable {
+    /// Receiver UTC time of the epoch; nil until the receiver has supplied a date (RMC or ZDA).
+    public var time: UTCTime?
+    /// Receiver UTC time of day in nanoseconds since midnight, known even before the date is.
+    public var timeOfDay: Int64?
+    public var mode: FixMode
+    /// Position (WGS84 degrees); nil when `mode == .noFix`.
+    public var coordinate: Coordinate?
+    /// Altitude above mean sea level, metres.
+    public var altitudeMSL: Double?
+    /// Speed over ground, metres per second.
+    public var speed: Double?
+    /// Course over ground, degrees true, [0, 360).
+    public var course: Double?
+    /// Horizontal error estimate in metres where the receiver reports one (GST):
+    /// √(σlat² + σlon²), the 1-sigma radial (DRMS) error.
+    public var horizontalError: Double?
+    public var hdop: Double?
+    public var pdop: Double?
+    public var vdop: Double?
+    /// Satellites used in the solution.
+    public var satellitesUsed: Int?
+
+    public init(
+        time: UTCTime? = nil, timeOfDay: Int64? = nil, mode: FixMode, coordinate: Coordinate? = nil,
+        altitudeMSL: Double? = nil, speed: Double? = nil, course: Double? = nil,
+        horizontalError: Double? = nil, hdop: Double? = nil, pdop: Double? = nil, vdop: Double? = nil,
+        satellitesUsed: Int? = nil
+    ) {
+        self.time = time
+        self.timeOfDay = timeOfDay
+        self.mode = mode
+        self.coordinate = coordinate
+        self.altitudeMSL = altitudeMSL
+        self.speed = speed
+        self.course = course
+        self.horizontalError = horizontalError
+        self.hdop = hdop
+        self.pdop = pdop
+        self.vdop = vdop
+        self.satellitesUsed = satellitesUsed
+    }
+
+    /// True for a 2D or 3D fix with a valid position.
+    public var hasPosition: Bool { mode >= .twoD && coordinate != nil }
+}

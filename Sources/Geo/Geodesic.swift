@@ -1,0 +1,42 @@
+import CPROJ
+
+/// Geodesics on the WGS84 ellipsoid through PROJ's implementation of Karney's algorithms
+/// (`geodesic.h`). Accurate to nanometres; no haversine anywhere.
+public struct Geodesic: Sendable {
+    // geod_geodesic is a plain C struct of doubles: safe to copy and share once initialised.
+    @usableFromInline let g: geod_geodesic
+
+    public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257223563)
+
+    public init(equatorialRadius a: Double, flattening f: Double) {
+        var g = geod_geodesic()
+        geod_init(&g, a, f)
+        self.g = g
+    }
+
+    /// Distance in metres and initial/final bearings in degrees (clockwise from north, [0, 360)).
+    public func inverse(_ from: Coordinate, _ to: Coordinate) -> (distance: Double, initialBearing: Double, finalBearing: Double) {
+        var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
+        withUnsafePointer(to: g) { gp in
+            geod_inverse(gp, from.latitude, from.longitude, to.latitude, to.longitude, &s12, &azi1, &azi2)
+        }
+        return (s12, Self.normalizedBearing(azi1), Self.normalizedBearing(azi2))
+    }
+
+    public func distance(_ from: Coordinate, _ to: Coordinate) -> Double { inverse(from, to).distance }
+
+    /// The point `distance` metres from `from` along initial bearing `bearing` (degrees).
+    public func direct(from: Coordinate, bearing: Double, distance: Double) -> Coordinate {
+        var lat2 = 0.0, lon2 = 0.0, azi2 = 0.0
+        withUnsafePointer(to: g) { gp in
+            geod_direct(gp, from.latitude, from.longitude, bearing, distance, &lat2, &lon2, &azi2)
+        }
+        return Coordinate(latitude: lat2, longitude: lon2)
+    }
+
+    @inlinable
+    static func normalizedBearing(_ b: Double) -> Double {
+        let r = b.truncatingRemainder(dividingBy: 360)
+        return r < 0 ? r + 360 : r
+    }
+}

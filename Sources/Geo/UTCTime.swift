@@ -1,0 +1,102 @@
+/// An instant in UTC as integer nanoseconds since 1970-01-01T00:00:00Z.
+///
+/// Integer nanoseconds keep a receiver's fractional seconds exactly, so two sentences of one
+/// epoch compare equal and a replay is bit-for-bit deterministic. Leap seconds are not counted
+/// (POSIX time), as in gpsd's JSON.
+public struct UTCTime: Sendable, Hashable, Comparable {
+    public var nanoseconds: Int64
+
+    public static let nanosPerSecond: Int64 = 1_000_000_000
+    public static let nanosPerDay: Int64 = 86_400 * nanosPerSecond
+
+    @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    /// `daysSinceEpoch` days after 1970-01-01 plus `nanosOfDay`.
+    @inlinable
+    public init(daysSinceEpoch: Int64, nanosOfDay: Int64) {
+        self.nanoseconds = daysSinceEpoch * Self.nanosPerDay + nanosOfDay
+    }
+
+    /// Nil for an impossible calendar date.
+    public init?(year: Int, month: Int, day: Int, nanosOfDay: Int64 = 0) {
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
+              nanosOfDay >= 0, nanosOfDay < Self.nanosPerDay + Self.nanosPerSecond else { return nil }
+        self.init(daysSinceEpoch: CivilDate.daysFromCivil(year: year, month: month, day: day), nanosOfDay: nanosOfDay)
+    }
+
+    @inlinable public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    @inlinable public static func < (a: UTCTime, b: UTCTime) -> Bool { a.nanoseconds < b.nanoseconds }
+
+    public var daysSinceEpoch: Int64 {
+        nanoseconds >= 0 ? nanoseconds / Self.nanosPerDay : (nanoseconds - Self.nanosPerDay + 1) / Self.nanosPerDay
+    }
+    public var nanosOfDay: Int64 { nanoseconds - daysSinceEpoch * Self.nanosPerDay }
+
+    /// ISO 8601 with milliseconds, e.g. `2019-04-06T17:51:34.000Z` (gpsd's format). No Foundation.
+    public var iso8601: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        appendISO8601(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the ISO 8601 form (millisecond precision, rounded down like gpsd) to a byte buffer.
+    public func appendISO8601(to out: inout [UInt8]) {
+        let (y, m, d) = CivilDate.civilFromDays(daysSinceEpoch)
+        let nod = nanosOfDay
+        let ms = Int(nod / 1_000_000)
+        let sec = ms / 1000
+        func put(_ v: Int, _ width: Int) {
+            var digits: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+            var v = v
+            withUnsafeMutableBytes(of: &digits) { buf in
+                for i in stride(from: width - 1, through: 0, by: -1) { buf[i] = UInt8(48 + v % 10); v /= 10 }
+                for i in 0..<width { out.append(buf[i]) }
+            }
+        }
+        put(y, 4); out.append(UInt8(ascii: "-")); put(m, 2); out.append(UInt8(ascii: "-")); put(d, 2)
+        out.append(UInt8(ascii: "T"))
+        put(sec / 3600, 2); out.append(UInt8(ascii: ":")); put(sec / 60 % 60, 2); out.append(UInt8(ascii: ":"))
+        put(sec % 60, 2); out.append(UInt8(ascii: ".")); put(ms % 1000, 3); out.append(UInt8(ascii: "Z"))
+    }
+}
+
+/// Proleptic Gregorian calendar arithmetic (H. Hinnant's days-from-civil algorithms).
+public enum CivilDate {
+    @inlinable
+    public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    @inlinable
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    @inlinable
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = Int64((month + 9) % 12)
+        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    public static func civilFromDays(_ days: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return (Int(y), Int(m), Int(d))
+    }
+}
