@@ -1,0 +1,204 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Geo
+
+/// Assembles the sentences of one epoch (one receiver time) into one `Fix`.
+///
+/// Sentences that carry a time (RMC, GGA, GLL, GNS, ZDA, GST) open an epoch or, when their time
+/// differs from the open one, close it and open the next. Sentences without a time (GSA, VTG)
+/// belong to the open epoch; before the first timed sentence they are dropped, because the epoch
+/// they belong to was not seen. An epoch that had no position or status sentence (only ZDA, say)
+/// reports nothing, but its date is kept.
+///
+/// Dates come from RMC or ZDA and are carried forward across midnight; until one has been seen,
+/// fixes have a `timeOfDay` but no `time`: nothing invents a date.
+///
+/// Mode, as gpsd 3.22 decides it in substance (so that `replay` and a live gpsd agree):
+/// - fix or no fix: the last sentence of the epoch that says so wins (RMC/GLL status and FAA
+///   mode, GGA quality, GNS mode, GSA fix type 1);
+/// - 3D when the epoch reports an altitude, or when the receiver's latest GSA says 3D or more
+///   than 3 satellites used; 2D otherwise. The latest GSA is kept across epochs because many
+///   receivers send it before the RMC of the epoch it describes.
+///
+/// Speed: the receiver's (RMC, VTG); when an epoch has none, the geodesic distance from the
+/// previous 2D/3D fix over the time between them, as gpsd does.
+@usableFromInline
+struct EpochAssembler {
+    /// The fields of the open epoch as the sentences gave them.
+    @usableFromInline
+    struct Accumulator {
+        @usableFromInline var timeOfDay: Int64 = 0
+        @usableFromInline var date: Int64?
+        /// Where the epoch's position sentences put the receiver: up to four distinct places
+        /// (sentences within 1 m of each other count as one), with how many sentences said each.
+        @usableFromInline var places = Places()
+        /// The verdict of the last sentence that said whether there is a fix (RMC/GLL status,
+        /// GGA quality, GNS mode, GSA mode), in arrival order: the receiver's latest word wins.
+        @usableFromInline var lastSaysFix: Bool?
+        @usableFromInline var gsaMode: Int?
+        @usableFromInline var altitudeMSL: Double?
+        @usableFromInline var speed: Double?
+        @usableFromInline var course: Double?
+        @usableFromInline var horizontalError: Double?
+        @usableFromInline var hdop: Double?
+        @usableFromInline var pdop: Double?
+        @usableFromInline var vdop: Double?
+        @usableFromInline var satellites: Int?
+        @usableFromInline var gsaSatellites = 0
+
+        @inlinable init(timeOfDay: Int64) { self.timeOfDay = timeOfDay }
+    }
+
+    @usableFromInline var open = false
+    @usableFromInline var acc = Accumulator(timeOfDay: 0)
+    /// The last known date (days since 1970) and the time of day it applied to.
+    @usableFromInline var knownDate: (days: Int64, timeOfDay: Int64)?
+    /// The receiver's latest GSA: fix type and satellites used (summed over one epoch's GSAs).
+    @usableFromInline var lastGSAMode = 0
+    @usableFromInline var lastGSAUsed = 0
+    /// The previous 2D/3D fix, for a speed when an epoch reports none.
+    @usableFromInline var previous: (timeOfDay: Int64, days: Int64?, coordinate: Coordinate)?
+
+    @usableFromInline init() {}
+
+    static let halfDay: Int64 = 43_200 * 1_000_000_000
+
+    /// A sentence with time of day `tod` arrived: continue the open epoch or start the next one.
+    @inlinable
+    mutating func timed(_ tod: Int64, stats: inout NMEAStats, _ emit: (Fix) -> Void) {
+        if open {
+            if acc.timeOfDay == tod { return }
+            flush(stats: &stats, emit)
+        }
+        open = true
+        acc = Accumulator(timeOfDay: tod)
+    }
+
+    /// A position sentence of the open epoch.
+    @inlinable
+    mutating func setPosition(_ c: Coordinate) {
+        acc.places.add(c)
+    }
+
+    /// Closes the open epoch, reporting its fix if it had any position or status sentence.
+    @usableFromInline
+    mutating func flush(stats: inout NMEAStats, _ emit: (Fix) -> Void) {
+        guard open else { return }
+        open = false
+        let tod = acc.timeOfDay
+        var days: Int64?
+        if let d = acc.date {
+            days = d
+        } else if let k = knownDate {
+            // Carry the date; the time of day wrapping past midnight moves it on.
+            days = k.days + (tod < k.timeOfDay - Self.halfDay ? 1 : tod > k.timeOfDay + Self.halfDay ? -1 : 0)
+        }
+        if let d = days { knownDate = (d, tod) }
+
+        guard let saysFix = acc.lastSaysFix else { return }
+        var mode = FixMode.noFix
+        var coordinate: Coordinate?
+        var speed = acc.speed
+        if saysFix, let c = acc.places.consensus {
+            coordinate = c
+            let threeD = acc.altitudeMSL != nil || lastGSAMode == 3 || lastGSAUsed > 3
+            mode = threeD ? .threeD : .twoD
+            if speed == nil, let p = previous, let dt = Self.seconds(from: p, toTimeOfDay: tod, days: days), dt > 0 {
+                speed = Geodesic.wgs84.distance(p.coordinate, c) / dt
+            }
+            previous = (tod, days, c)
+        } else {
+            previous = nil
+        }
+        let fix = Fix(
+            time: days.map { UTCTime(daysSinceEpoch: $0, nanosOfDay: tod) },
+            timeOfDay: tod,
+            mode: mode,
+            coordinate: coordinate,
+            altitudeMSL: mode >= .twoD ? acc.altitudeMSL : nil,
+            speed: mode >= .twoD ? speed : nil,
+            course: mode >= .twoD ? acc.course : nil,
+            horizontalError: mode >= .twoD ? acc.horizontalError : nil,
+            hdop: acc.hdop, pdop: acc.pdop, vdop: acc.vdop,
+            satellitesUsed: acc.satellites ?? (acc.gsaSatellites > 0 ? acc.gsaSatellites : nil)
+        )
+        if acc.gsaMode != nil { lastGSAUsed = acc.gsaSatellites }
+        stats.fixes += 1
+        switch mode {
+        case .noFix: stats.noFix += 1
+        case .twoD: stats.fixes2D += 1
+        case .threeD: stats.fixes3D += 1
+        }
+        emit(fix)
+    }
+
+    /// Seconds from a previous fix to time of day `tod` (on `days`, when known), across midnight.
+    @usableFromInline
+    static func seconds(from p: (timeOfDay: Int64, days: Int64?, coordinate: Coordinate), toTimeOfDay tod: Int64, days: Int64?) -> Double? {
+        var delta = tod - p.timeOfDay
+        if let d1 = days, let d0 = p.days {
+            delta += (d1 - d0) * UTCTime.nanosPerDay
+        } else if delta < -Self.halfDay {
+            delta += UTCTime.nanosPerDay
+        }
+        return Double(delta) / 1e9
+    }
+}
+
+/// The distinct positions reported within one epoch, without allocating.
+///
+/// Sentences stamped with the same time should describe the same place, and normally agree to
+/// within rounding (a later, finer one refines the earlier: the later wins, as in gpsd). Some
+/// multiplexers and firmwares stamp a sentence with the wrong second; then the epoch holds
+/// places metres apart. The place most sentences agree on wins; on a tie, the latest, as in gpsd.
+@usableFromInline
+struct Places {
+    @usableFromInline var p0 = Coordinate(latitude: 0, longitude: 0), p1 = Coordinate(latitude: 0, longitude: 0)
+    @usableFromInline var p2 = Coordinate(latitude: 0, longitude: 0), p3 = Coordinate(latitude: 0, longitude: 0)
+    @usableFromInline var n0 = 0, n1 = 0, n2 = 0, n3 = 0
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    /// Within this many metres two reports are the same place.
+    @usableFromInline static let sameness = 1.0
+    @usableFromInline static let metresPerDegree = 111_320.0
+
+    @inlinable
+    static func same(_ a: Coordinate, _ b: Coordinate) -> Bool {
+        let dy = (a.latitude - b.latitude) * metresPerDegree
+        var dLon = abs(a.longitude - b.longitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        let dx = dLon * metresPerDegree * cos(a.latitude * .pi / 180)
+        return dx * dx + dy * dy <= sameness * sameness
+    }
+
+    @inlinable
+    mutating func add(_ c: Coordinate) {
+        if count > 0, Self.same(p0, c) { p0 = c; n0 += 1; return }
+        if count > 1, Self.same(p1, c) { p1 = c; n1 += 1; return }
+        if count > 2, Self.same(p2, c) { p2 = c; n2 += 1; return }
+        if count > 3, Self.same(p3, c) { p3 = c; n3 += 1; return }
+        switch count {
+        case 0: p0 = c; n0 = 1
+        case 1: p1 = c; n1 = 1
+        case 2: p2 = c; n2 = 1
+        case 3: p3 = c; n3 = 1
+        default: return  // a fifth distinct place in one epoch: ignore it
+        }
+        count += 1
+    }
+
+    @inlinable
+    var consensus: Coordinate? {
+        guard count > 0 else { return nil }
+        var best = p0, n = n0
+        if count > 1, n1 >= n { best = p1; n = n1 }
+        if count > 2, n2 >= n { best = p2; n = n2 }
+        if count > 3, n3 >= n { best = p3 }
+        return best
+    }
+}

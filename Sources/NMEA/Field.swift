@@ -1,0 +1,248 @@
+import Geo
+
+/// One comma-separated field of a sentence: a view on the caller's bytes, valid only while the
+/// line is being decoded. Every parser returns nil for an empty or malformed field, so a decoder
+/// never invents a value.
+@usableFromInline
+struct Field {
+    @usableFromInline let base: UnsafePointer<UInt8>
+    @usableFromInline let count: Int
+
+    @inlinable init(base: UnsafePointer<UInt8>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    @inlinable var isEmpty: Bool { count == 0 }
+
+    /// The single character of a one-byte field.
+    @inlinable var character: UInt8? { count == 1 ? base[0] : nil }
+
+    /// First byte, for multi-character indicator fields (e.g. GNS mode "AAN").
+    @inlinable var first: UInt8? { count >= 1 ? base[0] : nil }
+
+    /// Non-negative integer of at most 9 digits.
+    @inlinable
+    var unsignedInt: Int? {
+        guard count > 0, count <= 9 else { return nil }
+        var v = 0
+        for i in 0..<count {
+            let d = base[i] &- 48
+            guard d < 10 else { return nil }
+            v = v &* 10 &+ Int(d)
+        }
+        return v
+    }
+
+    /// Decimal number `[+-]digits[.digits]`, converted by one correctly rounded division: no
+    /// locale, no String. Up to 18 digits take the fast path; longer ones keep 18 significant digits.
+    @inlinable
+    var decimal: Double? {
+        guard count > 0 else { return nil }
+        var i = 0
+        var negative = false
+        if base[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if base[0] == UInt8(ascii: "+") { i = 1 }
+        let digitsStart = i
+        var mantissa: UInt64 = 0
+        while i < count {
+            let d = base[i] &- 48
+            if d >= 10 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i += 1
+        }
+        var digits = i - digitsStart
+        var fractionDigits = 0
+        if i < count {
+            guard base[i] == UInt8(ascii: ".") else { return nil }
+            i += 1
+            let fractionStart = i
+            while i < count {
+                let d = base[i] &- 48
+                guard d < 10 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
+            fractionDigits = i - fractionStart
+            digits += fractionDigits
+        }
+        guard digits > 0 else { return nil }
+        guard digits <= 18 else { return longDecimal }
+        let v = Double(mantissa) / NMEAPowers.ten(fractionDigits)
+        return negative ? -v : v
+    }
+
+    /// The rare decimal with more than 18 digits: keeps 18 significant ones.
+    @usableFromInline
+    var longDecimal: Double? {
+        var i = 0
+        var negative = false
+        if base[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if base[0] == UInt8(ascii: "+") { i = 1 }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        var seenDot = false
+        while i < count {
+            let c = base[i]
+            let d = c &- 48
+            if d < 10 {
+                if significant < 18 {
+                    if mantissa != 0 || d != 0 { significant += 1 }
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    if seenDot { fractionDigits += 1 }
+                } else if !seenDot {
+                    return nil  // an integer part this long is not an NMEA value
+                }
+            } else if c == UInt8(ascii: ".") && !seenDot {
+                seenDot = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        let v = Double(mantissa) / NMEAPowers.ten(fractionDigits)
+        return negative ? -v : v
+    }
+
+    /// Two ASCII digits at `offset` as 0...99, nil otherwise.
+    @inlinable
+    func twoDigits(at offset: Int) -> Int? {
+        let a = base[offset] &- 48, b = base[offset + 1] &- 48
+        guard a < 10, b < 10 else { return nil }
+        return Int(a) * 10 + Int(b)
+    }
+
+    /// `hhmmss[.fff…]` as nanoseconds since midnight; nil unless hh < 24, mm < 60, ss ≤ 60.
+    @inlinable
+    var timeOfDay: Int64? {
+        guard count >= 6, let h = twoDigits(at: 0), let m = twoDigits(at: 2), let s = twoDigits(at: 4),
+              h < 24, m < 60, s <= 60 else { return nil }
+        var nanos: Int64 = 0
+        if count > 6 {
+            guard base[6] == UInt8(ascii: "."), count <= 16 else { return nil }
+            var scale: Int64 = 100_000_000
+            for i in 7..<count {
+                let d = base[i] &- 48
+                guard d < 10 else { return nil }
+                nanos += Int64(d) * scale
+                scale /= 10
+            }
+        }
+        return Int64(h * 3600 + m * 60 + s) * 1_000_000_000 + nanos
+    }
+
+    /// `ddmmyy` (RMC) as days since 1970-01-01; two-digit years 80–99 are 1980–1999, 00–79 are 2000–2079.
+    @inlinable
+    var ddmmyy: Int64? {
+        guard count == 6, let d = twoDigits(at: 0), let m = twoDigits(at: 2), let y = twoDigits(at: 4) else { return nil }
+        let year = y >= 80 ? 1900 + y : 2000 + y
+        guard (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(month: m, year: year) else { return nil }
+        return CivilDate.daysFromCivil(year: year, month: m, day: d)
+    }
+
+    /// `ddmm.mmmm` / `dddmm.mmmm` with its hemisphere field as signed degrees.
+    /// `resolution` receives the value's last-digit step in degrees (0.0001' → 1.67e-6°).
+    @inlinable @inline(__always)
+    func angle(hemisphere: Field, positive: UInt8, negative: UInt8, limit: Double, resolution: inout Double) -> Double? {
+        guard count >= 3, let h = hemisphere.character, h == positive || h == negative else { return nil }
+        var integer = 0
+        var i = 0
+        while i < count, base[i] != UInt8(ascii: ".") {
+            let d = base[i] &- 48
+            guard d < 10, i < 9 else { return nil }
+            integer = integer * 10 + Int(d)
+            i += 1
+        }
+        var fraction = 0.0
+        if i < count {  // at '.'
+            var mantissa: UInt64 = 0
+            var digits = 0
+            i += 1
+            while i < count {
+                let d = base[i] &- 48
+                guard d < 10 else { return nil }
+                if digits < 15 { mantissa = mantissa * 10 + UInt64(d); digits += 1 }
+                i += 1
+            }
+            fraction = Double(mantissa) / NMEAPowers.ten(digits)
+            resolution = 1 / (60 * NMEAPowers.ten(digits))
+        } else {
+            resolution = 1.0 / 60
+        }
+        let minutes = Double(integer % 100) + fraction
+        let degrees = Double(integer / 100)
+        guard minutes < 60 else { return nil }
+        let value = degrees + minutes / 60
+        guard value <= limit else { return nil }
+        return h == positive ? value : -value
+    }
+}
+
+@usableFromInline
+enum NMEAPowers {
+    /// 10^k for k in 0...18, exact in a Double; a switch, so no global table and no lazy init.
+    @inlinable
+    static func ten(_ k: Int) -> Double {
+        switch k {
+        case 0: return 1
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        default: return 1e18
+        }
+    }
+}
+
+/// Walks the fields of a sentence body (after the address field, before `*`).
+@usableFromInline
+struct FieldCursor {
+    @usableFromInline var p: UnsafePointer<UInt8>
+    @usableFromInline let end: UnsafePointer<UInt8>
+    @usableFromInline var done: Bool
+
+    @inlinable init(start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) {
+        self.p = start
+        self.end = end
+        self.done = false
+    }
+
+    /// The next field; an empty field once the sentence is exhausted. Commas are found eight
+    /// bytes at a time (SWAR zero-byte test on the word XOR ",,,,,,,,"), bytes at the tail.
+    @inlinable @inline(__always)
+    mutating func next() -> Field {
+        if done { return Field(base: end, count: 0) }
+        let start = p
+        var q = p
+        while end - q >= 8 {
+            let x = UnsafeRawPointer(q).loadUnaligned(as: UInt64.self) ^ 0x2C2C_2C2C_2C2C_2C2C
+            let hit = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+            if hit != 0 {
+                q += hit.trailingZeroBitCount >> 3  // little-endian: the lowest flagged byte is the first comma
+                p = q + 1
+                return Field(base: start, count: q - start)
+            }
+            q += 8
+        }
+        while q < end, q.pointee != UInt8(ascii: ",") { q += 1 }
+        if q < end { p = q + 1 } else { p = end; done = true }
+        return Field(base: start, count: q - start)
+    }
+
+    @inlinable @inline(__always)
+    mutating func skip(_ n: Int) {
+        for _ in 0..<n { _ = next() }
+    }
+}
