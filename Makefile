@@ -1,0 +1,52 @@
+# Treeline — build, demo, test, bench. `make demo` and `make test` work on a fresh Debian 12 machine
+# with Swift 6 installed: they first install the system packages Treeline needs (as root, or via sudo).
+
+SWIFT      ?= swift
+PREFIX     ?= /usr/local
+BENCH_DIR  ?= /tmp/treeline-bench
+
+# Debian packages: libgps-dev and libproj-dev to build against, gpsd for the integration tests,
+# proj-bin for PROJ's own `geod` (reference values), pkg-config for the system-library targets.
+DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd
+
+APT := DEBIAN_FRONTEND=noninteractive apt-get
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build release demo test bench clean help
+
+all: build
+
+help:
+	@echo "make demo    install what is missing, build, replay Data/walk.nmea (fixes and counts)"
+	@echo "make test    install what is missing, build and run every test"
+	@echo "make bench   release build; NMEA throughput vs pynmea2 on gen_nmea.py's 1M-epoch log"
+	@echo "make deps    only install the Debian packages: $(DEB_PACKAGES)"
+
+# Installs only what is missing, so a second run costs nothing and needs no network.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) $(APT) update -qq && $(SUDO) $(APT) install -y -qq --no-install-recommends $$missing; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "swift not found: install Swift 6 (https://swift.org) and put it on PATH" >&2; exit 1; }
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+demo: build
+	$(SWIFT) run treeline replay Data/walk.nmea --fixes --stats
+
+test: deps
+	$(SWIFT) test
+
+bench: release
+	Benchmarks/nmea.sh $(BENCH_DIR)
+
+clean:
+	rm -rf .build
