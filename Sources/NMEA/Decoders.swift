@@ -14,24 +14,33 @@ extension NMEAReader {
         return v
     }
 
-    /// A position and the step of its least significant digit, in degrees.
-    @usableFromInline
-    struct Position {
-        @usableFromInline var coordinate: Coordinate
-        @usableFromInline var resolution: Double
-        @inlinable init(coordinate: Coordinate, resolution: Double) {
-            self.coordinate = coordinate
-            self.resolution = resolution
-        }
+    @inlinable
+    static func position(_ lat: Field, _ ns: Field, _ lon: Field, _ ew: Field) -> Coordinate? {
+        guard let la = lat.angle(hemisphere: ns, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), limit: 90),
+              let lo = lon.angle(hemisphere: ew, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), limit: 180)
+        else { return nil }
+        return Coordinate(latitude: la, longitude: lo)
     }
 
+    /// A time field: the open epoch's time when the bytes are the same as its sentence's (most
+    /// sentences of an epoch), else parsed.
     @inlinable
-    static func position(_ lat: Field, _ ns: Field, _ lon: Field, _ ew: Field) -> Position? {
-        var r1 = 0.0, r2 = 0.0
-        guard let la = lat.angle(hemisphere: ns, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), limit: 90, resolution: &r1),
-              let lo = lon.angle(hemisphere: ew, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"), limit: 180, resolution: &r2)
-        else { return nil }
-        return Position(coordinate: Coordinate(latitude: la, longitude: lo), resolution: max(r1, r2))
+    func time(_ f: Field) -> (nanos: Int64, key: RawKey?)? {
+        let key = f.rawKey
+        if assembler.open, let key, key == assembler.acc.timeKey { return (assembler.acc.timeOfDay, key) }
+        guard let t = f.timeOfDay else { return nil }
+        return (t, key)
+    }
+
+    /// An RMC date field, remembered so that a log's one date is converted once.
+    @inlinable
+    mutating func date(_ f: Field) -> Int64? {
+        let key = f.rawKey
+        if let key, key == lastDateKey { return lastDateDays }
+        guard let d = f.ddmmyy else { return nil }
+        lastDateKey = key
+        lastDateDays = d
+        return d
     }
 
     @inlinable
@@ -47,17 +56,17 @@ extension NMEAReader {
         let spd = f.next(), crs = f.next(), date = f.next()
         f.skip(2)
         let faa = f.next()
-        guard let tod = time.timeOfDay, let s = status.character,
+        guard let tod = self.time(time), let s = status.character,
               s == UInt8(ascii: "A") || s == UInt8(ascii: "V") else { return false }
         var day: Int64?
         if !date.isEmpty {
-            guard let d = date.ddmmyy else { return false }
+            guard let d = self.date(date) else { return false }
             day = d
         }
         // FAA mode N (not valid) overrides an A status, as NMEA 2.3 says.
         let valid = s == UInt8(ascii: "A") && faa.first != UInt8(ascii: "N")
         var ok = true
-        var coordinate: Position?
+        var coordinate: Coordinate?
         var speed: Double?, course: Double?
         if valid {
             guard let c = Self.position(lat, ns, lon, ew) else { return false }
@@ -66,11 +75,11 @@ extension NMEAReader {
             course = Self.course(Self.optional(crs, &ok))
             guard ok else { return false }
         }
-        assembler.timed(tod, stats: &counters, emit)
+        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
         if let day { assembler.acc.date = day }
         assembler.acc.lastSaysFix = valid
         if valid {
-            assembler.setPosition(coordinate!.coordinate)
+            assembler.setPosition(coordinate!)
             if let speed { assembler.acc.speed = speed }
             if let course { assembler.acc.course = course }
         }
@@ -82,12 +91,12 @@ extension NMEAReader {
     mutating func decodeGGA(_ f: inout FieldCursor, _ emit: (Fix) -> Void) -> Bool {
         let time = f.next(), lat = f.next(), ns = f.next(), lon = f.next(), ew = f.next()
         let quality = f.next(), sats = f.next(), hdopField = f.next(), alt = f.next()
-        guard let tod = time.timeOfDay, let q = quality.unsignedInt else { return false }
+        guard let tod = self.time(time), let q = quality.unsignedInt else { return false }
         var ok = true
         let hdop = Self.optional(hdopField, &ok)
         let satellites = sats.isEmpty ? nil : sats.unsignedInt
         guard ok else { return false }
-        var coordinate: Position?
+        var coordinate: Coordinate?
         var altitude: Double?
         if q > 0 {
             guard let c = Self.position(lat, ns, lon, ew) else { return false }
@@ -95,10 +104,10 @@ extension NMEAReader {
             altitude = Self.optional(alt, &ok)
             guard ok else { return false }
         }
-        assembler.timed(tod, stats: &counters, emit)
+        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
         assembler.acc.lastSaysFix = q > 0
         if q > 0 {
-            assembler.setPosition(coordinate!.coordinate)
+            assembler.setPosition(coordinate!)
             if let altitude { assembler.acc.altitudeMSL = altitude }
         }
         if let hdop { assembler.acc.hdop = hdop }
@@ -111,17 +120,17 @@ extension NMEAReader {
     mutating func decodeGLL(_ f: inout FieldCursor, _ emit: (Fix) -> Void) -> Bool {
         let lat = f.next(), ns = f.next(), lon = f.next(), ew = f.next(), time = f.next(), status = f.next()
         let faa = f.next()
-        guard let tod = time.timeOfDay, let s = status.character,
+        guard let tod = self.time(time), let s = status.character,
               s == UInt8(ascii: "A") || s == UInt8(ascii: "V") else { return false }
         let valid = s == UInt8(ascii: "A") && faa.first != UInt8(ascii: "N")
-        var coordinate: Position?
+        var coordinate: Coordinate?
         if valid {
             guard let c = Self.position(lat, ns, lon, ew) else { return false }
             coordinate = c
         }
-        assembler.timed(tod, stats: &counters, emit)
+        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
         assembler.acc.lastSaysFix = valid
-        if valid { assembler.setPosition(coordinate!.coordinate) }
+        if valid { assembler.setPosition(coordinate!) }
         return true
     }
 
@@ -130,13 +139,13 @@ extension NMEAReader {
     mutating func decodeGNS(_ f: inout FieldCursor, _ emit: (Fix) -> Void) -> Bool {
         let time = f.next(), lat = f.next(), ns = f.next(), lon = f.next(), ew = f.next()
         let modeField = f.next(), sats = f.next(), hdopField = f.next(), alt = f.next()
-        guard let tod = time.timeOfDay, !modeField.isEmpty else { return false }
+        guard let tod = self.time(time), !modeField.isEmpty else { return false }
         var valid = false
         for i in 0..<modeField.count where modeField.base[i] != UInt8(ascii: "N") { valid = true }
         var ok = true
         let hdop = Self.optional(hdopField, &ok)
         let satellites = sats.isEmpty ? nil : sats.unsignedInt
-        var coordinate: Position?
+        var coordinate: Coordinate?
         var altitude: Double?
         if valid {
             guard let c = Self.position(lat, ns, lon, ew) else { return false }
@@ -144,10 +153,10 @@ extension NMEAReader {
             altitude = Self.optional(alt, &ok)
         }
         guard ok else { return false }
-        assembler.timed(tod, stats: &counters, emit)
+        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
         assembler.acc.lastSaysFix = valid
         if valid {
-            assembler.setPosition(coordinate!.coordinate)
+            assembler.setPosition(coordinate!)
             if let altitude { assembler.acc.altitudeMSL = altitude }
         }
         if let hdop { assembler.acc.hdop = hdop }
@@ -159,14 +168,14 @@ extension NMEAReader {
     @inlinable
     mutating func decodeZDA(_ f: inout FieldCursor, _ emit: (Fix) -> Void) -> Bool {
         let time = f.next(), dd = f.next(), mm = f.next(), yyyy = f.next()
-        guard let tod = time.timeOfDay else { return false }
+        guard let tod = self.time(time) else { return false }
         var day: Int64?
         if !(dd.isEmpty && mm.isEmpty && yyyy.isEmpty) {
             guard let d = dd.unsignedInt, let m = mm.unsignedInt, let y = yyyy.unsignedInt, yyyy.count == 4,
                   (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(month: m, year: y) else { return false }
             day = CivilDate.daysFromCivil(year: y, month: m, day: d)
         }
-        assembler.timed(tod, stats: &counters, emit)
+        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
         if let day { assembler.acc.date = day }
         return true
     }
@@ -177,11 +186,11 @@ extension NMEAReader {
         let time = f.next()
         f.skip(4)
         let sLat = f.next(), sLon = f.next()
-        guard let tod = time.timeOfDay else { return false }
+        guard let tod = self.time(time) else { return false }
         var ok = true
         let a = Self.optional(sLat, &ok), b = Self.optional(sLon, &ok)
         guard ok else { return false }
-        assembler.timed(tod, stats: &counters, emit)
+        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
         if let a, let b, a >= 0, b >= 0 { assembler.acc.horizontalError = (a * a + b * b).squareRoot() }
         return true
     }
@@ -193,8 +202,7 @@ extension NMEAReader {
         _ = f.next()
         let modeField = f.next()
         guard let mode = modeField.unsignedInt, (1...3).contains(mode) else { return false }
-        var used = 0
-        for _ in 0..<12 where !f.next().isEmpty { used += 1 }
+        let used = f.countNonEmpty(12)
         var ok = true
         let p = Self.optional(f.next(), &ok), h = Self.optional(f.next(), &ok), v = Self.optional(f.next(), &ok)
         guard ok else { return false }

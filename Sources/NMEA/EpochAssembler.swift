@@ -31,6 +31,8 @@ struct EpochAssembler {
     @usableFromInline
     struct Accumulator {
         @usableFromInline var timeOfDay: Int64 = 0
+        /// The bytes of the time field that opened the epoch.
+        @usableFromInline var timeKey: RawKey?
         @usableFromInline var date: Int64?
         /// Where the epoch's position sentences put the receiver: up to four distinct places
         /// (sentences within 1 m of each other count as one), with how many sentences said each.
@@ -49,7 +51,10 @@ struct EpochAssembler {
         @usableFromInline var satellites: Int?
         @usableFromInline var gsaSatellites = 0
 
-        @inlinable init(timeOfDay: Int64) { self.timeOfDay = timeOfDay }
+        @inlinable init(timeOfDay: Int64, timeKey: RawKey? = nil) {
+            self.timeOfDay = timeOfDay
+            self.timeKey = timeKey
+        }
     }
 
     @usableFromInline var open = false
@@ -68,13 +73,13 @@ struct EpochAssembler {
 
     /// A sentence with time of day `tod` arrived: continue the open epoch or start the next one.
     @inlinable
-    mutating func timed(_ tod: Int64, stats: inout NMEAStats, _ emit: (Fix) -> Void) {
+    mutating func timed(_ tod: Int64, key: RawKey?, stats: inout NMEAStats, _ emit: (Fix) -> Void) {
         if open {
             if acc.timeOfDay == tod { return }
             flush(stats: &stats, emit)
         }
         open = true
-        acc = Accumulator(timeOfDay: tod)
+        acc = Accumulator(timeOfDay: tod, timeKey: key)
     }
 
     /// A position sentence of the open epoch.
@@ -125,7 +130,6 @@ struct EpochAssembler {
             hdop: acc.hdop, pdop: acc.pdop, vdop: acc.vdop,
             satellitesUsed: acc.satellites ?? (acc.gsaSatellites > 0 ? acc.gsaSatellites : nil)
         )
-        if acc.gsaMode != nil { lastGSAUsed = acc.gsaSatellites }
         stats.fixes += 1
         switch mode {
         case .noFix: stats.noFix += 1
@@ -169,6 +173,7 @@ struct Places {
 
     @inlinable
     static func same(_ a: Coordinate, _ b: Coordinate) -> Bool {
+        if a == b { return true }  // the usual case: RMC and GGA give the same digits
         let dy = (a.latitude - b.latitude) * metresPerDegree
         var dLon = abs(a.longitude - b.longitude)
         if dLon > 180 { dLon = 360 - dLon }

@@ -103,6 +103,18 @@ struct Field {
         return negative ? -v : v
     }
 
+    /// The field's bytes packed into two words (fields of up to 16 bytes; nil for longer ones), so
+    /// that a repeated time or date is recognised without parsing it again.
+    @inlinable
+    var rawKey: RawKey? {
+        guard count <= 16 else { return nil }
+        var lo: UInt64 = 0, hi: UInt64 = 0
+        for k in 0..<count {
+            if k < 8 { lo |= UInt64(base[k]) << (8 * UInt64(k)) } else { hi |= UInt64(base[k]) << (8 * UInt64(k - 8)) }
+        }
+        return RawKey(lo: lo, hi: hi | UInt64(count) << 56)
+    }
+
     /// Two ASCII digits at `offset` as 0...99, nil otherwise.
     @inlinable
     func twoDigits(at offset: Int) -> Int? {
@@ -140,9 +152,8 @@ struct Field {
     }
 
     /// `ddmm.mmmm` / `dddmm.mmmm` with its hemisphere field as signed degrees.
-    /// `resolution` receives the value's last-digit step in degrees (0.0001' → 1.67e-6°).
     @inlinable @inline(__always)
-    func angle(hemisphere: Field, positive: UInt8, negative: UInt8, limit: Double, resolution: inout Double) -> Double? {
+    func angle(hemisphere: Field, positive: UInt8, negative: UInt8, limit: Double) -> Double? {
         guard count >= 3, let h = hemisphere.character, h == positive || h == negative else { return nil }
         var integer = 0
         var i = 0
@@ -154,19 +165,16 @@ struct Field {
         }
         var fraction = 0.0
         if i < count {  // at '.'
-            var mantissa: UInt64 = 0
-            var digits = 0
             i += 1
-            while i < count {
-                let d = base[i] &- 48
+            let digits = min(count - i, 15)  // more than 15 decimals of a minute mean nothing
+            var mantissa: UInt64 = 0
+            for k in 0..<digits {
+                let d = base[i + k] &- 48
                 guard d < 10 else { return nil }
-                if digits < 15 { mantissa = mantissa * 10 + UInt64(d); digits += 1 }
-                i += 1
+                mantissa = mantissa &* 10 &+ UInt64(d)
             }
+            for k in (i + digits)..<count where base[k] &- 48 >= 10 { return nil }
             fraction = Double(mantissa) / NMEAPowers.ten(digits)
-            resolution = 1 / (60 * NMEAPowers.ten(digits))
-        } else {
-            resolution = 1.0 / 60
         }
         let minutes = Double(integer % 100) + fraction
         let degrees = Double(integer / 100)
@@ -177,10 +185,21 @@ struct Field {
     }
 }
 
+/// A short field's bytes, for comparing without parsing.
+@usableFromInline
+struct RawKey: Equatable {
+    @usableFromInline var lo: UInt64
+    @usableFromInline var hi: UInt64
+    @inlinable init(lo: UInt64, hi: UInt64) {
+        self.lo = lo
+        self.hi = hi
+    }
+}
+
 @usableFromInline
 enum NMEAPowers {
     /// 10^k for k in 0...18, exact in a Double; a switch, so no global table and no lazy init.
-    @inlinable
+    @inlinable @inline(__always)
     static func ten(_ k: Int) -> Double {
         switch k {
         case 0: return 1
@@ -239,6 +258,21 @@ struct FieldCursor {
         while q < end, q.pointee != UInt8(ascii: ",") { q += 1 }
         if q < end { p = q + 1 } else { p = end; done = true }
         return Field(base: start, count: q - start)
+    }
+
+    /// How many of the next `n` fields are non-empty, stepping over them (GSA's satellite list).
+    @inlinable
+    mutating func countNonEmpty(_ n: Int) -> Int {
+        var nonEmpty = 0
+        for _ in 0..<n {
+            if done { break }
+            if p < end, p.pointee != UInt8(ascii: ",") {
+                nonEmpty += 1
+                while p < end, p.pointee != UInt8(ascii: ",") { p += 1 }
+            }
+            if p < end { p += 1 } else { done = true }
+        }
+        return nonEmpty
     }
 
     @inlinable @inline(__always)

@@ -34,10 +34,13 @@ public struct NMEAReader {
 
     @usableFromInline var counters = NMEAStats()
     @usableFromInline var assembler = EpochAssembler()
-    /// Counts of valid sentences by type: the decoded ones in a fixed array (hot path), others in
-    /// a dictionary that only changes when a new type appears.
+    /// Counts of valid sentences by type: the decoded ones in stored integers (hot path), others
+    /// in a dictionary that only grows when a new type appears.
     @usableFromInline var decodedCounts = DecodedCounts()
     @usableFromInline var otherCounts: [SentenceType: Int] = [:]
+    /// The last RMC date field seen and its day number.
+    @usableFromInline var lastDateKey: RawKey?
+    @usableFromInline var lastDateDays: Int64 = 0
     /// Bytes of a line that began in an earlier chunk.
     @usableFromInline var carry: [UInt8] = []
     @usableFromInline var carryOverlong = false
