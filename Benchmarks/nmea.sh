@@ -14,8 +14,12 @@ fi
 log="$dir/nmea-1M.log"
 [ -s "$log" ] || "$venv/bin/python" "$shared/gen_nmea.py" 1000000 "$log"
 swift build -c release --product treeline-bench >/dev/null
-ours=$(.build/release/treeline-bench nmea "$log" --runs 5 | tee /dev/stderr | tail -1)
-theirs=$("$venv/bin/python" "$shared/bench_pynmea2.py" "$log" strict | tee /dev/stderr)
+# (No `tee /dev/stderr`: when stderr is a file, re-opening it truncates what was written.)
+ours_all=$(.build/release/treeline-bench nmea "$log" --runs 5)
+printf '%s\n' "$ours_all"
+ours=$(printf '%s\n' "$ours_all" | tail -1)
+theirs=$("$venv/bin/python" "$shared/bench_pynmea2.py" "$log" strict)
+printf 'pynmea2: %s\n' "$theirs"
 python3 - "$ours" "$theirs" <<'PY'
 import json, sys
 ours, theirs = json.loads(sys.argv[1]), json.loads(sys.argv[2])
