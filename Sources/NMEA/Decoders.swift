@@ -49,6 +49,22 @@ extension NMEAReader {
         return v == 360 ? 0 : v
     }
 
+    /// Commits a well-formed GGA, GNS or GLL to its epoch.
+    @inlinable
+    mutating func commitPosition(
+        _ tod: (nanos: Int64, key: RawKey?), saysFix: Bool, _ coordinate: Coordinate?,
+        altitude: Double? = nil, hdop: Double? = nil, satellites: Int? = nil, _ emit: (Fix) -> Void
+    ) {
+        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
+        assembler.acc.lastSaysFix = saysFix
+        if saysFix, let coordinate {
+            assembler.setPosition(coordinate)
+            if let altitude { assembler.acc.altitudeMSL = altitude }
+        }
+        if let hdop { assembler.acc.hdop = hdop }
+        if let satellites { assembler.acc.satellites = satellites }
+    }
+
     /// RMC: time, status, position, speed (knots), course, date (ddmmyy), variation, FAA mode.
     @inlinable
     mutating func decodeRMC(_ f: inout FieldCursor, _ emit: (Fix) -> Void) -> Bool {
@@ -104,14 +120,7 @@ extension NMEAReader {
             altitude = Self.optional(alt, &ok)
             guard ok else { return false }
         }
-        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
-        assembler.acc.lastSaysFix = q > 0
-        if q > 0 {
-            assembler.setPosition(coordinate!)
-            if let altitude { assembler.acc.altitudeMSL = altitude }
-        }
-        if let hdop { assembler.acc.hdop = hdop }
-        if let satellites { assembler.acc.satellites = satellites }
+        commitPosition(tod, saysFix: q > 0, coordinate, altitude: altitude, hdop: hdop, satellites: satellites, emit)
         return true
     }
 
@@ -128,9 +137,7 @@ extension NMEAReader {
             guard let c = Self.position(lat, ns, lon, ew) else { return false }
             coordinate = c
         }
-        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
-        assembler.acc.lastSaysFix = valid
-        if valid { assembler.setPosition(coordinate!) }
+        commitPosition(tod, saysFix: valid, coordinate, emit)
         return true
     }
 
@@ -153,14 +160,7 @@ extension NMEAReader {
             altitude = Self.optional(alt, &ok)
         }
         guard ok else { return false }
-        assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
-        assembler.acc.lastSaysFix = valid
-        if valid {
-            assembler.setPosition(coordinate!)
-            if let altitude { assembler.acc.altitudeMSL = altitude }
-        }
-        if let hdop { assembler.acc.hdop = hdop }
-        if let satellites { assembler.acc.satellites = satellites }
+        commitPosition(tod, saysFix: valid, coordinate, altitude: altitude, hdop: hdop, satellites: satellites, emit)
         return true
     }
 
