@@ -1,0 +1,84 @@
+import Foundation
+import Geo
+
+/// A small deterministic generator.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53) }
+}
+
+/// Runs a command with `input` on stdin and returns stdout; fails the test if it cannot run.
+func run(_ tool: String, _ args: [String], input: String) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [tool] + args
+    let inp = Pipe(), out = Pipe()
+    p.standardInput = inp
+    p.standardOutput = out
+    try p.run()
+    let writer = Thread { inp.fileHandleForWriting.write(Data(input.utf8)); try? inp.fileHandleForWriting.close() }
+    writer.start()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else {
+        throw NSError(domain: "treeline-tests", code: Int(p.terminationStatus), userInfo: [
+            NSLocalizedDescriptionKey: "\(tool) failed (exit \(p.terminationStatus)); it comes with Debian's proj-bin, which `make deps` installs"])
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A FeatureCollection text from feature bodies.
+func collection(_ features: [String], crs: String? = nil) -> [UInt8] {
+    let head = crs.map { "\"crs\":\"\($0)\"," } ?? ""
+    return Array("{\"type\":\"FeatureCollection\",\(head)\"features\":[\(features.joined(separator: ",\n"))]}".utf8)
+}
+
+func polygonFeature(_ id: String, _ rings: [[(Double, Double)]], kind: String = "album", extra: String = "") -> String {
+    let coords = rings.map { r in "[" + r.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "]" }.joined(separator: ",")
+    return "{\"type\":\"Feature\",\"properties\":{\"id\":\"\(id)\",\"kind\":\"\(kind)\"\(extra)},\"geometry\":{\"type\":\"Polygon\",\"coordinates\":[\(coords)]}}"
+}
+
+func circleFeature(_ id: String, lon: Double, lat: Double, radius: Double?, kind: String = "album", extra: String = "") -> String {
+    let r = radius.map { ",\"radius_m\":\($0)" } ?? ""
+    return "{\"type\":\"Feature\",\"properties\":{\"id\":\"\(id)\",\"kind\":\"\(kind)\"\(r)\(extra)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(lon),\(lat)]}}"
+}
+
+/// Closes a ring of (lon, lat) pairs.
+func closed(_ r: [(Double, Double)]) -> [(Double, Double)] { r + [r[0]] }
+
+/// A star-shaped ring of `n` vertices around `center`, radii between `lo` and `hi` metres.
+func starRing(_ center: Coordinate, n: Int, lo: Double, hi: Double, rng: inout SplitMix64) -> [Coordinate] {
+    (0..<n).map { k in
+        let bearing = 360.0 * (Double(k) + rng.uniform(-0.3, 0.3)) / Double(n)
+        return Geodesic.wgs84.direct(from: center, bearing: bearing, distance: rng.uniform(lo, hi))
+    }
+}
+
+/// Distance from `p` to the geodesic from `a` to `b`: sampled, then refined by golden section.
+func geodesicSegmentDistance(_ p: Coordinate, _ a: Coordinate, _ b: Coordinate) -> Double {
+    let g = Geodesic.wgs84
+    let ab = g.inverse(a, b)
+    func at(_ t: Double) -> Double { g.distance(p, g.direct(from: a, bearing: ab.initialBearing, distance: t * ab.distance)) }
+    let samples = 64
+    var bestK = 0
+    var best = Double.infinity
+    for k in 0...samples {
+        let d = at(Double(k) / Double(samples))
+        if d < best { best = d; bestK = k }
+    }
+    var lo = max(0, Double(bestK - 1) / Double(samples)), hi = min(1, Double(bestK + 1) / Double(samples))
+    let phi = (5.0.squareRoot() - 1) / 2
+    for _ in 0..<60 {
+        let m1 = hi - phi * (hi - lo), m2 = lo + phi * (hi - lo)
+        if at(m1) < at(m2) { hi = m2 } else { lo = m1 }
+    }
+    return min(best, at((lo + hi) / 2))
+}
