@@ -1,0 +1,368 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A JSON syntax error with its place in the text.
+public struct JSONSyntaxError: Error, Equatable, Sendable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+}
+
+/// A parsed JSON value. `coordinates` members (GeoJSON) are parsed into `.coordinates`: their
+/// numbers go to one flat array owned by the document instead of a value per number, so a file
+/// of 100,000 fences does not cost a boxed value per vertex.
+public indirect enum JSONValue: Sendable {
+    case object([(key: String, value: JSONValue)])
+    case array([JSONValue])
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case coordinates(CoordinateTree)
+
+    public subscript(key: String) -> JSONValue? {
+        guard case let .object(members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    public var string: String? { if case let .string(s) = self { return s } else { return nil } }
+    public var number: Double? { if case let .number(n) = self { return n } else { return nil } }
+
+    /// A short name of the value's type for error messages.
+    public var typeName: String {
+        switch self {
+        case .object: return "an object"
+        case .array, .coordinates: return "an array"
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        }
+    }
+}
+
+/// The nesting of a GeoJSON `coordinates` value; positions live in `JSONDocument.positions`.
+public indirect enum CoordinateTree: Sendable {
+    /// One position: its index in `positions` (pairs), and how many numbers it had.
+    case position(index: Int, numbers: Int)
+    /// An array of positions (a ring or a line): `count` consecutive positions from `start`.
+    /// `badPosition` is the first element (1-based) that did not have 2 or 3 numbers, if any.
+    case positions(start: Int, count: Int, badPosition: Int?)
+    /// An array of arrays.
+    case list([CoordinateTree])
+}
+
+/// A parsed JSON text.
+public struct JSONDocument: Sendable {
+    public var root: JSONValue
+    /// Longitude/latitude (x/y) pairs of every position in every `coordinates` member.
+    public var positions: [Double]
+
+    public func position(_ i: Int) -> (x: Double, y: Double) { (positions[2 * i], positions[2 * i + 1]) }
+
+    /// Parses `bytes`; errors carry the line and column (1-based, in bytes) where parsing stopped.
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONDocument {
+        var p = JSONParser(bytes: bytes)
+        do {
+            p.skipSpace()
+            let root = try p.value(key: nil)
+            p.skipSpace()
+            guard p.i == bytes.count else { throw p.error("unexpected text after the JSON value") }
+            return JSONDocument(root: root, positions: p.positions)
+        } catch let e as JSONParser.Failure {
+            throw e.error
+        } catch {
+            throw JSONSyntaxError(line: 1, column: 1, message: "\(error)")
+        }
+    }
+}
+
+struct JSONParser {
+    struct Failure: Error { var error: JSONSyntaxError }
+
+    let bytes: [UInt8]
+    var i = 0
+    var positions: [Double] = []
+    var depth = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    func error(_ message: String, at offset: Int? = nil) -> Failure {
+        let end = min(offset ?? i, bytes.count)
+        var line = 1, column = 1
+        for k in 0..<end {
+            if bytes[k] == 0x0A { line += 1; column = 1 } else { column += 1 }
+        }
+        return Failure(error: JSONSyntaxError(line: line, column: column, message: message))
+    }
+
+    mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+    }
+
+    func describeHere() -> String {
+        guard i < bytes.count else { return "end of file" }
+        let c = bytes[i]
+        return c >= 0x20 && c < 0x7F ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(String(c, radix: 16))"
+    }
+
+    mutating func expect(_ c: UInt8, _ what: String) throws(Failure) {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == c else { throw error("expected \(what), found \(describeHere())") }
+        i += 1
+    }
+
+    mutating func value(key: String?) throws(Failure) -> JSONValue {
+        skipSpace()
+        guard i < bytes.count else { throw error("unexpected end of file") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["):
+            if key == "coordinates" { return .coordinates(try coordinates()) }
+            return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default:
+            if bytes[i] == UInt8(ascii: "-") || (bytes[i] >= 0x30 && bytes[i] <= 0x39) { return .number(try number()) }
+            throw error("unexpected \(describeHere()) where a value should be")
+        }
+    }
+
+    mutating func literal(_ word: String) throws(Failure) {
+        let w = Array(word.utf8)
+        guard i + w.count <= bytes.count, Array(bytes[i..<(i + w.count)]) == w else {
+            throw error("unexpected \(describeHere()) where a value should be")
+        }
+        i += w.count
+    }
+
+    mutating func nest() throws(Failure) {
+        depth += 1
+        if depth > 512 { throw error("nesting deeper than 512 levels") }
+    }
+
+    mutating func object() throws(Failure) -> JSONValue {
+        try nest()
+        defer { depth -= 1 }
+        i += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+                throw error("expected a member name in quotes, found \(describeHere())")
+            }
+            let key = try string()
+            try expect(UInt8(ascii: ":"), "':' after member name \"\(key)\"")
+            let v = try value(key: key)
+            members.append((key, v))
+            skipSpace()
+            guard i < bytes.count else { throw error("unexpected end of file inside an object") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            throw error("expected ',' or '}' after a member, found \(describeHere())")
+        }
+    }
+
+    mutating func array() throws(Failure) -> JSONValue {
+        try nest()
+        defer { depth -= 1 }
+        i += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+        while true {
+            items.append(try value(key: nil))
+            skipSpace()
+            guard i < bytes.count else { throw error("unexpected end of file inside an array") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            throw error("expected ',' or ']' in an array, found \(describeHere())")
+        }
+    }
+
+    /// A `coordinates` array: positions go to `positions`, the nesting to the tree.
+    mutating func coordinates() throws(Failure) -> CoordinateTree {
+        try nest()
+        defer { depth -= 1 }
+        i += 1  // '['
+        skipSpace()
+        guard i < bytes.count else { throw error("unexpected end of file in coordinates") }
+        if bytes[i] == UInt8(ascii: "]") { i += 1; return .list([]) }
+        if bytes[i] != UInt8(ascii: "[") {
+            // A position: numbers only.
+            var numbers: [Double] = []
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "-") || (bytes[i] >= 0x30 && bytes[i] <= 0x39) else {
+                    throw error("expected a number in a position, found \(describeHere())")
+                }
+                numbers.append(try number())
+                skipSpace()
+                guard i < bytes.count else { throw error("unexpected end of file in a position") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; break }
+                throw error("expected ',' or ']' in a position, found \(describeHere())")
+            }
+            let index = positions.count / 2
+            positions.append(numbers[0])
+            positions.append(numbers.count > 1 ? numbers[1] : .nan)
+            return .position(index: index, numbers: numbers.count)
+        }
+        var children: [CoordinateTree] = []
+        var runStart = -1, runCount = 0, bad: Int?
+        while true {
+            let child = try coordinates()
+            if case let .position(index, numbers) = child {
+                guard children.isEmpty else { throw error("positions mixed with arrays in coordinates") }
+                if runStart < 0 { runStart = index }
+                runCount += 1
+                if bad == nil, numbers < 2 || numbers > 3 { bad = runCount }
+            } else {
+                guard runStart < 0 else { throw error("positions mixed with arrays in coordinates") }
+                children.append(child)
+            }
+            skipSpace()
+            guard i < bytes.count else { throw error("unexpected end of file in coordinates") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; skipSpace(); continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; break }
+            throw error("expected ',' or ']' in coordinates, found \(describeHere())")
+        }
+        if runStart >= 0 { return .positions(start: runStart, count: runCount, badPosition: bad) }
+        return .list(children)
+    }
+
+    mutating func string() throws(Failure) -> String {
+        let start = i
+        i += 1
+        var out: [UInt8] = []
+        while true {
+            guard i < bytes.count else { throw error("unterminated string", at: start) }
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") { i += 1; break }
+            if c < 0x20 { throw error("control character in a string (escape it)") }
+            if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
+            i += 1
+            guard i < bytes.count else { throw error("unterminated string", at: start) }
+            switch bytes[i] {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
+                        throw error("lone UTF-16 surrogate in \\u escape")
+                    }
+                    i += 2
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw error("bad UTF-16 surrogate pair in \\u escape") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let u = UnicodeScalar(scalar) else { throw error("invalid \\u escape") }
+                out.append(contentsOf: Array(String(Character(u)).utf8))
+            default: throw error("unknown escape \\\(describeHere())")
+            }
+            i += 1
+        }
+        guard let s = String(validating: out, as: UTF8.self) else { throw error("string is not valid UTF-8", at: start) }
+        return s
+    }
+
+    /// Reads four hex digits after `\u`; leaves `i` on the last one.
+    mutating func hex4() throws(Failure) -> UInt32 {
+        guard i + 4 < bytes.count else { throw error("truncated \\u escape") }
+        var v: UInt32 = 0
+        for k in 1...4 {
+            let c = bytes[i + k]
+            let d: UInt8
+            switch c {
+            case 0x30...0x39: d = c - 0x30
+            case 0x41...0x46: d = c - 0x41 + 10
+            case 0x61...0x66: d = c - 0x61 + 10
+            default: throw error("bad hex digit in \\u escape", at: i + k)
+            }
+            v = v << 4 | UInt32(d)
+        }
+        i += 4
+        return v
+    }
+
+    /// A JSON number, converted with one correctly rounded operation when exact (up to 19
+    /// digits, |exponent| ≤ 22), else by strtod.
+    mutating func number() throws(Failure) -> Double {
+        let start = i
+        var negative = false
+        if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("a number needs digits") }
+        if bytes[i] == 0x30, i + 1 < bytes.count, bytes[i + 1] >= 0x30, bytes[i + 1] <= 0x39 {
+            throw error("a number cannot start with 0")
+        }
+        while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            if digits < 19 { mantissa = mantissa * 10 + UInt64(bytes[i] - 0x30) } else { exponent += 1 }
+            if mantissa > 0 { digits += 1 }
+            i += 1
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("a '.' in a number needs digits after it") }
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+                if digits < 19 {
+                    mantissa = mantissa * 10 + UInt64(bytes[i] - 0x30)
+                    exponent -= 1
+                    if mantissa > 0 { digits += 1 }
+                }
+                i += 1
+            }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            var expNegative = false
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+                expNegative = bytes[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("an exponent needs digits") }
+            var e = 0
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+                if e < 100_000 { e = e * 10 + Int(bytes[i] - 0x30) }
+                i += 1
+            }
+            exponent += expNegative ? -e : e
+        }
+        var value: Double
+        if mantissa < (1 << 53), abs(exponent) <= 22 {
+            let scale = Self.power10(abs(exponent))
+            value = exponent < 0 ? Double(mantissa) / scale : Double(mantissa) * scale
+        } else {
+            var text = Array(bytes[start..<i])
+            text.append(0)
+            value = text.withUnsafeBufferPointer { buf in
+                buf.withMemoryRebound(to: CChar.self) { strtod($0.baseAddress!, nil) }
+            }
+            return value
+        }
+        if negative { value = -value }
+        return value
+    }
+
+    static func power10(_ k: Int) -> Double {
+        var v = 1.0
+        for _ in 0..<k { v *= 10 }  // exact up to 1e22
+        return v
+    }
+}

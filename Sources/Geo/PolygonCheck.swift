@@ -1,0 +1,159 @@
+/// Validity checks for polygon fences, in a local metric frame: what a user must fix before the
+/// fence can be trusted (RFC 7946 and OGC simple-feature rules, plus Treeline's own limits).
+enum PolygonCheck {
+    /// A polygon must fit a local frame: beyond this distance from its centre, refuse it.
+    static let maxRadius = 1_000_000.0
+
+    static func problems(_ parts: [[[Coordinate]]]) -> [String] {
+        var out: [String] = []
+        let multi = parts.count > 1
+        func label(_ part: Int, _ ring: Int) -> String {
+            let r = ring == 0 ? "outer ring" : "hole \(ring)"
+            return multi ? "part \(part + 1) \(r)" : r
+        }
+        // A ring around a pole: its longitudes wind once around the globe.
+        for (pi, rings) in parts.enumerated() {
+            var winding = 0.0
+            let r = rings[0]
+            for i in 0..<r.count {
+                winding += Fence.relativeLongitude(r[(i + 1) % r.count].longitude, to: r[i].longitude)
+            }
+            if abs(winding) > 180 {
+                let pole = r.map(\.latitude).reduce(0, +) > 0 ? "North" : "South"
+                out.append("\(label(pi, 0)) goes around the \(pole) Pole; a polygon cannot fence a pole here: use a circle (Point with radius_m) or split it")
+            }
+        }
+        if !out.isEmpty { return out }
+
+        let all = parts.flatMap { $0.flatMap { $0 } }
+        let frame = LocalFrame(origin: Fence.centroid(all))
+        for c in all where frame.chord(ECEF(c)) > maxRadius {
+            out.append("is too large: a vertex lies \(Int(frame.chord(ECEF(c)) / 1000)) km from its centre (at most \(Int(maxRadius / 1000)) km); split it into smaller fences")
+            return out
+        }
+        let planar = parts.map { $0.map { $0.map { frame.project($0) } } }
+
+        for (pi, rings) in planar.enumerated() {
+            for (ri, ring) in rings.enumerated() {
+                if let k = selfIntersection(ring) {
+                    out.append("\(label(pi, ri)) crosses itself (edge from position \(k.0 + 1) meets edge from position \(k.1 + 1))")
+                } else if abs(area(ring)) < 1e-6 {
+                    out.append("\(label(pi, ri)) encloses no area")
+                }
+            }
+            guard out.isEmpty else { continue }
+            let shell = rings[0]
+            for hi in 1..<max(1, rings.count) {
+                let hole = rings[hi]
+                if ringsCross(hole, shell) {
+                    out.append("hole \(hi)\(multi ? " of part \(pi + 1)" : "") crosses its outer ring")
+                } else if !ringInside(hole, shell) {
+                    out.append("hole \(hi)\(multi ? " of part \(pi + 1)" : "") lies outside its outer ring")
+                }
+                for hj in 1..<hi where ringsCross(rings[hj], hole) || ringInside(hole, rings[hj]) || ringInside(rings[hj], hole) {
+                    out.append("holes \(hj) and \(hi)\(multi ? " of part \(pi + 1)" : "") overlap")
+                }
+            }
+        }
+        if out.isEmpty, multi {
+            for a in 0..<planar.count {
+                for b in (a + 1)..<planar.count {
+                    let sa = planar[a][0], sb = planar[b][0]
+                    if ringsCross(sa, sb) || ringInside(sa, sb) || ringInside(sb, sa) {
+                        // One part inside another's hole is fine.
+                        let inHole = planar[b].dropFirst().contains { ringInside(sa, $0) } || planar[a].dropFirst().contains { ringInside(sb, $0) }
+                        if !inHole { out.append("parts \(a + 1) and \(b + 1) overlap; a MultiPolygon's parts must be disjoint") }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    static func orient(_ a: Planar, _ b: Planar, _ c: Planar) -> Double {
+        (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+    }
+
+    static func onSegment(_ a: Planar, _ b: Planar, _ p: Planar) -> Bool {
+        min(a.x, b.x) <= p.x && p.x <= max(a.x, b.x) && min(a.y, b.y) <= p.y && p.y <= max(a.y, b.y)
+    }
+
+    /// Whether segments ab and cd share a point; `proper` only counts a crossing of interiors.
+    static func segmentsMeet(_ a: Planar, _ b: Planar, _ c: Planar, _ d: Planar, proper: Bool) -> Bool {
+        if max(a.x, b.x) < min(c.x, d.x) || max(c.x, d.x) < min(a.x, b.x) ||
+            max(a.y, b.y) < min(c.y, d.y) || max(c.y, d.y) < min(a.y, b.y) { return false }
+        let d1 = orient(c, d, a), d2 = orient(c, d, b), d3 = orient(a, b, c), d4 = orient(a, b, d)
+        if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return true }
+        if proper { return false }
+        return (d1 == 0 && onSegment(c, d, a)) || (d2 == 0 && onSegment(c, d, b)) ||
+            (d3 == 0 && onSegment(a, b, c)) || (d4 == 0 && onSegment(a, b, d))
+    }
+
+    /// The first pair of edges (by start index) that meet other than at a shared end point.
+    static func selfIntersection(_ r: [Planar]) -> (Int, Int)? {
+        let n = r.count
+        for i in 0..<n {
+            let a = r[i], b = r[(i + 1) % n]
+            if a == b { continue }
+            for j in (i + 1)..<n {
+                let c = r[j], d = r[(j + 1) % n]
+                if c == d { continue }
+                let adjacent = j == i + 1 || (i == 0 && j == n - 1)
+                if adjacent {
+                    // Neighbours share an end point; they are wrong only if they fold back on each other.
+                    let shared = j == i + 1 ? b : a
+                    let other1 = j == i + 1 ? a : b, other2 = j == i + 1 ? d : c
+                    if orient(shared, other1, other2) == 0,
+                       (other2.x - shared.x) * (other1.x - shared.x) + (other2.y - shared.y) * (other1.y - shared.y) > 0 {
+                        return (i, j)
+                    }
+                    continue
+                }
+                if segmentsMeet(a, b, c, d, proper: false) { return (i, j) }
+            }
+        }
+        return nil
+    }
+
+    static func ringsCross(_ p: [Planar], _ q: [Planar]) -> Bool {
+        for i in 0..<p.count {
+            let a = p[i], b = p[(i + 1) % p.count]
+            for j in 0..<q.count where segmentsMeet(a, b, q[j], q[(j + 1) % q.count], proper: true) { return true }
+        }
+        return false
+    }
+
+    /// Whether ring `inner` lies inside ring `outer` (given that they do not cross): its first
+    /// vertex that is not on `outer`'s boundary is inside.
+    static func ringInside(_ inner: [Planar], _ outer: [Planar]) -> Bool {
+        for v in inner {
+            var onBoundary = false
+            for i in 0..<outer.count {
+                let a = outer[i], b = outer[(i + 1) % outer.count]
+                if orient(a, b, v) == 0, onSegment(a, b, v) { onBoundary = true; break }
+            }
+            if !onBoundary { return contains(outer, v) }
+        }
+        return true
+    }
+
+    static func contains(_ r: [Planar], _ q: Planar) -> Bool {
+        var inside = false
+        var j = r.count - 1
+        for i in 0..<r.count {
+            let a = r[i], b = r[j]
+            if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            j = i
+        }
+        return inside
+    }
+
+    static func area(_ r: [Planar]) -> Double {
+        var s = 0.0
+        for i in 0..<r.count {
+            let a = r[i], b = r[(i + 1) % r.count]
+            s += a.x * b.y - b.x * a.y
+        }
+        return s / 2
+    }
+}

@@ -1,0 +1,299 @@
+/// Reads a regions file: a GeoJSON (RFC 7946) FeatureCollection whose features are fences.
+///
+/// Each feature is a Polygon, MultiPolygon, or Point with `properties.radius_m`, and has
+/// `properties.id` (unique), `kind` (`reforestation`, `plant` or `album`), `name`, and what the
+/// kind needs: plants `interval_days` (1–30) and `last_watered` (ISO 8601), reforestation areas
+/// a `species` list. Albums without a radius get 150 m, plants 30 m.
+///
+/// Coordinates are WGS84 longitude/latitude unless the file has a top-level `"crs"` (a string
+/// such as `"EPSG:3763"`, or the 2008 GeoJSON form `{"type":"name","properties":{"name":…}}`)
+/// or the caller passes one; then PROJ transforms them.
+///
+/// Every problem is reported, not just the first, each naming the file, the feature's index and
+/// id, and the reason; a file with any problem is refused as a whole.
+public enum RegionFile {
+    public static func parse(_ bytes: [UInt8], file: String, crs override: String? = nil) throws(RegionFileError) -> [Region] {
+        var issues: [RegionIssue] = []
+        func fileIssue(_ message: String, line: Int? = nil, column: Int? = nil) -> RegionFileError {
+            RegionFileError(issues: [RegionIssue(file: file, feature: nil, id: nil, line: line, column: column, message: message)])
+        }
+        let doc: JSONDocument
+        do {
+            doc = try JSONDocument.parse(bytes)
+        } catch {
+            throw fileIssue("not JSON: \(error.message)", line: error.line, column: error.column)
+        }
+        guard case .object = doc.root else { throw fileIssue("the top level is \(doc.root.typeName), not a GeoJSON FeatureCollection object") }
+        guard doc.root["type"]?.string == "FeatureCollection" else {
+            throw fileIssue("\"type\" must be \"FeatureCollection\" (a regions file is a FeatureCollection of fences)")
+        }
+        guard case let .array(features)? = doc.root["features"] else {
+            throw fileIssue("\"features\" must be an array of Feature objects")
+        }
+
+        // The coordinate reference system: the caller's, else the file's, else WGS84.
+        var transform: CRSTransform?
+        var crsName = override
+        if crsName == nil, let crs = doc.root["crs"] {
+            switch crs {
+            case let .string(s): crsName = s
+            case .object:
+                guard let name = crs["properties"]?["name"]?.string else {
+                    throw fileIssue("\"crs\" must be a string such as \"EPSG:3763\" or {\"type\":\"name\",\"properties\":{\"name\":…}}")
+                }
+                crsName = name
+            default:
+                throw fileIssue("\"crs\" must be a string such as \"EPSG:3763\", not \(crs.typeName)")
+            }
+        }
+        if let name = crsName, !Self.isWGS84(name) {
+            do {
+                transform = try CRSTransform(from: Self.normalizedCRS(name))
+            } catch {
+                throw fileIssue(error.description)
+            }
+        }
+
+        var regions: [Region] = []
+        var firstIndexOfID: [String: Int] = [:]
+        for (index, feature) in features.enumerated() {
+            var context = FeatureContext(file: file, index: index, id: nil)
+            let region = Self.region(feature, doc: doc, transform: transform, crs: crsName, context: &context, issues: &issues)
+            if let id = context.id {
+                if let first = firstIndexOfID[id] {
+                    issues.append(context.issue("duplicate id: feature \(first) has the same id"))
+                } else {
+                    firstIndexOfID[id] = index
+                }
+            }
+            if let region { regions.append(region) }
+        }
+        if !issues.isEmpty { throw RegionFileError(issues: issues) }
+        return regions
+    }
+
+    static func isWGS84(_ name: String) -> Bool {
+        let n = name.uppercased()
+        return n == "EPSG:4326" || n == "OGC:CRS84" || n == "URN:OGC:DEF:CRS:OGC:1.3:CRS84" || n == "CRS84"
+            || n == "URN:OGC:DEF:CRS:EPSG::4326" || n == "WGS84"
+    }
+
+    /// `urn:ogc:def:crs:EPSG::3763` → `EPSG:3763`; other names go to PROJ as they are.
+    static func normalizedCRS(_ name: String) -> String {
+        let prefix = "urn:ogc:def:crs:epsg::"
+        if name.lowercased().hasPrefix(prefix) { return "EPSG:" + name.dropFirst(prefix.count) }
+        return name
+    }
+
+    struct FeatureContext {
+        var file: String
+        var index: Int
+        var id: String?
+        func issue(_ message: String) -> RegionIssue {
+            RegionIssue(file: file, feature: index, id: id, line: nil, column: nil, message: message)
+        }
+    }
+
+    static func region(_ feature: JSONValue, doc: JSONDocument, transform: CRSTransform?, crs: String?,
+                       context: inout FeatureContext, issues: inout [RegionIssue]) -> Region? {
+        guard case .object = feature, feature["type"]?.string == "Feature" else {
+            issues.append(context.issue("not a GeoJSON Feature object (\"type\":\"Feature\")"))
+            return nil
+        }
+        guard let properties = feature["properties"], case .object = properties else {
+            issues.append(context.issue("has no \"properties\" object (it needs at least id and kind)"))
+            return nil
+        }
+        let start = issues.count
+        var id = ""
+        switch properties["id"] {
+        case let .string(s)? where !s.isEmpty: id = s
+        case nil: issues.append(context.issue("properties.id is missing"))
+        default: issues.append(context.issue("properties.id must be a non-empty string"))
+        }
+        if !id.isEmpty { context.id = id }
+        var kind: RegionKind?
+        switch properties["kind"] {
+        case let .string(s)?:
+            kind = RegionKind(rawValue: s)
+            if kind == nil { issues.append(context.issue("unknown kind \"\(s)\" (expected reforestation, plant or album)")) }
+        case nil: issues.append(context.issue("properties.kind is missing (reforestation, plant or album)"))
+        default: issues.append(context.issue("properties.kind must be a string (reforestation, plant or album)"))
+        }
+        var name = id
+        if let n = properties["name"] {
+            if let s = n.string { name = s } else { issues.append(context.issue("properties.name must be a string")) }
+        }
+
+        // Kind-specific properties.
+        var intervalDays: Int?
+        var lastWatered: UTCTime?
+        var species: [String] = []
+        if kind == .plant {
+            if let v = properties["interval_days"]?.number {
+                if v == v.rounded(), (1...30).contains(v) { intervalDays = Int(v) } else {
+                    issues.append(context.issue("interval_days must be a whole number of days from 1 to 30, not \(Self.show(v))"))
+                }
+            } else {
+                issues.append(context.issue("a plant needs interval_days (1 to 30)"))
+            }
+            if let s = properties["last_watered"]?.string {
+                lastWatered = UTCTime(iso8601: s)
+                if lastWatered == nil { issues.append(context.issue("last_watered \"\(s)\" is not an ISO 8601 date or time (e.g. 2026-04-20T08:00:00Z)")) }
+            } else {
+                issues.append(context.issue("a plant needs last_watered (ISO 8601, e.g. 2026-04-20T08:00:00Z)"))
+            }
+        }
+        if kind == .reforestation {
+            if case let .array(items)? = properties["species"], !items.isEmpty, items.allSatisfy({ $0.string != nil }) {
+                species = items.compactMap { $0.string }
+            } else {
+                issues.append(context.issue("a reforestation area needs species: a non-empty list of species names"))
+            }
+        }
+        var priority: Double?
+        if let p = properties["priority"] {
+            if let v = p.number { priority = v } else { issues.append(context.issue("priority must be a number")) }
+        }
+
+        guard let geometry = feature["geometry"], case .object = geometry else {
+            issues.append(context.issue("has no geometry object"))
+            return nil
+        }
+        let shape = Self.shape(geometry, properties: properties, kind: kind, doc: doc, transform: transform, crs: crs,
+                               context: context, issues: &issues)
+        guard issues.count == start, let shape, let kind else { return nil }
+        return Region(id: id, kind: kind, name: name, shape: shape, intervalDays: intervalDays, lastWatered: lastWatered,
+                      species: species, priority: priority)
+    }
+
+    static func show(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+
+    static func shape(_ geometry: JSONValue, properties: JSONValue, kind: RegionKind?, doc: JSONDocument, transform: CRSTransform?,
+                      crs: String?, context: FeatureContext, issues: inout [RegionIssue]) -> Shape? {
+        let type = geometry["type"]?.string ?? "(none)"
+        guard case let .coordinates(tree)? = geometry["coordinates"] else {
+            issues.append(context.issue("geometry has no coordinates array"))
+            return nil
+        }
+        var bad = false
+        /// One position, transformed and range-checked.
+        func point(_ index: Int, _ numbers: Int, where place: String) -> Coordinate? {
+            guard numbers == 2 || numbers == 3 else {
+                issues.append(context.issue("\(place): a position needs 2 or 3 numbers, this one has \(numbers)"))
+                bad = true
+                return nil
+            }
+            let (x, y) = doc.position(index)
+            if let transform {
+                guard let c = transform.toWGS84(x: x, y: y) else {
+                    issues.append(context.issue("\(place): (\(x), \(y)) cannot be transformed from \(crs ?? "the file's CRS") to WGS84"))
+                    bad = true
+                    return nil
+                }
+                return c
+            }
+            guard abs(x) <= 180, abs(y) <= 90 else {
+                issues.append(context.issue("\(place): coordinates out of range (longitude \(x), latitude \(y); longitude comes first, within ±180, latitude within ±90)"))
+                bad = true
+                return nil
+            }
+            return Coordinate(latitude: y, longitude: x)
+        }
+        func ring(_ t: CoordinateTree, where place: String) -> [Coordinate]? {
+            guard case let .positions(start, count, badPosition) = t else {
+                issues.append(context.issue("\(place) is not an array of positions"))
+                bad = true
+                return nil
+            }
+            if let b = badPosition {
+                issues.append(context.issue("\(place), position \(b): a position needs 2 or 3 numbers"))
+                bad = true
+                return nil
+            }
+            var pts: [Coordinate] = []
+            pts.reserveCapacity(count)
+            for k in 0..<count {
+                guard let c = point(start + k, 2, where: "\(place), position \(k + 1)") else { return nil }
+                pts.append(c)
+            }
+            guard count >= 4 else {
+                issues.append(context.issue("\(place) has \(count) positions; a ring needs at least 4 (the last repeating the first)"))
+                bad = true
+                return nil
+            }
+            let (x0, y0) = doc.position(start), (x1, y1) = doc.position(start + count - 1)
+            guard x0 == x1, y0 == y1 else {
+                issues.append(context.issue("\(place) is not closed: its last position must repeat the first"))
+                bad = true
+                return nil
+            }
+            pts.removeLast()
+            return pts
+        }
+        func polygon(_ t: CoordinateTree, where place: String) -> [[Coordinate]]? {
+            guard case let .list(rings) = t, !rings.isEmpty else {
+                issues.append(context.issue("\(place) must be an array of rings (outer ring, then holes)"))
+                bad = true
+                return nil
+            }
+            var out: [[Coordinate]] = []
+            for (k, r) in rings.enumerated() {
+                let label = k == 0 ? "\(place) outer ring" : "\(place) hole \(k)"
+                if let pts = ring(r, where: label) { out.append(pts) }
+            }
+            return out.count == rings.count ? out : nil
+        }
+
+        switch type {
+        case "Point":
+            guard case let .position(index, numbers) = tree else {
+                issues.append(context.issue("a Point's coordinates must be one position [longitude, latitude]"))
+                return nil
+            }
+            guard let center = point(index, numbers, where: "Point") else { return nil }
+            var radius: Double?
+            switch properties["radius_m"] {
+            case let .number(r)?:
+                if r > 0, r.isFinite { radius = r } else { issues.append(context.issue("radius_m must be more than 0, not \(show(r))")) }
+            case nil:
+                switch kind {
+                case .album?: radius = Region.defaultAlbumRadius
+                case .plant?: radius = Region.defaultPlantRadius
+                case .reforestation?: issues.append(context.issue("a Point fence needs radius_m (metres, more than 0)"))
+                case nil: break  // the unknown kind is reported already
+                }
+            default:
+                issues.append(context.issue("radius_m must be a number of metres"))
+            }
+            guard let radius else { return nil }
+            return .circle(center: center, radius: radius)
+        case "Polygon":
+            guard let p = polygon(tree, where: "Polygon") else { return nil }
+            return Self.checked(.polygons([p]), context: context, issues: &issues)
+        case "MultiPolygon":
+            guard case let .list(parts) = tree, !parts.isEmpty else {
+                issues.append(context.issue("a MultiPolygon's coordinates must be an array of polygons"))
+                return nil
+            }
+            var out: [[[Coordinate]]] = []
+            for (k, part) in parts.enumerated() {
+                if let p = polygon(part, where: "MultiPolygon part \(k + 1)") { out.append(p) }
+            }
+            guard !bad, out.count == parts.count else { return nil }
+            return Self.checked(.polygons(out), context: context, issues: &issues)
+        default:
+            issues.append(context.issue("geometry type \(type) is not a fence (use Polygon, MultiPolygon, or Point with radius_m)"))
+            return nil
+        }
+    }
+
+    /// Geometry checks that need the whole polygon: poles, size, self-intersection, holes.
+    static func checked(_ shape: Shape, context: FeatureContext, issues: inout [RegionIssue]) -> Shape? {
+        guard case let .polygons(parts) = shape else { return shape }
+        let problems = PolygonCheck.problems(parts)
+        if problems.isEmpty { return shape }
+        for p in problems { issues.append(context.issue(p)) }
+        return nil
+    }
+}
