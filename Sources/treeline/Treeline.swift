@@ -9,6 +9,6 @@ struct Treeline: ParsableCommand {
         Treeline reads fixes from an NMEA 0183 log (or, on a board, from gpsd) and turns them into
         events. See README.md for the whole picture.
         """,
-        subcommands: [Replay.self]
+        subcommands: [Replay.self, Check.self, Where.self]
     )
 }

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The repository's Data folder, found from this source file.
+let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Data")
+
+@Suite struct CheckCommand {
+    @Test func validFileGivesASummary() throws {
+        let r = try CLI.run(["check", dataDirectory.appendingPathComponent("regions.geojson").path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("6 regions, valid"))
+        #expect(r.stdout.contains("plant         3"))
+        #expect(r.stdout.contains("1 polygon (1 hole), 5 circles"))
+        #expect(r.stdout.contains("bounding box  lat 40.09"))
+    }
+
+    @Test func nationalCRSFile() throws {
+        let r = try CLI.run(["check", dataDirectory.appendingPathComponent("regions-pt-tm06.geojson").path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.contains("lon -8.24"), "transformed to WGS84 near Lousã: \(r.stdout)")
+    }
+
+    @Test func invalidFileListsEveryErrorAndExitsOne() throws {
+        let bad = """
+        {"type":"FeatureCollection","features":[
+         {"type":"Feature","properties":{"id":"a","kind":"moss"},"geometry":{"type":"Point","coordinates":[-8.24,40.1]}},
+         {"type":"Feature","properties":{"id":"a","kind":"album","radius_m":-3},"geometry":{"type":"Point","coordinates":[-8.24,40.1]}}
+        ]}
+        """
+        let file = try CLI.tempLog(bad)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try CLI.run(["check", file.path])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("feature 0 (id \"a\"): unknown kind \"moss\""))
+        #expect(r.stderr.contains("feature 1 (id \"a\"): radius_m must be more than 0"))
+        #expect(r.stderr.contains("feature 1 (id \"a\"): duplicate id"))
+        #expect(r.stderr.contains(file.path))
+    }
+}
+
+@Suite struct WhereCommand {
+    let regions = dataDirectory.appendingPathComponent("regions.geojson").path
+
+    func json(_ line: Substring) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func pointInsideACircleAndAPolygon() throws {
+        // 330 m east, 320 m north of the walk's start: the viewpoint album inside the area.
+        let r = try CLI.run(["where", "--regions", regions, "--at", "40.1028819,-8.2361258"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let o = try json(Substring(r.stdout.split(separator: "\n")[0]))
+        #expect(o["inside"] as? [String] == ["album-miradouro", "ref-encosta"])
+        let nearest = try #require(o["nearest"] as? [String: Any])
+        #expect(nearest["id"] as? String == "ref-encosta")
+        #expect((nearest["distance_m"] as? Double ?? 0) > 0)
+    }
+
+    @Test func pointsFromAFile() throws {
+        let points = try CLI.tempLog("lat,lon\n40.1000,-8.2400\n40.1020,-8.2365\n\n40.1041427,-8.2385912\n")
+        defer { try? FileManager.default.removeItem(at: points) }
+        let r = try CLI.run(["where", "--regions", regions, "--points", points.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(try json(lines[1])["inside"] as? [String] == [], "in the area's hole")
+        #expect(try json(lines[2])["inside"] as? [String] == ["plant-carvalho"])
+    }
+
+    @Test func badInputIsAClearError() throws {
+        let points = try CLI.tempLog("40.1,-8.24\nnorth,west\n")
+        defer { try? FileManager.default.removeItem(at: points) }
+        let r = try CLI.run(["where", "--regions", regions, "--points", points.path])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains(":2: expected LAT,LON"))
+        let neither = try CLI.run(["where", "--regions", regions])
+        #expect(neither.status != 0)
+        #expect(neither.stderr.contains("--at") && neither.stderr.contains("--points"))
+        let missing = try CLI.run(["where", "--regions", "/nonexistent.geojson", "--at", "1,2"])
+        #expect(missing.status != 0 && missing.stderr.contains("cannot open regions file '/nonexistent.geojson'"))
+    }
+}
