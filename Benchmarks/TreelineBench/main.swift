@@ -75,6 +75,97 @@ func benchNMEA(path: String, runs: Int) {
     print("{\"bench\":\"nmea\",\"lines\":\(stats.lines),\"sentences\":\(stats.sentences),\"fixes\":\(stats.fixes),\"seconds\":\(fmt(t, 4)),\"sentences_per_s\":\(Int(sentences / t)),\"fixes_per_s\":\(Int(Double(stats.fixes) / t)),\"peak_rss_mib\":\(fmt(peakRSSMiB(), 1)),\"acc\":\(fmt(checksum, 3))}")
 }
 
+/// Reads `lat,lon` lines (gen_points.py) into coordinates with strtod (correctly rounded, as
+/// numpy reads them), in place in the file's bytes.
+func readPoints(_ path: String) -> [Coordinate] {
+    var bytes: [UInt8]
+    do { bytes = try FileBytes.read(path, what: "points file") } catch { fail(error.description) }
+    bytes.append(0)
+    var out: [Coordinate] = []
+    out.reserveCapacity(bytes.count / 20)
+    bytes.withUnsafeBufferPointer { buf in
+        buf.withMemoryRebound(to: CChar.self) { text in
+            var p = UnsafeMutablePointer(mutating: text.baseAddress!)
+            let end = p + text.count - 1
+            while p < end {
+                var next: UnsafeMutablePointer<CChar>? = nil
+                let lat = strtod(p, &next)
+                if let comma = next, comma != p, comma.pointee == CChar(UInt8(ascii: ",")) {
+                    let lon = strtod(comma + 1, &next)
+                    if let after = next, after != comma + 1 { out.append(Coordinate(latitude: lat, longitude: lon)) }
+                }
+                while p < end, p.pointee != 0x0A { p += 1 }
+                p += 1
+            }
+        }
+    }
+    return out
+}
+
+/// Loads a fence file and tests every point against it (fence contains point), one core.
+func benchFences(path: String, pointsPath: String, pairsPath: String?, runs: Int) {
+    let points = readPoints(pointsPath)
+    let rssBeforeLoad = peakRSSMiB()
+    let t0 = now()
+    let set: RegionSet
+    // gen_fences.py writes only id and kind: check every geometry rule, not the rules' properties.
+    do { set = try RegionLoader.load(path, requirements: .geometryOnly) } catch { fail(String(error.description.prefix(2000))) }
+    let load = now() - t0
+    var times: [Double] = []
+    var pairs = 0, withHit = 0
+    for run in 0...runs {
+        var p = 0, h = 0
+        let t = now()
+        var last = -1
+        set.forEachContaining(points) { point, _ in
+            p += 1
+            if point != last { h += 1; last = point }
+        }
+        if run > 0 { times.append(now() - t) }
+        pairs = p
+        withHit = h
+    }
+    let q = median(times)
+    print("fences \(path): K = \(set.count), \(points.count) points, median of \(runs) runs after one warm-up")
+    print("  load (read, parse, validate, build, index)  \(fmt(load, 3)) s")
+    print("  query                                       \(fmt(q, 3)) s  (runs: \(times.map { fmt($0, 3) }.joined(separator: ", ")))")
+    print("  points/s                                    \(Int(Double(points.count) / q))")
+    print("  pairs (point inside fence)                  \(pairs); points with a hit \(withHit)")
+    print("  peak RSS                                    \(fmt(peakRSSMiB(), 1)) MiB (\(fmt(rssBeforeLoad, 1)) MiB before loading the fences)")
+    print("{\"bench\":\"fences\",\"K\":\(set.count),\"points\":\(points.count),\"load_s\":\(fmt(load, 4)),\"query_s\":\(fmt(q, 4)),\"points_per_s\":\(Int(Double(points.count) / q)),\"pairs\":\(pairs),\"points_with_hit\":\(withHit),\"peak_rss_mib\":\(fmt(peakRSSMiB(), 1))}")
+    if let pairsPath {
+        // "point_index region_index" per pair, region index in file order, for comparing with shapely.
+        let out = ByteSink(path: pairsPath)
+        for (i, c) in points.enumerated() {
+            for r in set.containing(c) { out.line("\(i) \(r)") }
+        }
+        out.close()
+    }
+}
+
+/// A plain buffered file writer for the pairs dump.
+final class ByteSink {
+    let fd: Int32
+    var buffer: [UInt8] = []
+    init(path: String) {
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if fd < 0 { fail("cannot write \(path)") }
+    }
+    func line(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        buffer.append(0x0A)
+        if buffer.count > 1 << 20 { flush() }
+    }
+    func flush() {
+        _ = buffer.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+    func close() {
+        flush()
+        Glibc.close(fd)
+    }
+}
+
 var args = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, default value: Int, in args: inout [String]) -> Int {
     guard let i = args.firstIndex(of: name) else { return value }
@@ -82,19 +173,35 @@ func option(_ name: String, default value: Int, in args: inout [String]) -> Int 
     args.removeSubrange(i...(i + 1))
     return v
 }
+func stringOption(_ name: String, in args: inout [String]) -> String? {
+    guard let i = args.firstIndex(of: name) else { return nil }
+    guard i + 1 < args.count else { fail("\(name) needs a value") }
+    let v = args[i + 1]
+    args.removeSubrange(i...(i + 1))
+    return v
+}
 let runs = option("--runs", default: 5, in: &args)
+let pointsFile = stringOption("--points-file", in: &args)
+let pairsFile = stringOption("--pairs", in: &args)
 switch args.first {
+case "fences":
+    guard args.count == 2, let pointsFile else { fail("usage: treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]") }
+    benchFences(path: args[1], pointsPath: pointsFile, pairsPath: pairsFile, runs: runs)
 case "nmea":
     guard args.count == 2 else { fail("usage: treeline-bench nmea FILE [--runs N]") }
     benchNMEA(path: args[1], runs: runs)
 default:
     print("""
     usage: treeline-bench nmea FILE [--runs N]
+           treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]
 
       nmea   read and assemble a whole NMEA log (as `treeline replay` does); report lines/s,
              sentences/s, fixes/s and peak RSS. Make the 1,000,000-epoch log with
              ../shared/bench/gen_nmea.py 1000000 FILE; Benchmarks/nmea.sh runs this and the
              pynmea2 baseline in one session and prints the ratios.
+      fences load a fence file (gen_fences.py) and test every point of PTS (gen_points.py,
+             lat,lon lines) for containment, one core; report load time, points/s, pairs and
+             peak RSS. Benchmarks/fences.sh runs shapely's STRtree beside it.
     """)
     exit(args.isEmpty ? 0 : 2)
 }

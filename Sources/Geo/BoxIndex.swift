@@ -1,14 +1,29 @@
 /// A static R-tree over latitude/longitude boxes, packed once by Sort-Tile-Recursive.
 ///
-/// Nodes hold 16 children; every level is four flat arrays of box edges, so a query walks
-/// contiguous memory and allocates nothing: a point query costs about O(log K + hits).
+/// Nodes hold 16 children. All levels live in one flat array of boxes (entries first, root
+/// level last), and a query walks it with a small fixed stack: no allocation, no reference
+/// counting, about O(log K + hits) per point.
 public struct BoxIndex: Sendable {
     public static let fanout = 16
-    /// Per level, bottom (the entries) to top: box edges.
-    @usableFromInline var minLat: [[Double]] = []
-    @usableFromInline var minLon: [[Double]] = []
-    @usableFromInline var maxLat: [[Double]] = []
-    @usableFromInline var maxLon: [[Double]] = []
+
+    @usableFromInline
+    struct Box: Sendable {
+        @usableFromInline var minLat: Double, minLon: Double, maxLat: Double, maxLon: Double
+        @inlinable init(_ b: GeoBox) {
+            minLat = b.minLat
+            minLon = b.minLon
+            maxLat = b.maxLat
+            maxLon = b.maxLon
+        }
+        @inlinable func intersects(_ q: GeoBox) -> Bool {
+            minLat <= q.maxLat && maxLat >= q.minLat && minLon <= q.maxLon && maxLon >= q.minLon
+        }
+    }
+
+    /// Every level's boxes, bottom (entries) to top.
+    @usableFromInline var boxes: [Box] = []
+    /// Where each level starts in `boxes`, plus the end.
+    @usableFromInline var levelStart: [Int] = []
     /// The item each entry stands for, in packed order.
     @usableFromInline var items: [Int32] = []
 
@@ -21,40 +36,44 @@ public struct BoxIndex: Sendable {
         let leaves = (n + Self.fanout - 1) / Self.fanout
         let slices = Int(Double(leaves).squareRoot().rounded(.up))
         let perSlice = slices * Self.fanout
-        func centerLon(_ i: Int) -> Double { (entries[i].box.minLon + entries[i].box.maxLon) / 2 }
-        func centerLat(_ i: Int) -> Double { (entries[i].box.minLat + entries[i].box.maxLat) / 2 }
-        var order = Array(0..<n).sorted { centerLon($0) < centerLon($1) }
+        let centerLon = entries.map { ($0.box.minLon + $0.box.maxLon) / 2 }
+        let centerLat = entries.map { ($0.box.minLat + $0.box.maxLat) / 2 }
+        var order = Array(0..<n).sorted { centerLon[$0] < centerLon[$1] }
         var start = 0
         while start < n {
             let end = min(n, start + perSlice)
-            order[start..<end].sort { centerLat($0) < centerLat($1) }
+            order[start..<end].sort { centerLat[$0] < centerLat[$1] }
             start = end
         }
-        var a = [Double](), b = [Double](), c = [Double](), d = [Double]()
-        a.reserveCapacity(n); b.reserveCapacity(n); c.reserveCapacity(n); d.reserveCapacity(n)
-        items.reserveCapacity(n)
+        boxes.reserveCapacity(n + n / (Self.fanout - 1) + 2)
         for i in order {
-            let box = entries[i].box
-            a.append(box.minLat); b.append(box.minLon); c.append(box.maxLat); d.append(box.maxLon)
+            boxes.append(Box(entries[i].box))
             items.append(entries[i].item)
         }
-        minLat.append(a); minLon.append(b); maxLat.append(c); maxLon.append(d)
+        levelStart = [0, n]
         // Upper levels: each node covers 16 consecutive nodes of the level below.
-        while minLat[minLat.count - 1].count > Self.fanout {
-            let l = minLat.count - 1
-            let below = minLat[l].count
-            var na = [Double](), nb = [Double](), nc = [Double](), nd = [Double]()
-            var k = 0
-            while k < below {
-                let e = min(below, k + Self.fanout)
-                na.append(minLat[l][k..<e].min()!)
-                nb.append(minLon[l][k..<e].min()!)
-                nc.append(maxLat[l][k..<e].max()!)
-                nd.append(maxLon[l][k..<e].max()!)
+        while levelStart[levelStart.count - 1] - levelStart[levelStart.count - 2] > Self.fanout {
+            let lo = levelStart[levelStart.count - 2], hi = levelStart[levelStart.count - 1]
+            var k = lo
+            while k < hi {
+                let e = min(hi, k + Self.fanout)
+                var b = boxes[k]
+                for j in (k + 1)..<e {
+                    b.minLat = min(b.minLat, boxes[j].minLat)
+                    b.minLon = min(b.minLon, boxes[j].minLon)
+                    b.maxLat = max(b.maxLat, boxes[j].maxLat)
+                    b.maxLon = max(b.maxLon, boxes[j].maxLon)
+                }
+                boxes.append(b)
                 k = e
             }
-            minLat.append(na); minLon.append(nb); maxLat.append(nc); maxLon.append(nd)
+            levelStart.append(boxes.count)
         }
+    }
+
+    /// Renames every item (e.g. to the order in which the entries are packed).
+    mutating func remapItems(_ f: (Int32) -> Int32) {
+        for k in items.indices { items[k] = f(items[k]) }
     }
 
     /// Calls `body` with the item of every entry whose box intersects `q` (an item whose fence
@@ -62,27 +81,35 @@ public struct BoxIndex: Sendable {
     @inlinable
     public func forEach(intersecting q: GeoBox, _ body: (Int32) -> Void) {
         guard !items.isEmpty else { return }
-        let top = minLat.count - 1
-        for node in 0..<minLat[top].count where intersects(top, node, q) {
-            if top == 0 { body(items[node]) } else { descend(top, node, q, body) }
-        }
-    }
-
-    @inlinable
-    func intersects(_ level: Int, _ i: Int, _ q: GeoBox) -> Bool {
-        minLat[level][i] <= q.maxLat && maxLat[level][i] >= q.minLat && minLon[level][i] <= q.maxLon && maxLon[level][i] >= q.minLon
-    }
-
-    @usableFromInline
-    func descend(_ level: Int, _ node: Int, _ q: GeoBox, _ body: (Int32) -> Void) {
-        let below = level - 1
-        let lo = node * Self.fanout, hi = min(lo + Self.fanout, minLat[below].count)
-        minLat[below].withUnsafeBufferPointer { a in
-            maxLat[below].withUnsafeBufferPointer { c in
-                minLon[below].withUnsafeBufferPointer { b in
-                    maxLon[below].withUnsafeBufferPointer { d in
-                        for i in lo..<hi where a[i] <= q.maxLat && c[i] >= q.minLat && b[i] <= q.maxLon && d[i] >= q.minLon {
-                            if below == 0 { body(items[i]) } else { descend(below, i, q, body) }
+        let top = levelStart.count - 2
+        boxes.withUnsafeBufferPointer { b in
+            levelStart.withUnsafeBufferPointer { ls in
+                items.withUnsafeBufferPointer { it in
+                    // Depth-first with an explicit stack of (level, node); depth ≤ levels × fanout.
+                    withUnsafeTemporaryAllocation(of: (Int32, Int32).self, capacity: (top + 1) * Self.fanout) { stack in
+                        var sp = 0
+                        for node in ls[top]..<ls[top + 1] where b[node].intersects(q) {
+                            stack[sp] = (Int32(top), Int32(node - ls[top]))
+                            sp += 1
+                        }
+                        while sp > 0 {
+                            sp -= 1
+                            let (level, node) = (Int(stack[sp].0), Int(stack[sp].1))
+                            if level == 0 {
+                                body(it[node])
+                                continue
+                            }
+                            let below = level - 1
+                            let lo = ls[below] + node * Self.fanout
+                            let hi = min(lo + Self.fanout, ls[below + 1])
+                            for child in lo..<hi where b[child].intersects(q) {
+                                if below == 0 {
+                                    body(it[child])
+                                } else {
+                                    stack[sp] = (Int32(below), Int32(child - ls[below]))
+                                    sp += 1
+                                }
+                            }
                         }
                     }
                 }

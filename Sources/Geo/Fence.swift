@@ -35,7 +35,123 @@ public struct GeoBox: Sendable, Equatable {
     }
 }
 
-/// A fence ready for queries: the shape in its own local frame, plus the boxes that cover it.
+/// The hot part of a fence, without references: the local frame, the radius (circles) and
+/// where its rings lie in a vertex store. Queries through it touch no reference counts, and a
+/// `RegionSet` keeps all of them in one array in spatial order.
+public struct FenceCore: Sendable {
+    public let frame: LocalFrame
+    /// Circles: the radius in metres; polygons: 0.
+    @usableFromInline let radius: Double
+    /// Polygons: a 32×32 raster over the fence's planar bounding box, 2 bits a cell (outside,
+    /// inside, or crossed by an edge), in `grid[gridStart..<gridStart + 8]` of the store. Most
+    /// points are answered by one look-up; only cells an edge crosses run the crossing count.
+    @usableFromInline let gridMinX: Double
+    @usableFromInline let gridMinY: Double
+    @usableFromInline let gridScaleX: Double
+    @usableFromInline let gridScaleY: Double
+    @usableFromInline let gridStart: Int32
+    /// Polygons: the rings' ends, as indices into the vertex store, are `ringEnds[ringStart..<ringEnd]`;
+    /// the first ring starts at `vertexStart`.
+    @usableFromInline let vertexStart: Int32
+    @usableFromInline let ringStart: Int32
+    @usableFromInline let ringEnd: Int32
+
+    @usableFromInline static let earthRadius = 6_371_008.8
+    public static let gridSide = 32
+    /// UInt64 words per fence raster: 32 × 32 cells × 2 bits.
+    public static let gridWords = gridSide * gridSide * 2 / 64
+
+    /// Cell states in the raster.
+    @usableFromInline static let cellOutside: UInt64 = 0, cellInside: UInt64 = 1, cellEdge: UInt64 = 2
+
+    /// Whether `c` (with ECEF `p`) is inside. Circles decide by the chord when it is clear by more
+    /// than the chord/geodesic difference, else by the geodesic.
+    @inlinable
+    public func contains(_ c: Coordinate, _ p: ECEF, vertices: UnsafeBufferPointer<Planar>, ringEnds: UnsafeBufferPointer<Int32>,
+                         grid: UnsafeBufferPointer<UInt64>) -> Bool {
+        if radius > 0 {
+            let chord = frame.chord(p)
+            if chord > radius { return false }  // the geodesic is never shorter than the chord
+            let slack = 2 * chord * chord * chord / (24 * Self.earthRadius * Self.earthRadius) + 1e-6
+            if chord + slack < radius { return true }
+            return Geodesic.wgs84.distance(frame.origin, c) <= radius
+        }
+        let q = frame.project(p)
+        let gx = (q.x - gridMinX) * gridScaleX, gy = (q.y - gridMinY) * gridScaleY
+        guard gx >= 0, gy >= 0, gx < Double(Self.gridSide), gy < Double(Self.gridSide) else { return false }
+        let cell = Int(gy) * Self.gridSide + Int(gx)
+        let state = (grid[Int(gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3
+        if state != Self.cellEdge { return state == Self.cellInside }
+        return crossings(q, vertices, ringEnds)
+    }
+
+    /// Signed distance from `c` (with ECEF `p`) to the boundary, metres, positive inside.
+    @inlinable
+    public func signedDistance(_ c: Coordinate, _ p: ECEF, vertices: UnsafeBufferPointer<Planar>, ringEnds: UnsafeBufferPointer<Int32>) -> Double {
+        if radius > 0 { return radius - Geodesic.wgs84.distance(frame.origin, c) }
+        let q = frame.project(p)
+        let d = boundaryDistance(q, vertices, ringEnds)
+        return crossings(q, vertices, ringEnds) ? d : -d
+    }
+
+    /// Even-odd crossing test over every ring of every part (valid parts do not overlap, holes
+    /// lie inside their shells, so odd means inside).
+    @inlinable
+    func crossings(_ q: Planar, _ v: UnsafeBufferPointer<Planar>, _ ringEnds: UnsafeBufferPointer<Int32>) -> Bool {
+        Self.crossings(q, v, ringEnds, vertexStart: Int(vertexStart), rings: Int(ringStart)..<Int(ringEnd))
+    }
+
+    /// The crossing test over rings `rings` of `ringEnds`, the first starting at `vertexStart`.
+    @inlinable
+    static func crossings(_ q: Planar, _ v: UnsafeBufferPointer<Planar>, _ ringEnds: UnsafeBufferPointer<Int32>,
+                          vertexStart: Int, rings: Range<Int>) -> Bool {
+        var inside = false
+        var start = vertexStart
+        for r in rings {
+            let end = Int(ringEnds[r])
+            var b = v[end - 1]
+            for i in start..<end {
+                let a = v[i]
+                if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x {
+                    inside.toggle()
+                }
+                b = a
+            }
+            start = end
+        }
+        return inside
+    }
+
+    /// Distance from `q` to the nearest edge of any ring.
+    @inlinable
+    func boundaryDistance(_ q: Planar, _ v: UnsafeBufferPointer<Planar>, _ ringEnds: UnsafeBufferPointer<Int32>) -> Double {
+        var best = Double.infinity
+        var start = Int(vertexStart)
+        for r in Int(ringStart)..<Int(ringEnd) {
+            let end = Int(ringEnds[r])
+            var b = v[end - 1]
+            for i in start..<end {
+                let a = v[i]
+                best = min(best, Self.segmentDistanceSquared(q, b, a))
+                b = a
+            }
+            start = end
+        }
+        return best.squareRoot()
+    }
+
+    @inlinable
+    static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
+        let dx = b.x - a.x, dy = b.y - a.y
+        let len2 = dx * dx + dy * dy
+        var t = len2 > 0 ? ((q.x - a.x) * dx + (q.y - a.y) * dy) / len2 : 0
+        t = min(1, max(0, t))
+        let px = a.x + t * dx - q.x, py = a.y + t * dy - q.y
+        return px * px + py * py
+    }
+}
+
+/// One fence, built from a shape: its core, its own vertex store, and the boxes that cover it.
 ///
 /// Signed distances are metres to the boundary, positive inside. Circles use the geodesic
 /// distance to the centre (PROJ's Karney routines); polygon edges are geodesics between their
@@ -43,33 +159,33 @@ public struct GeoBox: Sendable, Equatable {
 /// of the true geodesic distance for fences up to a few hundred kilometres across.
 public struct Fence: Sendable {
     public let shape: Shape
-    public let frame: LocalFrame
-    /// Circles: the radius; polygons: 0.
-    @usableFromInline let radius: Double
+    public let core: FenceCore
     /// Polygons: every ring's vertices in the local frame, ring after ring (each ring open).
-    @usableFromInline let vertices: [Planar]
+    public let vertices: [Planar]
     /// Polygons: where each ring ends in `vertices`.
-    @usableFromInline let ringEnds: [Int32]
+    public let ringEnds: [Int32]
+    /// Polygons: the raster (see `FenceCore`); empty for circles.
+    public let grid: [UInt64]
     /// One box, or two for a fence across the antimeridian.
     public let boxes: [GeoBox]
 
     /// Metres per degree of latitude, the smallest anywhere on WGS84 (at the equator).
     @usableFromInline static let minMetresPerDegreeLatitude = 110_574.0
-    @usableFromInline static let earthRadius = 6_371_008.8
+    @usableFromInline static let earthRadius = FenceCore.earthRadius
 
     public init(_ shape: Shape) {
         self.shape = shape
         switch shape {
         case let .circle(center, r):
-            frame = LocalFrame(origin: center)
-            radius = r
+            core = FenceCore(frame: LocalFrame(origin: center), radius: r, gridMinX: 0, gridMinY: 0, gridScaleX: 0, gridScaleY: 0,
+                             gridStart: 0, vertexStart: 0, ringStart: 0, ringEnd: 0)
             vertices = []
             ringEnds = []
+            grid = []
             boxes = Self.circleBoxes(center: center, radius: r)
         case let .polygons(parts):
             let all = parts.flatMap { $0.flatMap { $0 } }
-            frame = LocalFrame(origin: Self.centroid(all))
-            radius = 0
+            let frame = LocalFrame(origin: Self.centroid(all))
             var v: [Planar] = []
             v.reserveCapacity(all.count)
             var ends: [Int32] = []
@@ -87,88 +203,37 @@ public struct Fence: Sendable {
             }
             vertices = v
             ringEnds = ends
+            let raster = Raster(vertices: v, ringEnds: ends)
+            grid = raster.words
+            core = FenceCore(frame: frame, radius: 0, gridMinX: raster.minX, gridMinY: raster.minY, gridScaleX: raster.scaleX,
+                             gridScaleY: raster.scaleY, gridStart: 0, vertexStart: 0, ringStart: 0, ringEnd: Int32(ends.count))
             boxes = Self.polygonBoxes(all, origin: frame.origin, longestEdge: longestEdge)
         }
     }
 
-    public var isCircle: Bool { radius > 0 }
+    public var frame: LocalFrame { core.frame }
+    public var isCircle: Bool { core.radius > 0 }
 
-    /// Whether `p` (the ECEF of `c`) is inside. Circles decide by the chord when it is clear by
-    /// more than the chord/geodesic difference, else by the geodesic.
-    @inlinable
-    public func contains(_ c: Coordinate, _ p: ECEF) -> Bool {
-        if radius > 0 {
-            let chord = frame.chord(p)
-            if chord > radius { return false }  // the geodesic is never shorter than the chord
-            let slack = 2 * chord * chord * chord / (24 * Self.earthRadius * Self.earthRadius) + 1e-6
-            if chord + slack < radius { return true }
-            return Geodesic.wgs84.distance(frame.origin, c) <= radius
-        }
-        return polygonContains(frame.project(p))
-    }
-
-    /// Signed distance from `c` (with ECEF `p`) to the boundary, metres, positive inside.
-    @inlinable
-    public func signedDistance(_ c: Coordinate, _ p: ECEF) -> Double {
-        if radius > 0 { return radius - Geodesic.wgs84.distance(frame.origin, c) }
-        let q = frame.project(p)
-        let d = polygonBoundaryDistance(q)
-        return polygonContains(q) ? d : -d
-    }
-
-    public func contains(_ c: Coordinate) -> Bool { contains(c, ECEF(c)) }
-    public func signedDistance(_ c: Coordinate) -> Double { signedDistance(c, ECEF(c)) }
-
-    /// Even-odd crossing test over every ring of every part (valid parts do not overlap, holes
-    /// lie inside their shells, so odd means inside).
-    @inlinable
-    func polygonContains(_ q: Planar) -> Bool {
-        var inside = false
+    public func contains(_ c: Coordinate) -> Bool {
         vertices.withUnsafeBufferPointer { v in
-            var start = 0
-            for e in ringEnds {
-                let end = Int(e)
-                var j = end - 1
-                for i in start..<end {
-                    let a = v[i], b = v[j]
-                    if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x {
-                        inside.toggle()
-                    }
-                    j = i
-                }
-                start = end
+            ringEnds.withUnsafeBufferPointer { r in
+                grid.withUnsafeBufferPointer { g in core.contains(c, ECEF(c), vertices: v, ringEnds: r, grid: g) }
             }
         }
-        return inside
     }
 
-    /// Distance from `q` to the nearest edge of any ring.
-    @inlinable
-    func polygonBoundaryDistance(_ q: Planar) -> Double {
-        var best = Double.infinity
+    public func signedDistance(_ c: Coordinate) -> Double {
         vertices.withUnsafeBufferPointer { v in
-            var start = 0
-            for e in ringEnds {
-                let end = Int(e)
-                var j = end - 1
-                for i in start..<end {
-                    best = min(best, Self.segmentDistanceSquared(q, v[j], v[i]))
-                    j = i
-                }
-                start = end
-            }
+            ringEnds.withUnsafeBufferPointer { r in core.signedDistance(c, ECEF(c), vertices: v, ringEnds: r) }
         }
-        return best.squareRoot()
     }
 
-    @inlinable
-    static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
-        let dx = b.x - a.x, dy = b.y - a.y
-        let len2 = dx * dx + dy * dy
-        var t = len2 > 0 ? ((q.x - a.x) * dx + (q.y - a.y) * dy) / len2 : 0
-        t = min(1, max(0, t))
-        let px = a.x + t * dx - q.x, py = a.y + t * dy - q.y
-        return px * px + py * py
+    /// This fence's core moved to a shared store whose copies of its vertices, ring ends and raster
+    /// start at the given offsets.
+    func relocated(vertexOffset: Int, ringOffset: Int, gridOffset: Int) -> FenceCore {
+        FenceCore(frame: core.frame, radius: core.radius, gridMinX: core.gridMinX, gridMinY: core.gridMinY,
+                  gridScaleX: core.gridScaleX, gridScaleY: core.gridScaleY, gridStart: Int32(gridOffset),
+                  vertexStart: Int32(vertexOffset), ringStart: Int32(ringOffset), ringEnd: Int32(ringOffset + ringEnds.count))
     }
 
     /// The normalised mean of the vertices' ECEF vectors, back on the ellipsoid's surface.

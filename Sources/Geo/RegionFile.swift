@@ -12,7 +12,15 @@
 /// Every problem is reported, not just the first, each naming the file, the feature's index and
 /// id, and the reason; a file with any problem is refused as a whole.
 public enum RegionFile {
-    public static func parse(_ bytes: [UInt8], file: String, crs override: String? = nil) throws(RegionFileError) -> [Region] {
+    /// What a parse requires. `geometryOnly` still checks ids, kinds and every geometry rule, but
+    /// not the kind-specific properties (for fence sets made for other tools, e.g. benchmarks).
+    public enum Requirements: Sendable {
+        case full
+        case geometryOnly
+    }
+
+    public static func parse(_ bytes: [UInt8], file: String, crs override: String? = nil,
+                             requirements: Requirements = .full) throws(RegionFileError) -> [Region] {
         var issues: [RegionIssue] = []
         func fileIssue(_ message: String, line: Int? = nil, column: Int? = nil) -> RegionFileError {
             RegionFileError(issues: [RegionIssue(file: file, feature: nil, id: nil, line: line, column: column, message: message)])
@@ -58,7 +66,8 @@ public enum RegionFile {
         var firstIndexOfID: [String: Int] = [:]
         for (index, feature) in features.enumerated() {
             var context = FeatureContext(file: file, index: index, id: nil)
-            let region = Self.region(feature, doc: doc, transform: transform, crs: crsName, context: &context, issues: &issues)
+            let region = Self.region(feature, doc: doc, transform: transform, crs: crsName, requirements: requirements,
+                                     context: &context, issues: &issues)
             if let id = context.id {
                 if let first = firstIndexOfID[id] {
                     issues.append(context.issue("duplicate id: feature \(first) has the same id"))
@@ -95,7 +104,7 @@ public enum RegionFile {
     }
 
     static func region(_ feature: JSONValue, doc: JSONDocument, transform: CRSTransform?, crs: String?,
-                       context: inout FeatureContext, issues: inout [RegionIssue]) -> Region? {
+                       requirements: Requirements, context: inout FeatureContext, issues: inout [RegionIssue]) -> Region? {
         guard case .object = feature, feature["type"]?.string == "Feature" else {
             issues.append(context.issue("not a GeoJSON Feature object (\"type\":\"Feature\")"))
             return nil
@@ -129,7 +138,8 @@ public enum RegionFile {
         var intervalDays: Int?
         var lastWatered: UTCTime?
         var species: [String] = []
-        if kind == .plant {
+        let rules = requirements == .full
+        if kind == .plant, rules {
             if let v = properties["interval_days"]?.number {
                 if v == v.rounded(), (1...30).contains(v) { intervalDays = Int(v) } else {
                     issues.append(context.issue("interval_days must be a whole number of days from 1 to 30, not \(Self.show(v))"))
@@ -144,7 +154,7 @@ public enum RegionFile {
                 issues.append(context.issue("a plant needs last_watered (ISO 8601, e.g. 2026-04-20T08:00:00Z)"))
             }
         }
-        if kind == .reforestation {
+        if kind == .reforestation, rules {
             if case let .array(items)? = properties["species"], !items.isEmpty, items.allSatisfy({ $0.string != nil }) {
                 species = items.compactMap { $0.string }
             } else {

@@ -6,20 +6,60 @@ import Darwin
 
 /// Regions with their fences built and indexed, ready for point queries. Immutable and Sendable:
 /// build it once (at start-up or on reload) and share it.
+///
+/// The fences' hot data lives in three flat arrays without references, ordered as the index
+/// packs them, so that fences near each other on the ground are near each other in memory.
 public struct RegionSet: Sendable {
     public let regions: [Region]
-    public let fences: [Fence]
+    /// Per region, the boxes covering its fence (two across the antimeridian).
+    public let boxes: [[GeoBox]]
     @usableFromInline let index: BoxIndex
+    /// Fence cores in packed order; `regionOfCore` and `coreOfRegion` translate.
+    @usableFromInline let cores: [FenceCore]
+    @usableFromInline let regionOfCore: [Int32]
+    @usableFromInline let coreOfRegion: [Int32]
+    @usableFromInline let vertices: [Planar]
+    @usableFromInline let ringEnds: [Int32]
+    @usableFromInline let grids: [UInt64]
 
     public init(_ regions: [Region]) {
         self.regions = regions
-        fences = regions.map { Fence($0.shape) }
+        let fences = regions.map { Fence($0.shape) }
+        boxes = fences.map(\.boxes)
         var entries: [(box: GeoBox, item: Int32)] = []
         entries.reserveCapacity(fences.count)
         for (i, f) in fences.enumerated() {
             for box in f.boxes { entries.append((box, Int32(i))) }
         }
-        index = BoxIndex(entries)
+        var index = BoxIndex(entries)
+        // Lay the fences out in the order the index visits its entries.
+        var coreOf = [Int32](repeating: -1, count: fences.count)
+        var regionOf: [Int32] = []
+        regionOf.reserveCapacity(fences.count)
+        var cores: [FenceCore] = []
+        cores.reserveCapacity(fences.count)
+        var vertices: [Planar] = []
+        vertices.reserveCapacity(fences.reduce(0) { $0 + $1.vertices.count })
+        var ringEnds: [Int32] = []
+        var grids: [UInt64] = []
+        for item in index.items where coreOf[Int(item)] < 0 {
+            let f = fences[Int(item)]
+            coreOf[Int(item)] = Int32(cores.count)
+            regionOf.append(item)
+            let offset = vertices.count
+            cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count))
+            vertices.append(contentsOf: f.vertices)
+            ringEnds.append(contentsOf: f.ringEnds.map { $0 + Int32(offset) })
+            grids.append(contentsOf: f.grid)
+        }
+        index.remapItems { coreOf[Int($0)] }
+        self.index = index
+        self.cores = cores
+        regionOfCore = regionOf
+        coreOfRegion = coreOf
+        self.vertices = vertices
+        self.ringEnds = ringEnds
+        self.grids = grids
     }
 
     public var count: Int { regions.count }
@@ -29,14 +69,66 @@ public struct RegionSet: Sendable {
     public func forEachContaining(_ c: Coordinate, _ body: (Int) -> Void) {
         let p = ECEF(c)
         let q = GeoBox(minLat: c.latitude, minLon: c.longitude, maxLat: c.latitude, maxLon: c.longitude)
-        forEachCandidate(q) { i in
-            if fences[i].contains(c, p) { body(i) }
+        withStore { cs, v, r, g in
+            index.forEach(intersecting: q) { k in
+                if cs[Int(k)].contains(c, p, vertices: v, ringEnds: r, grid: g) { body(Int(regionOfCore[Int(k)])) }
+            }
         }
     }
 
     @inlinable
-    func forEachCandidate(_ q: GeoBox, _ body: (Int) -> Void) {
-        index.forEach(intersecting: q) { body(Int($0)) }
+    func withStore<T>(_ body: (UnsafeBufferPointer<FenceCore>, UnsafeBufferPointer<Planar>, UnsafeBufferPointer<Int32>,
+                               UnsafeBufferPointer<UInt64>) -> T) -> T {
+        cores.withUnsafeBufferPointer { cs in
+            vertices.withUnsafeBufferPointer { v in
+                ringEnds.withUnsafeBufferPointer { r in
+                    grids.withUnsafeBufferPointer { g in body(cs, v, r, g) }
+                }
+            }
+        }
+    }
+
+    /// Whether region `i` contains `c`.
+    public func contains(_ i: Int, _ c: Coordinate) -> Bool {
+        withStore { cs, v, r, g in cs[Int(coreOfRegion[i])].contains(c, ECEF(c), vertices: v, ringEnds: r, grid: g) }
+    }
+
+    /// Signed distance from `c` to region `i`'s boundary, metres, positive inside.
+    public func signedDistance(_ i: Int, _ c: Coordinate) -> Double {
+        withStore { cs, v, r, _ in cs[Int(coreOfRegion[i])].signedDistance(c, ECEF(c), vertices: v, ringEnds: r) }
+    }
+
+    /// Containment for many points at once: calls `body(point, region)` for every point of
+    /// `points` inside a region. Points are visited in Morton (Z-curve) order of their position,
+    /// so consecutive queries reuse the fences and index nodes already in cache; all pairs of one
+    /// point come together, points in no particular order.
+    public func forEachContaining(_ points: [Coordinate], _ body: (Int, Int) -> Void) {
+        let order = Self.mortonOrder(points)
+        for i in order {
+            forEachContaining(points[Int(i)]) { body(Int(i), $0) }
+        }
+    }
+
+    /// Indices of `points` sorted along a Z-order curve of latitude and longitude.
+    static func mortonOrder(_ points: [Coordinate]) -> [Int32] {
+        func spread(_ v: UInt32) -> UInt64 {
+            var x = UInt64(v)
+            x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+            x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+            x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
+            x = (x | x << 2) & 0x3333_3333_3333_3333
+            x = (x | x << 1) & 0x5555_5555_5555_5555
+            return x
+        }
+        var keyed = [(key: UInt64, index: Int32)]()
+        keyed.reserveCapacity(points.count)
+        for (i, c) in points.enumerated() {
+            let y = UInt32(max(0, min(4_294_967_295, (c.latitude + 90) / 180 * 4_294_967_295)))
+            let x = UInt32(max(0, min(4_294_967_295, (c.longitude + 180) / 360 * 4_294_967_295)))
+            keyed.append((spread(x) | spread(y) << 1, Int32(i)))
+        }
+        keyed.sort { $0.key < $1.key }
+        return keyed.map(\.index)
     }
 
     /// Indices of the regions containing `c`, in ascending order of index.
@@ -65,15 +157,18 @@ public struct RegionSet: Sendable {
     /// `metres` may be included, none nearer is left out.
     public func forEachNear(_ c: Coordinate, within metres: Double, _ body: (Int, Double) -> Void) {
         let p = ECEF(c)
-        let boxes = Self.searchBoxes(around: c, metres: metres)
+        let searchBoxes = Self.searchBoxes(around: c, metres: metres)
         var seenSplit: [Int] = []  // only fences split at the antimeridian can come twice
-        for box in boxes {
-            forEachCandidate(box) { i in
-                if fences[i].boxes.count > 1 {
-                    if seenSplit.contains(i) { return }
-                    seenSplit.append(i)
+        withStore { cs, v, r, _ in
+            for box in searchBoxes {
+                index.forEach(intersecting: box) { k in
+                    let i = Int(regionOfCore[Int(k)])
+                    if boxes[i].count > 1 {
+                        if seenSplit.contains(i) { return }
+                        seenSplit.append(i)
+                    }
+                    body(i, cs[Int(k)].signedDistance(c, p, vertices: v, ringEnds: r))
                 }
-                body(i, fences[i].signedDistance(c, p))
             }
         }
     }
@@ -95,8 +190,8 @@ public struct RegionSet: Sendable {
             if radius > 25_000_000 {
                 // The whole Earth was searched: take the best there is.
                 var all: (index: Int, signedDistance: Double)?
-                for i in fences.indices {
-                    let d = fences[i].signedDistance(c)
+                for i in regions.indices {
+                    let d = signedDistance(i, c)
                     if all == nil || abs(d) < abs(all!.signedDistance) { all = (i, d) }
                 }
                 return all

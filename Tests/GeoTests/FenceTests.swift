@@ -23,7 +23,7 @@ import Testing
         let d = Geodesic.wgs84.distance(c, acrossThePole)
         #expect(abs(d - 16_700) < 100)
         #expect(set.containing(acrossThePole) == [0])
-        #expect(abs(set.fences[0].signedDistance(acrossThePole) - (20_000 - d)) < 1e-6)
+        #expect(abs(set.signedDistance(0, acrossThePole) - (20_000 - d)) < 1e-6)
         let far = Geodesic.wgs84.direct(from: c, bearing: 90, distance: 20_050)
         #expect(set.containing(far).isEmpty)
         #expect(abs(set.nearestBoundary(far)!.signedDistance - -50) < 1e-6)
@@ -34,7 +34,7 @@ import Testing
         // A square from 179.9° E to 179.9° W, written with the antimeridian between its vertices.
         let file = collection([polygonFeature("dateline", [closed([(179.9, -0.1), (-179.9, -0.1), (-179.9, 0.1), (179.9, 0.1)])])])
         let set = RegionSet(try RegionFile.parse(file, file: "dateline.geojson"))
-        #expect(set.fences[0].boxes.count == 2, "the box is split at ±180°")
+        #expect(set.boxes[0].count == 2, "the box is split at ±180°")
         for lon in [180.0, -180.0, 179.95, -179.95] {
             #expect(set.containing(Coordinate(latitude: 0, longitude: lon)) == [0], "lon \(lon) is inside")
         }
@@ -117,8 +117,43 @@ import Testing
         #expect(set.containing(at(5000, 0)) == [0], "in the second part")
         #expect(set.containing(at(3000, 0)).isEmpty)
         // In the hole's centre the nearest boundary is the hole's edge, about 500 m away.
-        #expect(abs(set.fences[0].signedDistance(at(0, 0)) + 500) < 3)
-        #expect(abs(set.fences[0].signedDistance(at(750, 0)) - 250) < 3)
+        #expect(abs(set.signedDistance(0, at(0, 0)) + 500) < 3)
+        #expect(abs(set.signedDistance(0, at(750, 0)) - 250) < 3)
+    }
+
+    /// The raster never changes an answer: containment equals the exact crossing count (the
+    /// sign of the signed distance), also for points millimetres from an edge.
+    @Test func rasterAgreesWithTheExactTest() {
+        var rng = SplitMix64(seed: 31)
+        var inside = 0, checked = 0
+        for k in 0..<150 {
+            let centre = Coordinate(latitude: rng.uniform(-70, 70), longitude: rng.uniform(-180, 180))
+            let size = [50.0, 800, 20_000][k % 3]
+            var rings = [starRing(centre, n: 3 + k % 40, lo: size * 0.3, hi: size, rng: &rng)]
+            if k % 4 == 0 { rings.append(starRing(centre, n: 6, lo: size * 0.1, hi: size * 0.2, rng: &rng).reversed()) }
+            let fence = Fence(.polygons([rings]))
+            for j in 0..<300 {
+                var p: Coordinate
+                if j % 3 == 0 {
+                    // Near an edge: a point on it, nudged by up to 5 mm.
+                    let ring = rings[j % rings.count]
+                    let a = ring[j % ring.count], b = ring[(j + 1) % ring.count]
+                    let ab = Geodesic.wgs84.inverse(a, b)
+                    let onEdge = Geodesic.wgs84.direct(from: a, bearing: ab.initialBearing, distance: ab.distance * rng.uniform(0, 1))
+                    p = Geodesic.wgs84.direct(from: onEdge, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 0.005))
+                } else {
+                    p = Geodesic.wgs84.direct(from: centre, bearing: rng.uniform(0, 360), distance: rng.uniform(0, size * 1.2))
+                }
+                let exact = fence.signedDistance(p) > 0
+                let d = fence.signedDistance(p)
+                if d != 0 {
+                    #expect(fence.contains(p) == exact, "fence \(k), point \(j): raster says \(fence.contains(p)), exact \(exact) (d = \(d))")
+                    checked += 1
+                    if exact { inside += 1 }
+                }
+            }
+        }
+        #expect(checked > 40_000 && inside > 10_000)
     }
 
     /// The index finds exactly what a scan of every fence finds.
@@ -134,17 +169,18 @@ import Testing
             regions.append(Region(id: "f\(k)", kind: .album, name: "f\(k)", shape: shape))
         }
         let set = RegionSet(regions)
+        let fences = regions.map { Fence($0.shape) }
         var hits = 0
         for _ in 0..<2000 {
             let p = Geodesic.wgs84.direct(from: centre, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 11_000))
-            let brute = set.fences.indices.filter { set.fences[$0].contains(p) }
+            let brute = fences.indices.filter { fences[$0].contains(p) }
             hits += brute.count
             #expect(set.containing(p) == brute)
         }
         #expect(hits > 1000, "the random fences overlap the random points often enough to mean something")
         for _ in 0..<200 {
             let p = Geodesic.wgs84.direct(from: centre, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 14_000))
-            let brute = set.fences.indices.map { abs(set.fences[$0].signedDistance(p)) }.min()!
+            let brute = fences.map { abs($0.signedDistance(p)) }.min()!
             #expect(abs(abs(set.nearestBoundary(p)!.signedDistance) - brute) < 1e-9)
         }
     }

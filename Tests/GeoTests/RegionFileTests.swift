@@ -119,7 +119,7 @@ import Testing
         for _ in 0..<200 {
             let p = Geodesic.wgs84.direct(from: centre, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 700))
             #expect(s1.containing(p) == s2.containing(p))
-            #expect(abs(s1.fences[0].signedDistance(p) - s2.fences[0].signedDistance(p)) < 0.01)
+            #expect(abs(s1.signedDistance(0, p) - s2.signedDistance(0, p)) < 0.01)
         }
         // The 2008 GeoJSON form of the crs member works too.
         let named = Array(String(decoding: collection([polygonFeature("pt", [closed(Self.ptTM06)], kind: "reforestation", extra: ",\"species\":[\"Quercus robur\"]")]), as: UTF8.self)

@@ -1,0 +1,76 @@
+/// Builds a fence's raster: a 32×32 grid over the planar bounding box of its rings, each cell
+/// marked outside, inside, or crossed by an edge. A cell no edge touches is wholly inside or
+/// wholly outside, so its centre decides for all of it.
+struct Raster {
+    var minX = 0.0, minY = 0.0, scaleX = 0.0, scaleY = 0.0
+    var words = [UInt64](repeating: 0, count: FenceCore.gridWords)
+
+    init(vertices v: [Planar], ringEnds: [Int32]) {
+        let n = FenceCore.gridSide
+        var maxX = -Double.infinity, maxY = -Double.infinity
+        minX = .infinity
+        minY = .infinity
+        for p in v {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        // A hair larger than the box, so that every vertex falls strictly inside the grid.
+        let padX = (maxX - minX) * 1e-9 + 1e-9, padY = (maxY - minY) * 1e-9 + 1e-9
+        minX -= padX
+        minY -= padY
+        let width = maxX + padX - minX, height = maxY + padY - minY
+        scaleX = Double(n) / width
+        scaleY = Double(n) / height
+        let cellW = width / Double(n), cellH = height / Double(n)
+        var edge = [Bool](repeating: false, count: n * n)
+        var start = 0
+        for e in ringEnds {
+            let end = Int(e)
+            var b = v[end - 1]
+            for i in start..<end {
+                let a = v[i]
+                // Cells the edge's box covers, each tested against the edge (slightly enlarged).
+                let x0 = max(0, Int((min(a.x, b.x) - minX) * scaleX) - 1), x1 = min(n - 1, Int((max(a.x, b.x) - minX) * scaleX) + 1)
+                let y0 = max(0, Int((min(a.y, b.y) - minY) * scaleY) - 1), y1 = min(n - 1, Int((max(a.y, b.y) - minY) * scaleY) + 1)
+                for cy in y0...y1 {
+                    for cx in x0...x1 where !edge[cy * n + cx] {
+                        let lx = minX + Double(cx) * cellW, ly = minY + Double(cy) * cellH
+                        if Self.segment(b, a, meetsBoxX: lx - cellW * 1e-6, lx + cellW * (1 + 1e-6), y: ly - cellH * 1e-6, ly + cellH * (1 + 1e-6)) {
+                            edge[cy * n + cx] = true
+                        }
+                    }
+                }
+                b = a
+            }
+            start = end
+        }
+        for cy in 0..<n {
+            for cx in 0..<n {
+                let cell = cy * n + cx
+                let state: UInt64
+                if edge[cell] {
+                    state = FenceCore.cellEdge
+                } else {
+                    let centre = Planar(x: minX + (Double(cx) + 0.5) * cellW, y: minY + (Double(cy) + 0.5) * cellH)
+                    state = Self.inside(centre, v, ringEnds) ? FenceCore.cellInside : FenceCore.cellOutside
+                }
+                words[cell >> 5] |= state << UInt64((cell & 31) * 2)
+            }
+        }
+    }
+
+    /// Whether segment ab meets the box [x0, x1] × [y0, y1] (separating axes).
+    static func segment(_ a: Planar, _ b: Planar, meetsBoxX x0: Double, _ x1: Double, y y0: Double, _ y1: Double) -> Bool {
+        if max(a.x, b.x) < x0 || min(a.x, b.x) > x1 || max(a.y, b.y) < y0 || min(a.y, b.y) > y1 { return false }
+        let dx = b.x - a.x, dy = b.y - a.y
+        func side(_ x: Double, _ y: Double) -> Double { dx * (y - a.y) - dy * (x - a.x) }
+        let s1 = side(x0, y0), s2 = side(x1, y0), s3 = side(x0, y1), s4 = side(x1, y1)
+        return !((s1 > 0 && s2 > 0 && s3 > 0 && s4 > 0) || (s1 < 0 && s2 < 0 && s3 < 0 && s4 < 0))
+    }
+
+    static func inside(_ q: Planar, _ v: [Planar], _ ringEnds: [Int32]) -> Bool {
+        v.withUnsafeBufferPointer { vb in
+            ringEnds.withUnsafeBufferPointer { rb in FenceCore.crossings(q, vb, rb, vertexStart: 0, rings: 0..<rb.count) }
+        }
+    }
+}
