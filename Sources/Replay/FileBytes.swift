@@ -37,9 +37,9 @@ public enum RegionLoader {
         }
     }
 
-    public static func load(_ path: String, crs: String? = nil) throws(Failure) -> RegionSet {
+    public static func load(_ path: String, crs: String? = nil, requirements: RegionFile.Requirements = .full) throws(Failure) -> RegionSet {
         let bytes: [UInt8]
         do { bytes = try FileBytes.read(path, what: "regions file") } catch { throw .unreadable(error) }
-        do { return RegionSet(try RegionFile.parse(bytes, file: path, crs: crs)) } catch { throw .invalid(error) }
+        do { return RegionSet(try RegionFile.parse(bytes, file: path, crs: crs, requirements: requirements)) } catch { throw .invalid(error) }
     }
 }

@@ -68,7 +68,7 @@ struct Check: ParsableCommand {
         var byKind: [RegionKind: Int] = [:]
         var circles = 0, polygons = 0, holes = 0
         var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
-        for (r, f) in zip(set.regions, set.fences) {
+        for (r, regionBoxes) in zip(set.regions, set.boxes) {
             byKind[r.kind, default: 0] += 1
             switch r.shape {
             case .circle: circles += 1
@@ -76,7 +76,7 @@ struct Check: ParsableCommand {
                 polygons += 1
                 holes += parts.reduce(0) { $0 + $1.count - 1 }
             }
-            for b in f.boxes {
+            for b in regionBoxes {
                 minLat = min(minLat, b.minLat); maxLat = max(maxLat, b.maxLat)
                 minLon = min(minLon, b.minLon); maxLon = max(maxLon, b.maxLon)
             }
