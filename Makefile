@@ -6,32 +6,37 @@ PREFIX     ?= /usr/local
 BENCH_DIR  ?= /tmp/treeline-bench
 
 # Debian packages: libgps-dev and libproj-dev to build against, gpsd for the integration tests,
-# proj-bin for PROJ's own `geod` (reference values), pkg-config for the system-library targets.
+# proj-bin for PROJ's own `geod` and `cs2cs` (reference values), pkg-config for the
+# system-library targets. The benchmarks also need GNU time (shapely's peak RSS) and python3-venv.
 DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd
+BENCH_PACKAGES := time python3-venv
 
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release demo test bench clean help
+.PHONY: all deps install-missing build release demo test bench clean help
 
 all: build
 
 help:
-	@echo "make demo    install what is missing, build, replay Data/walk.nmea (fixes and counts)"
+	@echo "make demo    install what is missing, build, replay Data/walk.nmea (fixes and counts), check the sample regions"
 	@echo "make test    install what is missing, build and run every test"
-	@echo "make bench   release build; NMEA throughput vs pynmea2 on gen_nmea.py's 1M-epoch log"
+	@echo "make bench   release build; NMEA throughput vs pynmea2, point-in-fence vs shapely (../shared/bench data)"
 	@echo "make deps    only install the Debian packages: $(DEB_PACKAGES)"
 
 # Installs only what is missing, so a second run costs nothing and needs no network.
 deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
+	@command -v $(SWIFT) >/dev/null || { echo "swift not found: install Swift 6 (https://swift.org) and put it on PATH" >&2; exit 1; }
+
+install-missing:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) $(APT) update -qq && $(SUDO) $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
-	@command -v $(SWIFT) >/dev/null || { echo "swift not found: install Swift 6 (https://swift.org) and put it on PATH" >&2; exit 1; }
 
 build: deps
 	$(SWIFT) build
@@ -41,12 +46,17 @@ release: deps
 
 demo: build
 	$(SWIFT) run treeline replay Data/walk.nmea --fixes --stats
+	$(SWIFT) run treeline check Data/regions.geojson
+	$(SWIFT) run treeline check Data/regions-pt-tm06.geojson
+	$(SWIFT) run treeline where --regions Data/regions.geojson --at 40.1028819,-8.2361299
 
 test: deps
 	$(SWIFT) test
 
 bench: release
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BENCH_PACKAGES)"
 	Benchmarks/nmea.sh $(BENCH_DIR)
+	Benchmarks/fences.sh $(BENCH_DIR)
 
 clean:
 	rm -rf .build
