@@ -39,8 +39,9 @@ let package = Package(
             path: "Benchmarks/TreelineBench"
         ),
 
-        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-        .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo"]),
+        .target(name: "TestSupport", path: "Tests/Support"),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD"]),
         .testTarget(
             name: "ConformanceTests",

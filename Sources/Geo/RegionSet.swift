@@ -141,15 +141,10 @@ public struct RegionSet: Sendable {
         return unique
     }
 
-    /// Boxes covering every point within `metres` of `c` (two when they cross the antimeridian).
+    /// Boxes covering every point within `metres` of `c` (two when they cross the antimeridian):
+    /// the boxes of a circle of that radius.
     public static func searchBoxes(around c: Coordinate, metres: Double) -> [GeoBox] {
-        let dLat = metres / Fence.minMetresPerDegreeLatitude * 1.01 + 1e-9
-        let minLat = max(-90, c.latitude - dLat), maxLat = min(90, c.latitude + dLat)
-        let extreme = max(abs(minLat), abs(maxLat))
-        if extreme >= 89.999 { return [GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: 180)] }
-        let dLon = metres / (111_319.49 * cos(extreme * .pi / 180)) * 1.01 + 1e-9
-        if dLon >= 180 { return [GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: 180)] }
-        return Fence.boxes(minLat: minLat, maxLat: maxLat, originLon: c.longitude, relMin: -dLon, relMax: dLon)
+        Fence.circleBoxes(center: c, radius: metres)
     }
 
     /// Calls `body` for each region whose boundary may lie within `metres` of `c`, with its

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import TestSupport
 import Testing
 
 @Suite struct Fences {

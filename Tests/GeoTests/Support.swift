@@ -1,19 +1,6 @@
 import Foundation
 import Geo
-
-/// A small deterministic generator.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53) }
-}
+import TestSupport
 
 /// Runs a command with `input` on stdin and returns stdout; fails the test if it cannot run.
 func run(_ tool: String, _ args: [String], input: String) throws -> String {
