@@ -50,6 +50,10 @@ public struct FenceCore: Sendable {
     @usableFromInline let gridScaleX: Double
     @usableFromInline let gridScaleY: Double
     @usableFromInline let gridStart: Int32
+    /// Polygons: the largest straight-line distance in space from the frame's origin to a vertex
+    /// (a little more). Farther points are outside, and beyond `reach + farMargin` the local frame
+    /// is no longer trusted for distances (see `isFar`).
+    @usableFromInline let reach: Double
     /// Polygons: the rings' ends, as indices into the vertex store, are `ringEnds[ringStart..<ringEnd]`;
     /// the first ring starts at `vertexStart`.
     @usableFromInline let vertexStart: Int32
@@ -60,6 +64,10 @@ public struct FenceCore: Sendable {
     public static let gridSide = 32
     /// UInt64 words per fence raster: 32 × 32 cells × 2 bits.
     public static let gridWords = gridSide * gridSide * 2 / 64
+
+    /// Beyond this far outside a polygon's reach, distances are computed from geodesics on the
+    /// polygon's coordinates instead of in its local frame.
+    public static let farMargin = 25_000.0
 
     /// Cell states in the raster.
     @usableFromInline static let cellOutside: UInt64 = 0, cellInside: UInt64 = 1, cellEdge: UInt64 = 2
@@ -72,10 +80,15 @@ public struct FenceCore: Sendable {
         if radius > 0 {
             let chord = frame.chord(p)
             if chord > radius { return false }  // the geodesic is never shorter than the chord
-            let slack = 2 * chord * chord * chord / (24 * Self.earthRadius * Self.earthRadius) + 1e-6
-            if chord + slack < radius { return true }
+            // Within 1,000 km the geodesic exceeds the chord by less than twice chord³/24R².
+            if chord < 1_000_000 {
+                let slack = 2 * chord * chord * chord / (24 * Self.earthRadius * Self.earthRadius) + 1e-6
+                if chord + slack < radius { return true }
+            }
             return Geodesic.wgs84.distance(frame.origin, c) <= radius
         }
+        let dx = p.x - frame.o.x, dy = p.y - frame.o.y, dz = p.z - frame.o.z
+        if dx * dx + dy * dy + dz * dz > reach * reach { return false }
         let q = frame.project(p)
         let gx = (q.x - gridMinX) * gridScaleX, gy = (q.y - gridMinY) * gridScaleY
         guard gx >= 0, gy >= 0, gx < Double(Self.gridSide), gy < Double(Self.gridSide) else { return false }
@@ -85,7 +98,20 @@ public struct FenceCore: Sendable {
         return crossings(q, vertices, ringEnds)
     }
 
-    /// Signed distance from `c` (with ECEF `p`) to the boundary, metres, positive inside.
+    /// Whether `p` is so far from this polygon that its local frame no longer measures distances
+    /// well (the frame is orthographic: far points fold over); `Fence.farDistance` then answers.
+    @inlinable
+    public func isFar(_ p: ECEF) -> Bool { radius == 0 && frame.chord(p) > reach + Self.farMargin }
+
+    /// A lower bound of the distance from `p` to this fence's boundary, from the chord alone.
+    @inlinable
+    public func distanceLowerBound(_ p: ECEF) -> Double {
+        let chord = frame.chord(p)
+        return radius > 0 ? max(0, chord - radius) : max(0, chord - reach)
+    }
+
+    /// Signed distance from `c` (with ECEF `p`) to the boundary, metres, positive inside, for a
+    /// point that is not `isFar`.
     @inlinable
     public func signedDistance(_ c: Coordinate, _ p: ECEF, vertices: UnsafeBufferPointer<Planar>, ringEnds: UnsafeBufferPointer<Int32>) -> Double {
         if radius > 0 { return radius - Geodesic.wgs84.distance(frame.origin, c) }
@@ -177,22 +203,29 @@ public struct Fence: Sendable {
         self.shape = shape
         switch shape {
         case let .circle(center, r):
+            precondition(r > 0 && r.isFinite, "a circle fence needs a radius above 0 (RegionFile refuses others)")
             core = FenceCore(frame: LocalFrame(origin: center), radius: r, gridMinX: 0, gridMinY: 0, gridScaleX: 0, gridScaleY: 0,
-                             gridStart: 0, vertexStart: 0, ringStart: 0, ringEnd: 0)
+                             gridStart: 0, reach: r, vertexStart: 0, ringStart: 0, ringEnd: 0)
             vertices = []
             ringEnds = []
             grid = []
             boxes = Self.circleBoxes(center: center, radius: r)
         case let .polygons(parts):
+            precondition(!parts.isEmpty && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.count >= 3 } },
+                         "a polygon fence needs rings of at least 3 positions (RegionFile refuses others)")
             let all = parts.flatMap { $0.flatMap { $0 } }
             let frame = LocalFrame(origin: Self.centroid(all))
             var v: [Planar] = []
             v.reserveCapacity(all.count)
             var ends: [Int32] = []
-            var longestEdge = 0.0
+            var longestEdge = 0.0, reach = 0.0
             for rings in parts {
                 for ring in rings {
-                    for c in ring { v.append(frame.project(c)) }
+                    for c in ring {
+                        let e = ECEF(c)
+                        reach = max(reach, frame.chord(e))
+                        v.append(frame.project(e))
+                    }
                     ends.append(Int32(v.count))
                     let start = v.count - ring.count
                     for i in start..<v.count {
@@ -205,9 +238,12 @@ public struct Fence: Sendable {
             ringEnds = ends
             let raster = Raster(vertices: v, ringEnds: ends)
             grid = raster.words
+            // Geodesic edges bulge beyond their end points by at most L²/8R (in space, less): pad.
+            let pad = longestEdge * longestEdge / (8 * Self.earthRadius) * 1.01 + 1e-3
             core = FenceCore(frame: frame, radius: 0, gridMinX: raster.minX, gridMinY: raster.minY, gridScaleX: raster.scaleX,
-                             gridScaleY: raster.scaleY, gridStart: 0, vertexStart: 0, ringStart: 0, ringEnd: Int32(ends.count))
-            boxes = Self.polygonBoxes(all, origin: frame.origin, longestEdge: longestEdge)
+                             gridScaleY: raster.scaleY, gridStart: 0, reach: reach + pad, vertexStart: 0, ringStart: 0,
+                             ringEnd: Int32(ends.count))
+            boxes = Self.polygonBoxes(parts, origin: frame.origin, longestEdge: longestEdge)
         }
     }
 
@@ -223,16 +259,47 @@ public struct Fence: Sendable {
     }
 
     public func signedDistance(_ c: Coordinate) -> Double {
-        vertices.withUnsafeBufferPointer { v in
-            ringEnds.withUnsafeBufferPointer { r in core.signedDistance(c, ECEF(c), vertices: v, ringEnds: r) }
+        let p = ECEF(c)
+        if core.isFar(p) { return -Self.farDistance(c, shape) }
+        return vertices.withUnsafeBufferPointer { v in
+            ringEnds.withUnsafeBufferPointer { r in core.signedDistance(c, p, vertices: v, ringEnds: r) }
         }
+    }
+
+    /// Distance from `c` to a polygon it is far outside of, from geodesics alone: for each edge,
+    /// the nearer end point and the point a local frame at `c` finds nearest, measured by Karney.
+    public static func farDistance(_ c: Coordinate, _ shape: Shape) -> Double {
+        guard case let .polygons(parts) = shape else {
+            if case let .circle(center, r) = shape { return Geodesic.wgs84.distance(center, c) - r }
+            return .infinity
+        }
+        let g = Geodesic.wgs84
+        let frame = LocalFrame(origin: c)
+        var best = Double.infinity
+        for rings in parts {
+            for ring in rings {
+                for i in ring.indices {
+                    let a = ring[i], b = ring[(i + 1) % ring.count]
+                    best = min(best, g.distance(c, a))
+                    let pa = frame.project(a), pb = frame.project(b)
+                    let dx = pb.x - pa.x, dy = pb.y - pa.y
+                    let len2 = dx * dx + dy * dy
+                    guard len2 > 0 else { continue }
+                    let t = -(pa.x * dx + pa.y * dy) / len2
+                    guard t > 0, t < 1 else { continue }
+                    let ab = g.inverse(a, b)
+                    best = min(best, g.distance(c, g.direct(from: a, bearing: ab.initialBearing, distance: t * ab.distance)))
+                }
+            }
+        }
+        return best
     }
 
     /// This fence's core moved to a shared store whose copies of its vertices, ring ends and raster
     /// start at the given offsets.
     func relocated(vertexOffset: Int, ringOffset: Int, gridOffset: Int) -> FenceCore {
         FenceCore(frame: core.frame, radius: core.radius, gridMinX: core.gridMinX, gridMinY: core.gridMinY,
-                  gridScaleX: core.gridScaleX, gridScaleY: core.gridScaleY, gridStart: Int32(gridOffset),
+                  gridScaleX: core.gridScaleX, gridScaleY: core.gridScaleY, gridStart: Int32(gridOffset), reach: core.reach,
                   vertexStart: Int32(vertexOffset), ringStart: Int32(ringOffset), ringEnd: Int32(ringOffset + ringEnds.count))
     }
 
@@ -273,21 +340,47 @@ public struct Fence: Sendable {
         return [GeoBox(minLat: minLat, minLon: lo, maxLat: maxLat, maxLon: hi)]
     }
 
-    static func polygonBoxes(_ points: [Coordinate], origin: Coordinate, longestEdge: Double) -> [GeoBox] {
+    static func polygonBoxes(_ parts: [[[Coordinate]]], origin: Coordinate, longestEdge: Double) -> [GeoBox] {
         var minLat = 90.0, maxLat = -90.0, relMin = 180.0, relMax = -180.0
-        for c in points {
-            minLat = min(minLat, c.latitude)
-            maxLat = max(maxLat, c.latitude)
-            let r = relativeLongitude(c.longitude, to: origin.longitude)
-            relMin = min(relMin, r)
-            relMax = max(relMax, r)
+        for rings in parts {
+            for ring in rings {
+                for (i, c) in ring.enumerated() {
+                    minLat = min(minLat, c.latitude)
+                    maxLat = max(maxLat, c.latitude)
+                    let r = relativeLongitude(c.longitude, to: origin.longitude)
+                    relMin = min(relMin, r)
+                    relMax = max(relMax, r)
+                    // A geodesic edge reaches beyond its end points' latitudes, towards the pole, by
+                    // up to L²·tan(φ)/8R; where that could exceed half a metre, take the edge's own
+                    // extreme latitude (Clairaut's relation on its azimuths).
+                    let d = c, e = ring[(i + 1) % ring.count]
+                    let phi = max(abs(d.latitude), abs(e.latitude))
+                    if phi > 80 || longestEdge * longestEdge * tan(phi * .pi / 180) / (8 * earthRadius) > 0.5 {
+                        let x = geodesicLatitudeExtremes(d, e)
+                        minLat = min(minLat, x.min)
+                        maxLat = max(maxLat, x.max)
+                    }
+                }
+            }
         }
-        // A geodesic edge bulges towards the pole by up to L²·tan(φ)/8R beyond its end points.
-        let phi = min(89.0, max(abs(minLat), abs(maxLat))) * .pi / 180
-        let bulge = longestEdge * longestEdge * tan(phi) / (8 * earthRadius) + 1
-        let pad = bulge / minMetresPerDegreeLatitude
+        let pad = 1.0 / minMetresPerDegreeLatitude  // a metre
         return boxes(minLat: max(-90, minLat - pad), maxLat: min(90, maxLat + pad), originLon: origin.longitude,
                      relMin: relMin - 1e-9, relMax: relMax + 1e-9)
+    }
+
+    /// The lowest and highest latitudes on the geodesic from `a` to `b`.
+    static func geodesicLatitudeExtremes(_ a: Coordinate, _ b: Coordinate) -> (min: Double, max: Double) {
+        var lo = min(a.latitude, b.latitude), hi = max(a.latitude, b.latitude)
+        let r = Geodesic.wgs84.inverse(a, b)
+        let northStart = cos(r.initialBearing * .pi / 180), northEnd = cos(r.finalBearing * .pi / 180)
+        guard (northStart > 0) != (northEnd > 0) else { return (lo, hi) }
+        // Clairaut: cos β_vertex = |sin α₁| cos β₁ with β the reduced latitude.
+        let f = ECEF.f
+        let beta1 = atan((1 - f) * tan(a.latitude * .pi / 180))
+        let betaV = acos(min(1, abs(sin(r.initialBearing * .pi / 180)) * cos(beta1)))
+        let phiV = atan(tan(betaV) / (1 - f)) * 180 / .pi
+        if northStart > 0 { hi = max(hi, phiV) } else { lo = min(lo, -phiV) }
+        return (lo, hi)
     }
 
     static func circleBoxes(center: Coordinate, radius: Double) -> [GeoBox] {

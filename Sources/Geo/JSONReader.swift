@@ -121,7 +121,14 @@ struct JSONParser {
         switch bytes[i] {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["):
-            if key == "coordinates" { return .coordinates(try coordinates()) }
+            if key == "coordinates" {
+                // GeoJSON positions when they are; any other array (a property that happens to be
+                // called "coordinates") is read as plain JSON.
+                let start = i, stored = positions.count
+                if let tree = try? coordinates() { return .coordinates(tree) }
+                i = start
+                positions.removeSubrange(stored...)
+            }
             return try array()
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
@@ -191,7 +198,8 @@ struct JSONParser {
     mutating func coordinates() throws(Failure) -> CoordinateTree {
         try nest()
         defer { depth -= 1 }
-        i += 1  // '['
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else { throw error("expected '[' in coordinates, found \(describeHere())") }
+        i += 1
         skipSpace()
         guard i < bytes.count else { throw error("unexpected end of file in coordinates") }
         if bytes[i] == UInt8(ascii: "]") { i += 1; return .list([]) }

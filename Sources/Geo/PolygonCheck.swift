@@ -45,29 +45,64 @@ enum PolygonCheck {
             let shell = rings[0]
             for hi in 1..<max(1, rings.count) {
                 let hole = rings[hi]
+                let of = multi ? " of part \(pi + 1)" : ""
                 if ringsCross(hole, shell) {
-                    out.append("hole \(hi)\(multi ? " of part \(pi + 1)" : "") crosses its outer ring")
-                } else if !ringInside(hole, shell) {
-                    out.append("hole \(hi)\(multi ? " of part \(pi + 1)" : "") lies outside its outer ring")
+                    out.append("hole \(hi)\(of) crosses its outer ring")
+                } else if samples(hole).contains(where: { side($0, shell) == .outside }) {
+                    out.append("hole \(hi)\(of) lies outside its outer ring")
                 }
-                for hj in 1..<hi where ringsCross(rings[hj], hole) || ringInside(hole, rings[hj]) || ringInside(rings[hj], hole) {
-                    out.append("holes \(hj) and \(hi)\(multi ? " of part \(pi + 1)" : "") overlap")
+                for hj in 1..<hi where ringsCross(rings[hj], hole) || ringsOverlap(rings[hj], hole) {
+                    out.append("holes \(hj) and \(hi)\(of) overlap")
                 }
             }
         }
         if out.isEmpty, multi {
             for a in 0..<planar.count {
-                for b in (a + 1)..<planar.count {
-                    let sa = planar[a][0], sb = planar[b][0]
-                    if ringsCross(sa, sb) || ringInside(sa, sb) || ringInside(sb, sa) {
-                        // One part inside another's hole is fine.
-                        let inHole = planar[b].dropFirst().contains { ringInside(sa, $0) } || planar[a].dropFirst().contains { ringInside(sb, $0) }
-                        if !inHole { out.append("parts \(a + 1) and \(b + 1) overlap; a MultiPolygon's parts must be disjoint") }
-                    }
+                for b in (a + 1)..<planar.count where partsOverlap(planar[a], planar[b]) {
+                    out.append("parts \(a + 1) and \(b + 1) overlap; a MultiPolygon's parts must be disjoint")
                 }
             }
         }
         return out
+    }
+
+    enum Side { case inside, boundary, outside }
+
+    /// Where `p` lies relative to ring `r`.
+    static func side(_ p: Planar, _ r: [Planar]) -> Side {
+        for i in 0..<r.count {
+            let a = r[i], b = r[(i + 1) % r.count]
+            if orient(a, b, p) == 0, onSegment(a, b, p) { return .boundary }
+        }
+        return contains(r, p) ? .inside : .outside
+    }
+
+    /// A ring's vertices and the midpoints of its edges: where a ring that does not properly
+    /// cross another can still pass into it (through shared vertices) shows.
+    static func samples(_ r: [Planar]) -> [Planar] {
+        var out = r
+        for i in 0..<r.count {
+            let a = r[i], b = r[(i + 1) % r.count]
+            out.append(Planar(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2))
+        }
+        return out
+    }
+
+    /// Whether the areas of two rings that do not properly cross share interior.
+    static func ringsOverlap(_ p: [Planar], _ q: [Planar]) -> Bool {
+        samples(p).contains { side($0, q) == .inside } || samples(q).contains { side($0, p) == .inside }
+    }
+
+    /// Whether a point is strictly inside a polygon's area: inside its shell, not in or on a hole.
+    static func inArea(_ x: Planar, _ rings: [[Planar]]) -> Bool {
+        side(x, rings[0]) == .inside && rings.dropFirst().allSatisfy { side(x, $0) == .outside }
+    }
+
+    /// Whether two polygons (shell and holes each) share interior: an edge crossing, or a sample
+    /// point of one strictly inside the other's area. One lying wholly in the other's hole is fine.
+    static func partsOverlap(_ a: [[Planar]], _ b: [[Planar]]) -> Bool {
+        for ra in a { for rb in b where ringsCross(ra, rb) { return true } }
+        return b.contains { samples($0).contains { inArea($0, a) } } || a.contains { samples($0).contains { inArea($0, b) } }
     }
 
     static func orient(_ a: Planar, _ b: Planar, _ c: Planar) -> Double {
@@ -121,20 +156,6 @@ enum PolygonCheck {
             for j in 0..<q.count where segmentsMeet(a, b, q[j], q[(j + 1) % q.count], proper: true) { return true }
         }
         return false
-    }
-
-    /// Whether ring `inner` lies inside ring `outer` (given that they do not cross): its first
-    /// vertex that is not on `outer`'s boundary is inside.
-    static func ringInside(_ inner: [Planar], _ outer: [Planar]) -> Bool {
-        for v in inner {
-            var onBoundary = false
-            for i in 0..<outer.count {
-                let a = outer[i], b = outer[(i + 1) % outer.count]
-                if orient(a, b, v) == 0, onSegment(a, b, v) { onBoundary = true; break }
-            }
-            if !onBoundary { return contains(outer, v) }
-        }
-        return true
     }
 
     static func contains(_ r: [Planar], _ q: Planar) -> Bool {

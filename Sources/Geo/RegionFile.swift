@@ -183,7 +183,8 @@ public enum RegionFile {
                       crs: String?, context: FeatureContext, issues: inout [RegionIssue]) -> Shape? {
         let type = geometry["type"]?.string ?? "(none)"
         guard case let .coordinates(tree)? = geometry["coordinates"] else {
-            issues.append(context.issue("geometry has no coordinates array"))
+            issues.append(context.issue(geometry["coordinates"] == nil ? "geometry has no coordinates array"
+                : "geometry coordinates must be nested arrays of numbers, positions as [longitude, latitude]"))
             return nil
         }
         var bad = false
@@ -238,8 +239,17 @@ public enum RegionFile {
                 bad = true
                 return nil
             }
-            pts.removeLast()
-            return pts
+            // Repeated consecutive positions (common in GPS exports) are allowed and dropped.
+            var distinct: [Coordinate] = []
+            distinct.reserveCapacity(pts.count)
+            for c in pts where distinct.last != c { distinct.append(c) }
+            while distinct.count > 1, distinct.last == distinct.first { distinct.removeLast() }
+            guard distinct.count >= 3 else {
+                issues.append(context.issue("\(place) has only \(distinct.count) distinct position\(distinct.count == 1 ? "" : "s"); a ring needs at least 3"))
+                bad = true
+                return nil
+            }
+            return distinct
         }
         func polygon(_ t: CoordinateTree, where place: String) -> [[Coordinate]]? {
             guard case let .list(rings) = t, !rings.isEmpty else {

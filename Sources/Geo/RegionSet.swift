@@ -95,7 +95,15 @@ public struct RegionSet: Sendable {
 
     /// Signed distance from `c` to region `i`'s boundary, metres, positive inside.
     public func signedDistance(_ i: Int, _ c: Coordinate) -> Double {
-        withStore { cs, v, r, _ in cs[Int(coreOfRegion[i])].signedDistance(c, ECEF(c), vertices: v, ringEnds: r) }
+        let p = ECEF(c)
+        return withStore { cs, v, r, _ in distance(i, cs[Int(coreOfRegion[i])], c, p, v, r) }
+    }
+
+    /// Region `i`'s signed distance through its core, or from geodesics when `c` is far away.
+    @usableFromInline
+    func distance(_ i: Int, _ core: FenceCore, _ c: Coordinate, _ p: ECEF, _ v: UnsafeBufferPointer<Planar>,
+                  _ r: UnsafeBufferPointer<Int32>) -> Double {
+        core.isFar(p) ? -Fence.farDistance(c, regions[i].shape) : core.signedDistance(c, p, vertices: v, ringEnds: r)
     }
 
     /// Containment for many points at once: calls `body(point, region)` for every point of
@@ -162,36 +170,41 @@ public struct RegionSet: Sendable {
                         if seenSplit.contains(i) { return }
                         seenSplit.append(i)
                     }
-                    body(i, cs[Int(k)].signedDistance(c, p, vertices: v, ringEnds: r))
+                    body(i, distance(i, cs[Int(k)], c, p, v, r))
                 }
             }
         }
     }
 
     /// The region whose boundary is nearest to `c`, with the signed distance (positive inside).
-    /// Searches outwards from 100 m, doubling, until the nearest boundary found lies within the
-    /// searched radius; nil only when there are no regions.
+    /// Searches outwards from 100 m, growing the radius, until the nearest boundary found lies
+    /// within it; candidates whose chord lower bound is already beaten are skipped. Nil only when
+    /// there are no regions.
     public func nearestBoundary(_ c: Coordinate) -> (index: Int, signedDistance: Double)? {
         guard !regions.isEmpty else { return nil }
+        let p = ECEF(c)
         var radius = 100.0
-        while true {
-            var best: (index: Int, signedDistance: Double)?
-            forEachNear(c, within: radius) { i, d in
-                if best == nil || abs(d) < abs(best!.signedDistance) || (abs(d) == abs(best!.signedDistance) && i < best!.index) {
-                    best = (i, d)
+        return withStore { cs, v, r, _ in
+            while true {
+                var best: (index: Int, signedDistance: Double)?
+                func consider(_ k: Int) {
+                    let i = Int(regionOfCore[k])
+                    if let b = best, cs[k].distanceLowerBound(p) > abs(b.signedDistance) { return }
+                    let d = distance(i, cs[k], c, p, v, r)
+                    if best == nil || abs(d) < abs(best!.signedDistance) || (abs(d) == abs(best!.signedDistance) && i < best!.index) {
+                        best = (i, d)
+                    }
                 }
-            }
-            if let best, abs(best.signedDistance) <= radius { return best }
-            if radius > 25_000_000 {
-                // The whole Earth was searched: take the best there is.
-                var all: (index: Int, signedDistance: Double)?
-                for i in regions.indices {
-                    let d = signedDistance(i, c)
-                    if all == nil || abs(d) < abs(all!.signedDistance) { all = (i, d) }
+                if radius > 20_000_000 {
+                    for k in cs.indices { consider(k) }  // the whole Earth
+                    return best
                 }
-                return all
+                for box in Self.searchBoxes(around: c, metres: radius) {
+                    index.forEach(intersecting: box) { consider(Int($0)) }
+                }
+                if let best, abs(best.signedDistance) <= radius { return best }
+                radius *= 4
             }
-            radius *= 4
         }
     }
 }

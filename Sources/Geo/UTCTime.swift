@@ -17,9 +17,12 @@ public struct UTCTime: Sendable, Hashable, Comparable {
         self.nanoseconds = daysSinceEpoch * Self.nanosPerDay + nanosOfDay
     }
 
-    /// Nil for an impossible calendar date.
+    /// The years whose instants fit in Int64 nanoseconds since 1970.
+    public static let representableYears = 1678...2261
+
+    /// Nil for an impossible calendar date or a year outside `representableYears`.
     public init?(year: Int, month: Int, day: Int, nanosOfDay: Int64 = 0) {
-        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
+        guard Self.representableYears.contains(year), (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
               nanosOfDay >= 0, nanosOfDay < Self.nanosPerDay + Self.nanosPerSecond else { return nil }
         self.init(daysSinceEpoch: CivilDate.daysFromCivil(year: year, month: month, day: day), nanosOfDay: nanosOfDay)
     }

@@ -171,8 +171,9 @@ extension NMEAReader {
         guard let tod = self.time(time) else { return false }
         var day: Int64?
         if !(dd.isEmpty && mm.isEmpty && yyyy.isEmpty) {
+            // GPS began in 1980; a year beyond 2200 is a corrupt field (and would overflow the time).
             guard let d = dd.unsignedInt, let m = mm.unsignedInt, let y = yyyy.unsignedInt, yyyy.count == 4,
-                  (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(month: m, year: y) else { return false }
+                  (1980...2200).contains(y), (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(month: m, year: y) else { return false }
             day = CivilDate.daysFromCivil(year: y, month: m, day: d)
         }
         assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)

@@ -103,11 +103,12 @@ struct Field {
         return negative ? -v : v
     }
 
-    /// The field's bytes packed into two words (fields of up to 16 bytes; nil for longer ones), so
-    /// that a repeated time or date is recognised without parsing it again.
+    /// The field's bytes packed into two words with its length in the top byte (fields of up to
+    /// 15 bytes; nil for longer ones), so that a repeated time or date is recognised without
+    /// parsing it again.
     @inlinable
     var rawKey: RawKey? {
-        guard count <= 16 else { return nil }
+        guard count <= 15 else { return nil }
         var lo: UInt64 = 0, hi: UInt64 = 0
         for k in 0..<count {
             if k < 8 { lo |= UInt64(base[k]) << (8 * UInt64(k)) } else { hi |= UInt64(base[k]) << (8 * UInt64(k - 8)) }

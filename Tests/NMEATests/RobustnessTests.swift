@@ -168,3 +168,20 @@ import Testing
         #expect(abs(c.latitude - (52 + 51.0084 / 60)) < 1e-12, "GGA and GLL agree; the RMC is the odd one out")
     }
 }
+
+@Suite struct CorruptDatesAndTimes {
+    @Test func aZDAYearBeyondTheGPSEraIsInvalidNotACrash() {
+        let text = sentence("GPZDA,120000.00,01,01,9999,00,00") + sentence("GPGGA,120000.00,1000.0,N,01000.0,E,1,05,1.0,10.0,M,,M,,")
+        let (fixes, stats) = replay(text)
+        #expect(stats.invalid == 1)
+        #expect(fixes.count == 1 && fixes[0].time == nil)
+    }
+
+    @Test func aSixteenByteTimeFieldIsNotTakenForTheOpenEpochs() {
+        let text = sentence("GPRMC,123519.12345678,A,1000.0,N,01000.0,E,0,0,010120,,,A")
+            + sentence("GPGGA,123519.12345678(,1000.5,N,01000.0,E,1,05,1.0,10.0,M,,M,,")
+        let (fixes, stats) = replay(text)
+        #expect(stats.invalid == 1)
+        #expect(fixes.count == 1 && fixes[0].altitudeMSL == nil)
+    }
+}
