@@ -20,6 +20,7 @@ let package = Package(
         // Pure logic: no I/O.
         .target(name: "Geo", dependencies: ["CPROJ"]),
         .target(name: "NMEA", dependencies: ["Geo"]),
+        .target(name: "Rules", dependencies: ["Geo"]),
 
         // Edges.
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
@@ -43,6 +44,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "TestSupport"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["NMEA", "Replay", "Geo"],

@@ -1,0 +1,67 @@
+import Geo
+
+/// Why a fix was not used.
+public enum DropReason: String, Sendable, CaseIterable {
+    /// No 2D/3D fix.
+    case noFix = "no_fix"
+    /// No date yet: the time is not known, so nothing can be ordered or timed.
+    case noTime = "no_time"
+    /// Horizontal error above `maxErrorMetres`.
+    case inaccurate
+    /// Not after the last accepted fix.
+    case notAfterLast = "not_after_last"
+    /// Reaching it from the last accepted fix would need more than `maxSpeed`.
+    case impossibleJump = "impossible_jump"
+}
+
+/// Decides which fixes the monitor may use, and counts the others by reason.
+///
+/// A jump is judged against the last accepted fix. A single outlier is dropped; but when the fix
+/// after a dropped jump agrees with that jump (the receiver really moved, or the last accepted
+/// fix was the outlier), it is accepted, so the gate cannot lock itself out.
+public struct QualityGate: Sendable {
+    public var config: MonitorConfig
+    public private(set) var dropped: [DropReason: Int] = [:]
+    public private(set) var accepted = 0
+    public private(set) var last: Fix?
+    private var lastJump: Fix?
+
+    public init(config: MonitorConfig) { self.config = config }
+
+    /// The fix's horizontal error in metres: its own estimate (GST), else HDOP × 5 m, else 0.
+    public static func horizontalError(_ fix: Fix) -> Double {
+        if let e = fix.horizontalError { return e }
+        if let h = fix.hdop { return h * MonitorConfig.metresPerHDOP }
+        return 0
+    }
+
+    /// Nil when `fix` may be used, else why not (and it is counted).
+    public mutating func check(_ fix: Fix) -> DropReason? {
+        let reason = judge(fix)
+        if let reason {
+            dropped[reason, default: 0] += 1
+        } else {
+            accepted += 1
+            last = fix
+            lastJump = nil
+        }
+        return reason
+    }
+
+    private mutating func judge(_ fix: Fix) -> DropReason? {
+        guard fix.mode >= .twoD, let c = fix.coordinate else { return .noFix }
+        guard let t = fix.time else { return .noTime }
+        guard Self.horizontalError(fix) <= config.maxErrorMetres else { return .inaccurate }
+        guard let last, let lt = last.time, let lc = last.coordinate else { return nil }
+        guard t > lt else { return .notAfterLast }
+        let seconds = Double(t.nanoseconds - lt.nanoseconds) / 1e9
+        if Geodesic.wgs84.distance(lc, c) / seconds <= config.maxSpeed { return nil }
+        // A jump. Accept it if it agrees with the jump just before it.
+        if let j = lastJump, let jt = j.time, let jc = j.coordinate, t > jt,
+           Geodesic.wgs84.distance(jc, c) / (Double(t.nanoseconds - jt.nanoseconds) / 1e9) <= config.maxSpeed {
+            return nil
+        }
+        lastJump = fix
+        return .impossibleJump
+    }
+}

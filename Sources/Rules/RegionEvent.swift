@@ -1,0 +1,31 @@
+import Geo
+
+/// Something a user acts on, at the time of the fix that gave the evidence (never the wall
+/// clock, so a replay is deterministic).
+public struct RegionEvent: Sendable, Equatable {
+    public enum EventType: String, Sendable {
+        case enter, exit, dwell
+    }
+
+    public var time: UTCTime
+    public var type: EventType
+    /// Index of the region in the monitor's `RegionSet`.
+    public var region: Int
+    public var coordinate: Coordinate
+    /// Signed distance to the region's boundary, metres, positive inside.
+    public var distance: Double
+    /// The fix's horizontal error used for the evidence, metres.
+    public var error: Double
+    /// An enter for a fence the first fix was already inside (`initialEnter`).
+    public var initial = false
+
+    public init(time: UTCTime, type: EventType, region: Int, coordinate: Coordinate, distance: Double, error: Double, initial: Bool = false) {
+        self.time = time
+        self.type = type
+        self.region = region
+        self.coordinate = coordinate
+        self.distance = distance
+        self.error = error
+        self.initial = initial
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Geo
+import Rules
+import Testing
+import TestSupport
+
+let centre = Coordinate(latitude: 40.1, longitude: -8.24)
+let start = UTCTime(year: 2026, month: 5, day: 1, nanosOfDay: 9 * 3_600_000_000_000)!
+
+func at(_ seconds: Double) -> UTCTime { UTCTime(nanoseconds: start.nanoseconds + Int64(seconds * 1e9)) }
+
+/// A 3D fix `metres` from `centre` on `bearing`, with an error estimate.
+func fix(_ seconds: Double, bearing: Double, metres: Double, eph: Double? = 0) -> Fix {
+    Fix(time: at(seconds), mode: .threeD,
+        coordinate: metres == 0 ? centre : Geodesic.wgs84.direct(from: centre, bearing: bearing, distance: metres),
+        horizontalError: eph, hdop: 0.9)
+}
+
+func circleSet(radius: Double) -> RegionSet {
+    RegionSet([Region(id: "c", kind: .album, name: "c", shape: .circle(center: centre, radius: radius))])
+}
+
+@Suite struct Evidence {
+    /// A receiver standing on a 50 m circle's boundary, its fixes scattered up to 3 m (uniform in a
+    /// 3 m disc, eph 3 m), once a second for ten minutes.
+    func jitterOnTheBoundary(_ config: MonitorConfig) -> [RegionEvent] {
+        var rng = SplitMix64(seed: 42)
+        var monitor = RegionMonitor(regions: circleSet(radius: 50), config: config)
+        let onBoundary = Geodesic.wgs84.direct(from: centre, bearing: 30, distance: 50)
+        var events: [RegionEvent] = []
+        for s in 0..<600 {
+            let r = 3 * rng.uniform(0, 1).squareRoot()
+            let p = Geodesic.wgs84.direct(from: onBoundary, bearing: rng.uniform(0, 360), distance: r)
+            events += monitor.process(Fix(time: at(Double(s)), mode: .threeD, coordinate: p, horizontalError: 3))
+        }
+        return events
+    }
+
+    @Test func stationaryJitterOnABoundaryGivesNoEventsAtTheDefaults() {
+        #expect(jitterOnTheBoundary(MonitorConfig()).isEmpty)
+    }
+
+    @Test func withoutHysteresisTheSameJitterFlaps() {
+        var bare = MonitorConfig()
+        bare.hysteresisMetres = 0
+        bare.accuracyFactor = 0
+        #expect(jitterOnTheBoundary(bare).count > 100, "the test can tell evidence from none")
+    }
+
+    @Test func enterAndExitAtTheFixThatGaveTheEvidence() {
+        // Walking north at 1 m/s through the centre of a 50 m circle, from 100 m south of it.
+        var monitor = RegionMonitor(regions: circleSet(radius: 50))
+        var events: [RegionEvent] = []
+        for s in 0...200 {
+            let along = -100.0 + Double(s)
+            events += monitor.process(fix(Double(s), bearing: along < 0 ? 180 : 0, metres: abs(along), eph: 2.5))
+        }
+        // Margin 5 + 2.5 = 7.5 m: enter at the first fix 7.5 m inside (42 m from the centre, s = 58),
+        // dwell 60 s later, exit at the first fix 7.5 m out (58 m from the centre, s = 158).
+        #expect(events.map(\.type) == [.enter, .dwell, .exit])
+        #expect(events.map(\.time) == [at(58), at(118), at(158)])
+        #expect(abs(events[0].distance - 8) < 1e-6 && abs(events[2].distance + 8) < 1e-6)
+        #expect(events[0].error == 2.5)
+    }
+
+    @Test func hdopStandsInForAMissingErrorEstimate() {
+        var monitor = RegionMonitor(regions: circleSet(radius: 50))
+        var events: [RegionEvent] = []
+        for s in 0...100 {
+            // HDOP 2.1 → 10.5 m: margin 15.5 m, enter at the first fix within 34.5 m of the centre.
+            var f = fix(Double(s), bearing: 180, metres: 100 - Double(s), eph: nil)
+            f.hdop = 2.1
+            events += monitor.process(f)
+        }
+        #expect(events.map(\.time) == [at(66)])
+    }
+
+    @Test func theFirstFixSetsTheStateSilentlyUnlessAsked() {
+        var quiet = RegionMonitor(regions: circleSet(radius: 50))
+        #expect(quiet.process(fix(0, bearing: 0, metres: 10)).isEmpty)
+        #expect(quiet.inside == [true])
+        #expect(quiet.process(fix(1, bearing: 0, metres: 70)).map(\.type) == [.exit])
+        var config = MonitorConfig()
+        config.initialEnter = true
+        var loud = RegionMonitor(regions: circleSet(radius: 50), config: config)
+        let first = loud.process(fix(0, bearing: 0, metres: 10))
+        #expect(first.count == 1 && first[0].type == .enter && first[0].initial)
+    }
+
+    @Test func dwellFiresOnceAtTheRightSecond() {
+        var config = MonitorConfig()
+        config.dwellSeconds = 60
+        var monitor = RegionMonitor(regions: circleSet(radius: 50), config: config)
+        var events: [RegionEvent] = []
+        events += monitor.process(fix(0, bearing: 0, metres: 100))
+        for s in 1...200 { events += monitor.process(fix(Double(s), bearing: 0, metres: 5)) }
+        #expect(events.map(\.type) == [.enter, .dwell])
+        #expect(events.map(\.time) == [at(1), at(61)])
+        config.dwellSeconds = 0
+        var off = RegionMonitor(regions: circleSet(radius: 50), config: config)
+        var none: [RegionEvent] = []
+        for s in 0...200 { none += off.process(fix(Double(s), bearing: 0, metres: s == 0 ? 100 : 5)) }
+        #expect(none.map(\.type) == [.enter])
+    }
+}
+
+@Suite struct Gate {
+    @Test func aFiveKilometreJumpInOneSecondIsDropped() {
+        var monitor = RegionMonitor(regions: circleSet(radius: 50))
+        var events: [RegionEvent] = []
+        for s in 0..<10 { events += monitor.process(fix(Double(s), bearing: 0, metres: 10)) }
+        events += monitor.process(fix(10, bearing: 0, metres: 5_000))
+        for s in 11..<20 { events += monitor.process(fix(Double(s), bearing: 0, metres: 10)) }
+        #expect(events.isEmpty, "no exit for the outlier, no re-enter after it")
+        #expect(monitor.gate.dropped[.impossibleJump] == 1)
+        #expect(monitor.gate.accepted == 19)
+    }
+
+    @Test func aRealMoveIsAcceptedOnTheNextConsistentFix() {
+        var gate = QualityGate(config: MonitorConfig())
+        #expect(gate.check(fix(0, bearing: 0, metres: 0)) == nil)
+        #expect(gate.check(fix(1, bearing: 90, metres: 5_000)) == .impossibleJump)
+        #expect(gate.check(fix(2, bearing: 90, metres: 5_001)) == nil, "two fixes agree: the receiver moved")
+    }
+
+    @Test func dropsAreCountedByReason() {
+        var gate = QualityGate(config: MonitorConfig())
+        #expect(gate.check(Fix(time: at(0), mode: .noFix)) == .noFix)
+        #expect(gate.check(Fix(timeOfDay: 0, mode: .threeD, coordinate: centre)) == .noTime)
+        var blurry = fix(0, bearing: 0, metres: 0, eph: nil)
+        blurry.hdop = 20  // 100 m
+        #expect(gate.check(blurry) == .inaccurate)
+        #expect(gate.check(fix(5, bearing: 0, metres: 0)) == nil)
+        #expect(gate.check(fix(5, bearing: 0, metres: 1)) == .notAfterLast)
+        #expect(gate.check(fix(4, bearing: 0, metres: 1)) == .notAfterLast)
+        #expect(gate.dropped == [.noFix: 1, .noTime: 1, .inaccurate: 1, .notAfterLast: 2])
+    }
+}
+
+@Suite struct FarFromTheBoundary {
+    @Test func landingDeepInsideOrFarOutsideAfterAnOutage() throws {
+        // A 2 km square area; fixes 30 s apart (an outage) land 500 m inside, then 500 m outside.
+        let d = 1000.0 / 111_000
+        let dl = 1000.0 / (111_000 * cos(centre.latitude * .pi / 180))
+        let ring = [(centre.longitude - dl, centre.latitude - d), (centre.longitude + dl, centre.latitude - d),
+                    (centre.longitude + dl, centre.latitude + d), (centre.longitude - dl, centre.latitude + d)]
+            .map { Coordinate(latitude: $0.1, longitude: $0.0) }
+        let set = RegionSet([Region(id: "area", kind: .reforestation, name: "area", shape: .polygons([[ring]]))])
+        var monitor = RegionMonitor(regions: set)
+        var events: [RegionEvent] = []
+        events += monitor.process(fix(0, bearing: 0, metres: 1_600))    // 600 m north of the area
+        events += monitor.process(fix(30, bearing: 0, metres: 500))     // 500 m inside
+        events += monitor.process(fix(60, bearing: 90, metres: 1_500))  // 500 m east of it
+        #expect(events.map(\.type) == [.enter, .exit])
+        #expect(events.map(\.time) == [at(30), at(60)])
+        #expect(events[0].distance > 400 && events[1].distance < -400)
+    }
+}
