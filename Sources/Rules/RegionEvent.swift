@@ -18,8 +18,12 @@ public struct RegionEvent: Sendable, Equatable {
     public var error: Double
     /// An enter for a fence the first fix was already inside (`initialEnter`).
     public var initial = false
+    /// Part of a pass through a fence between two fixes, neither of them inside; the time is
+    /// interpolated along the path.
+    public var transit = false
 
-    public init(time: UTCTime, type: EventType, region: Int, coordinate: Coordinate, distance: Double, error: Double, initial: Bool = false) {
+    public init(time: UTCTime, type: EventType, region: Int, coordinate: Coordinate, distance: Double, error: Double,
+                initial: Bool = false, transit: Bool = false) {
         self.time = time
         self.type = type
         self.region = region
@@ -27,5 +31,6 @@ public struct RegionEvent: Sendable, Equatable {
         self.distance = distance
         self.error = error
         self.initial = initial
+        self.transit = transit
     }
 }

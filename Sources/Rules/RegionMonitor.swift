@@ -7,6 +7,11 @@ import Geo
 /// in between the state stays. So GPS jitter on a boundary does not flap. The first accepted fix
 /// sets the state silently (inside where `d > 0`), unless `initialEnter`.
 ///
+/// Transit: when the path between two consecutive accepted fixes passes at least the margin
+/// into a fence that neither fix is inside (a runner crossing a 20 m plant circle between 1 Hz
+/// fixes), an enter and an exit are reported, flagged `transit`, at times interpolated along the
+/// path. The path is the geodesic between the fixes; it is sampled and the crossings bisected.
+///
 /// Pure logic: feed it fixes in time order, it returns events. Per-fence state lives in arrays
 /// sized once; a fix costs a few index queries and no allocation per fence.
 public struct RegionMonitor: Sendable {
@@ -24,6 +29,8 @@ public struct RegionMonitor: Sendable {
     var visited: [UInt32]
     var fixNumber: UInt32 = 0
     var started = false
+    /// The last accepted fix, its position and error, for transit.
+    var previous: (time: UTCTime, coordinate: Coordinate, error: Double)?
 
     public init(regions: RegionSet, config: MonitorConfig = MonitorConfig()) {
         self.regions = regions
@@ -42,10 +49,21 @@ public struct RegionMonitor: Sendable {
         return events
     }
 
-    /// Processes one fix, calling `emit` for each event in order.
+    /// Processes one fix, calling `emit` for each event in time order.
     public mutating func process(_ fix: Fix, _ emit: (RegionEvent) -> Void) {
         guard gate.check(fix) == nil, let c = fix.coordinate, let t = fix.time else { return }
-        let e = QualityGate.horizontalError(fix)
+        var atFix: [RegionEvent] = []
+        let wasInside = inside
+        evaluate(fix: c, time: t, error: QualityGate.horizontalError(fix)) { atFix.append($0) }
+        if config.transit, let prev = previous {
+            transits(from: prev, to: (t, c, QualityGate.horizontalError(fix)), wasInside: wasInside, emit)
+        }
+        previous = (t, c, QualityGate.horizontalError(fix))
+        for e in atFix { emit(e) }
+    }
+
+    /// The events of one accepted fix: enter, exit, dwell.
+    mutating func evaluate(fix c: Coordinate, time t: UTCTime, error e: Double, _ emit: (RegionEvent) -> Void) {
         let margin = config.hysteresisMetres + config.accuracyFactor * e
         fixNumber &+= 1
         if fixNumber == 0 {  // wrapped: clear the stamps
@@ -102,5 +120,47 @@ public struct RegionMonitor: Sendable {
             enteredAt[i] = nil
             if let k = insideList.firstIndex(of: i) { insideList.remove(at: k) }
         }
+    }
+
+    /// Passes through fences between `a` and `b` that neither fix is inside.
+    mutating func transits(from a: (time: UTCTime, coordinate: Coordinate, error: Double),
+                           to b: (time: UTCTime, coordinate: Coordinate, error: Double),
+                           wasInside: [Bool], _ emit: (RegionEvent) -> Void) {
+        let g = Geodesic.wgs84
+        let path = g.inverse(a.coordinate, b.coordinate)
+        guard path.distance > 0 else { return }
+        let error = max(a.error, b.error)
+        let margin = config.hysteresisMetres + config.accuracyFactor * error
+        let middle = g.direct(from: a.coordinate, bearing: path.initialBearing, distance: path.distance / 2)
+        let seconds = Double(b.time.nanoseconds - a.time.nanoseconds) / 1e9
+        func point(_ f: Double) -> Coordinate { g.direct(from: a.coordinate, bearing: path.initialBearing, distance: f * path.distance) }
+        func time(_ f: Double) -> UTCTime { UTCTime(nanoseconds: a.time.nanoseconds + Int64(f * seconds * 1e9)) }
+        // Samples at most every half metre (and at least 8 along any path), at most 512.
+        let steps = min(512, max(8, Int((path.distance / 0.5).rounded(.up))))
+        var found: [RegionEvent] = []
+        regions.forEachNear(middle, within: path.distance / 2 + margin) { i, _ in
+            guard !wasInside[i], !inside[i] else { return }
+            var deepest = -Double.infinity, deepestAt = 0.0
+            for k in 1..<steps {
+                let f = Double(k) / Double(steps)
+                let d = regions.signedDistance(i, point(f))
+                if d > deepest { deepest = d; deepestAt = f }
+            }
+            guard deepest >= margin else { return }
+            // Bisect the boundary crossings on each side of the deepest point.
+            func crossing(_ outside: Double, _ insideAt: Double) -> Double {
+                var lo = outside, hi = insideAt
+                for _ in 0..<40 {
+                    let mid = (lo + hi) / 2
+                    if regions.signedDistance(i, point(mid)) > 0 { hi = mid } else { lo = mid }
+                }
+                return (lo + hi) / 2
+            }
+            let fIn = crossing(0, deepestAt), fOut = crossing(1, deepestAt)
+            found.append(RegionEvent(time: time(fIn), type: .enter, region: i, coordinate: point(fIn), distance: 0, error: error, transit: true))
+            found.append(RegionEvent(time: time(fOut), type: .exit, region: i, coordinate: point(fOut), distance: 0, error: error, transit: true))
+        }
+        found.sort { ($0.time, $0.region, $0.type == .enter ? 0 : 1) < ($1.time, $1.region, $1.type == .enter ? 0 : 1) }
+        for e in found { emit(e) }
     }
 }

@@ -156,3 +156,32 @@ func circleSet(radius: Double) -> RegionSet {
         #expect(events[0].distance > 400 && events[1].distance < -400)
     }
 }
+
+@Suite struct Transit {
+    /// A cyclist at 18 m/s along a line through the centre, fixes 9 m before and 9 m after it.
+    func pass(radius: Double, transit: Bool = true) -> [RegionEvent] {
+        var config = MonitorConfig()
+        config.transit = transit
+        var monitor = RegionMonitor(regions: circleSet(radius: radius), config: config)
+        return monitor.process(fix(0, bearing: 180, metres: 27)) + monitor.process(fix(1, bearing: 180, metres: 9))
+            + monitor.process(fix(2, bearing: 0, metres: 9)) + monitor.process(fix(3, bearing: 0, metres: 27))
+    }
+
+    @Test func aPassBetweenTwoFixesIsReportedWithInterpolatedTimes() {
+        let events = pass(radius: 6)
+        #expect(events.map(\.type) == [.enter, .exit])
+        #expect(events.allSatisfy { $0.transit })
+        // The boundary is crossed 3 m and 15 m along the 18 m between the fixes at 1 s and 2 s.
+        #expect(abs(events[0].time.seconds - at(1 + 3.0 / 18).seconds) < 0.002)
+        #expect(abs(events[1].time.seconds - at(1 + 15.0 / 18).seconds) < 0.002)
+        #expect(abs(Geodesic.wgs84.distance(centre, events[0].coordinate) - 6) < 0.01)
+    }
+
+    @Test func aShallowPassIsNotEvidence() {
+        #expect(pass(radius: 4).isEmpty, "the path reaches 4 m inside, less than the 5 m margin")
+    }
+
+    @Test func transitCanBeTurnedOff() {
+        #expect(pass(radius: 6, transit: false).isEmpty)
+    }
+}
