@@ -5,6 +5,16 @@ import Geo
 public struct RegionEvent: Sendable, Equatable {
     public enum EventType: String, Sendable {
         case enter, exit, dwell
+        /// Plants: inside a plant whose watering interval has run out.
+        case waterDue = "water_due"
+        /// A plant was watered (acknowledged).
+        case watered
+        /// Albums: capture allowed inside, locked outside.
+        case captureAllowed = "capture_allowed"
+        case captureLocked = "capture_locked"
+        /// Reforestation areas: planting allowed inside (with the area's species), forbidden outside.
+        case plantingAllowed = "planting_allowed"
+        case plantingForbidden = "planting_forbidden"
     }
 
     public var time: UTCTime

@@ -7,6 +7,11 @@ import Geo
 /// in between the state stays. So GPS jitter on a boundary does not flap. The first accepted fix
 /// sets the state silently (inside where `d > 0`), unless `initialEnter`.
 ///
+/// Rules, after the enter or exit they follow: albums `capture_allowed` / `capture_locked`,
+/// reforestation areas `planting_allowed` / `planting_forbidden`, plants `water_due` while inside
+/// a plant whose interval has run out (also when it runs out while inside), once per due period;
+/// `water(_:at:)` starts a new period.
+///
 /// Transit: when the path between two consecutive accepted fixes passes at least the margin
 /// into a fence that neither fix is inside (a runner crossing a 20 m plant circle between 1 Hz
 /// fixes), an enter and an exit are reported, flagged `transit`, at times interpolated along the
@@ -29,6 +34,9 @@ public struct RegionMonitor: Sendable {
     var visited: [UInt32]
     var fixNumber: UInt32 = 0
     var started = false
+    /// Plants: when each was last watered, and the watering its last alert was for.
+    public private(set) var lastWatered: [UTCTime?]
+    var alertedFor: [UTCTime?]
     /// The last accepted fix, its position and error, for transit.
     var previous: (time: UTCTime, coordinate: Coordinate, error: Double)?
 
@@ -40,6 +48,44 @@ public struct RegionMonitor: Sendable {
         enteredAt = Array(repeating: nil, count: regions.count)
         dwellDone = Array(repeating: false, count: regions.count)
         visited = Array(repeating: 0, count: regions.count)
+        lastWatered = regions.regions.map(\.lastWatered)
+        alertedFor = Array(repeating: nil, count: regions.count)
+    }
+
+    /// A plant was watered at `time`: its next due period starts. Returns the `watered` event, or
+    /// nil when `region` is not a plant.
+    public mutating func water(_ region: Int, at time: UTCTime) -> RegionEvent? {
+        guard regions.regions[region].kind == .plant else { return nil }
+        lastWatered[region] = time
+        let c = previous?.coordinate ?? Coordinate(latitude: .nan, longitude: .nan)
+        return RegionEvent(time: time, type: .watered, region: region, coordinate: c,
+                           distance: previous.map { _ in regions.signedDistance(region, c) } ?? .nan, error: previous?.error ?? 0)
+    }
+
+    /// Whether plant `i` is due at `t` and not yet alerted for this period.
+    func waterDue(_ i: Int, at t: UTCTime) -> Bool {
+        let r = regions.regions[i]
+        guard r.kind == .plant, let days = r.intervalDays, let last = lastWatered[i] else { return false }
+        guard t.nanoseconds - last.nanoseconds >= Int64(days) * UTCTime.nanosPerDay else { return false }
+        return alertedFor[i] != last
+    }
+
+    /// The rule event that follows a base event (enter or exit), if the region's kind has one;
+    /// a plant's `water_due` when it is due on entering.
+    mutating func ruleEvents(after e: RegionEvent, _ emit: (RegionEvent) -> Void) {
+        var rule = e
+        switch (regions.regions[e.region].kind, e.type) {
+        case (.album, .enter): rule.type = .captureAllowed
+        case (.album, .exit): rule.type = .captureLocked
+        case (.reforestation, .enter): rule.type = .plantingAllowed
+        case (.reforestation, .exit): rule.type = .plantingForbidden
+        case (.plant, .enter):
+            guard waterDue(e.region, at: e.time) else { return }
+            alertedFor[e.region] = lastWatered[e.region]
+            rule.type = .waterDue
+        default: return
+        }
+        emit(rule)
     }
 
     /// Processes one fix; returns its events (none for a dropped fix).
@@ -80,22 +126,34 @@ public struct RegionMonitor: Sendable {
                 guard d > 0 else { return }
                 setInside(i, true, at: t)
                 if config.initialEnter {
-                    emit(RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e, initial: true))
+                    let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e, initial: true)
+                    emit(enter)
+                    ruleEvents(after: enter, emit)
                 }
                 return
             }
             if inside[i] {
                 if d <= -margin {
                     setInside(i, false, at: t)
-                    emit(RegionEvent(time: t, type: .exit, region: i, coordinate: c, distance: d, error: e))
-                } else if config.dwellSeconds > 0, !dwellDone[i], let since = enteredAt[i],
-                          Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
+                    let exit = RegionEvent(time: t, type: .exit, region: i, coordinate: c, distance: d, error: e)
+                    emit(exit)
+                    ruleEvents(after: exit, emit)
+                    return
+                }
+                if config.dwellSeconds > 0, !dwellDone[i], let since = enteredAt[i],
+                   Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
                     dwellDone[i] = true
                     emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: d, error: e))
                 }
+                if waterDue(i, at: t) {  // the interval ran out while inside
+                    alertedFor[i] = lastWatered[i]
+                    emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: d, error: e))
+                }
             } else if d >= margin {
                 setInside(i, true, at: t)
-                emit(RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e))
+                let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e)
+                emit(enter)
+                ruleEvents(after: enter, emit)
             }
         }
 
@@ -161,6 +219,9 @@ public struct RegionMonitor: Sendable {
             found.append(RegionEvent(time: time(fOut), type: .exit, region: i, coordinate: point(fOut), distance: 0, error: error, transit: true))
         }
         found.sort { ($0.time, $0.region, $0.type == .enter ? 0 : 1) < ($1.time, $1.region, $1.type == .enter ? 0 : 1) }
-        for e in found { emit(e) }
+        for e in found {
+            emit(e)
+            ruleEvents(after: e, emit)
+        }
     }
 }

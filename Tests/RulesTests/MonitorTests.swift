@@ -16,8 +16,10 @@ func fix(_ seconds: Double, bearing: Double, metres: Double, eph: Double? = 0) -
         horizontalError: eph, hdop: 0.9)
 }
 
+/// One circle fence whose kind adds no rule events (a plant without watering data), so the
+/// tests of the monitor's evidence see only enter, exit and dwell.
 func circleSet(radius: Double) -> RegionSet {
-    RegionSet([Region(id: "c", kind: .album, name: "c", shape: .circle(center: centre, radius: radius))])
+    RegionSet([Region(id: "c", kind: .plant, name: "c", shape: .circle(center: centre, radius: radius))])
 }
 
 @Suite struct Evidence {
@@ -151,9 +153,10 @@ func circleSet(radius: Double) -> RegionSet {
         events += monitor.process(fix(0, bearing: 0, metres: 1_600))    // 600 m north of the area
         events += monitor.process(fix(30, bearing: 0, metres: 500))     // 500 m inside
         events += monitor.process(fix(60, bearing: 90, metres: 1_500))  // 500 m east of it
-        #expect(events.map(\.type) == [.enter, .exit])
-        #expect(events.map(\.time) == [at(30), at(60)])
-        #expect(events[0].distance > 400 && events[1].distance < -400)
+        #expect(events.map(\.type) == [.enter, .plantingAllowed, .exit, .plantingForbidden])
+        let base = events.filter { $0.type == .enter || $0.type == .exit }
+        #expect(base.map(\.time) == [at(30), at(60)])
+        #expect(base[0].distance > 400 && base[1].distance < -400)
     }
 }
 
@@ -183,5 +186,69 @@ func circleSet(radius: Double) -> RegionSet {
 
     @Test func transitCanBeTurnedOff() {
         #expect(pass(radius: 6, transit: false).isEmpty)
+    }
+}
+
+@Suite struct ThreeRules {
+    func plantSet(lastWatered: UTCTime, days: Int = 7) -> RegionSet {
+        RegionSet([Region(id: "oak", kind: .plant, name: "Oak", shape: .circle(center: centre, radius: 30),
+                          intervalDays: days, lastWatered: lastWatered)])
+    }
+
+    let day: Int64 = 86_400_000_000_000
+
+    /// Out (60 m), in (5 m), out, in again: the fixes of a walk past a plant and back.
+    func walkPastTwice(_ monitor: inout RegionMonitor, from s0: Double = 0) -> [RegionEvent] {
+        var events: [RegionEvent] = []
+        for (k, metres) in [60.0, 5, 5, 60, 60, 5, 5].enumerated() {
+            events += monitor.process(fix(s0 + Double(k), bearing: 0, metres: metres))
+        }
+        return events
+    }
+
+    @Test func aDuePlantAlertsOnceAWateredOneDoesNot() throws {
+        var monitor = RegionMonitor(regions: plantSet(lastWatered: UTCTime(nanoseconds: start.nanoseconds - 10 * day)))
+        let events = walkPastTwice(&monitor)
+        #expect(events.filter { $0.type == .waterDue }.map(\.time) == [at(1)], "once per due period, not on re-entering")
+        #expect(events.map(\.type) == [.enter, .waterDue, .exit, .enter])
+        let acknowledged = monitor.water(0, at: at(10))
+        let watered = try #require(acknowledged)
+        #expect(watered.type == .watered && monitor.lastWatered[0] == at(10))
+        #expect(walkPastTwice(&monitor, from: 20).filter { $0.type == .waterDue }.isEmpty, "watered: not due for 7 days")
+    }
+
+    @Test func aPlantThatIsNotDueStaysQuiet() {
+        var monitor = RegionMonitor(regions: plantSet(lastWatered: UTCTime(nanoseconds: start.nanoseconds - 3 * day)))
+        #expect(walkPastTwice(&monitor).allSatisfy { $0.type != .waterDue })
+    }
+
+    @Test func theIntervalRunningOutWhileInsideAlertsAtThatSecond() {
+        // Watered 7 days minus 30 s before the walk starts; the walker stands by it for a minute.
+        var config = MonitorConfig()
+        config.dwellSeconds = 0
+        var monitor = RegionMonitor(regions: plantSet(lastWatered: UTCTime(nanoseconds: start.nanoseconds - 7 * day + 30_000_000_000)), config: config)
+        var events: [RegionEvent] = []
+        events += monitor.process(fix(0, bearing: 0, metres: 60))
+        for s in 1...60 { events += monitor.process(fix(Double(s), bearing: 0, metres: 5)) }
+        #expect(events.map(\.type) == [.enter, .waterDue])
+        #expect(events[1].time == at(30))
+    }
+
+    @Test func albumsAndReforestationAreas() {
+        let set = RegionSet([
+            Region(id: "view", kind: .album, name: "View", shape: .circle(center: centre, radius: 30)),
+            Region(id: "area", kind: .reforestation, name: "Area",
+                   shape: .circle(center: Geodesic.wgs84.direct(from: centre, bearing: 90, distance: 500), radius: 100),
+                   species: ["Quercus robur"]),
+        ])
+        var monitor = RegionMonitor(regions: set)
+        var events: [RegionEvent] = []
+        events += monitor.process(fix(0, bearing: 270, metres: 100))
+        events += monitor.process(fix(60, bearing: 0, metres: 0))      // into the album zone
+        events += monitor.process(fix(70, bearing: 90, metres: 200))   // out of it
+        events += monitor.process(fix(80, bearing: 90, metres: 500))   // into the area
+        events += monitor.process(fix(90, bearing: 90, metres: 800))   // out of it
+        #expect(events.map(\.type) == [.enter, .captureAllowed, .exit, .captureLocked, .enter, .plantingAllowed, .exit, .plantingForbidden])
+        #expect(events.map(\.region) == [0, 0, 0, 0, 1, 1, 1, 1])
     }
 }
