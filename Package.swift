@@ -28,7 +28,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "NMEA", "Replay",
+                "Geo", "NMEA", "Replay", "Rules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,7 +36,7 @@ let package = Package(
         // Benchmarks: `swift run -c release treeline-bench --help`.
         .executableTarget(
             name: "treeline-bench",
-            dependencies: ["NMEA", "Replay", "Geo"],
+            dependencies: ["NMEA", "Replay", "Geo", "Rules"],
             path: "Benchmarks/TreelineBench"
         ),
 

@@ -49,6 +49,15 @@ public struct RegionIssue: Sendable, Equatable, CustomStringConvertible {
     public var column: Int?
     public var message: String
 
+    public init(file: String, feature: Int?, id: String?, line: Int? = nil, column: Int? = nil, message: String) {
+        self.file = file
+        self.feature = feature
+        self.id = id
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
     public var description: String {
         var place = file
         if let line, let column { place += ":\(line):\(column)" }
@@ -63,6 +72,7 @@ public struct RegionIssue: Sendable, Equatable, CustomStringConvertible {
 /// Every problem found in a regions file; the file is refused as a whole.
 public struct RegionFileError: Error, Sendable, CustomStringConvertible {
     public var issues: [RegionIssue]
+    public init(issues: [RegionIssue]) { self.issues = issues }
     public var description: String {
         let n = issues.count
         return "\(n) error\(n == 1 ? "" : "s") in regions file:\n" + issues.map { "  " + $0.description }.joined(separator: "\n")

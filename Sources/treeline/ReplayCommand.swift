@@ -2,6 +2,44 @@ import ArgumentParser
 import Geo
 import NMEA
 import Replay
+import Rules
+
+/// The `monitor:` settings as command-line options; each overrides the default.
+struct MonitorOptions: ParsableArguments {
+    @Option(name: .customLong("hysteresis-m"), help: "Extra evidence beyond a boundary, metres (default 5).")
+    var hysteresis: Double?
+    @Option(name: .customLong("accuracy-factor"), help: "Times the fix's horizontal error added to the margin (default 1; 0 ignores it).")
+    var accuracyFactor: Double?
+    @Option(name: .customLong("max-error-m"), help: "Drop fixes less accurate than this, metres (default 50).")
+    var maxError: Double?
+    @Option(name: .customLong("max-speed-mps"), help: "Drop fixes that would need more than this speed, m/s (default 100).")
+    var maxSpeed: Double?
+    @Option(name: .customLong("dwell-s"), help: "Seconds inside before one dwell event (default 60; 0: none).")
+    var dwell: Double?
+    @Flag(inversion: .prefixedNo, help: "Report fences crossed between two fixes (default on).")
+    var transit: Bool?
+    @Flag(name: .customLong("initial-enter"), help: "Announce the fences the first fix is already inside.")
+    var initialEnter = false
+
+    func validate() throws {
+        for (name, v) in [("--hysteresis-m", hysteresis), ("--accuracy-factor", accuracyFactor), ("--max-error-m", maxError),
+                          ("--max-speed-mps", maxSpeed), ("--dwell-s", dwell)] {
+            if let v, !(v >= 0) || !v.isFinite { throw ValidationError("\(name) must be a number of 0 or more") }
+        }
+    }
+
+    func applied(to base: MonitorConfig) -> MonitorConfig {
+        var c = base
+        if let hysteresis { c.hysteresisMetres = hysteresis }
+        if let accuracyFactor { c.accuracyFactor = accuracyFactor }
+        if let maxError { c.maxErrorMetres = maxError }
+        if let maxSpeed { c.maxSpeed = maxSpeed }
+        if let dwell { c.dwellSeconds = dwell }
+        if let transit { c.transit = transit }
+        if initialEnter { c.initialEnter = true }
+        return c
+    }
+}
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,9 +56,17 @@ struct Replay: ParsableCommand {
           invalid, garbage, over-long lines, fixes by mode. On standard output when alone, on
           standard error when --fixes is given too.
 
+        --regions FILE (repeatable) runs the region monitor over the fixes instead and prints its
+        events, one JSON object per line: time (the fix's, never the wall clock), type (enter, exit,
+        dwell, water_due, capture_allowed, capture_locked, planting_allowed, planting_forbidden),
+        region, kind, name, lat, lon, distance_m (signed, positive inside), error_m, and initial,
+        transit, species where they apply. A summary goes to standard error: fixes used and dropped
+        by reason, events by type.
+
         Examples:
           treeline replay Data/walk.nmea --fixes | head
           cat Data/walk.nmea | treeline replay - --stats
+          treeline replay Data/walk.nmea --regions Data/regions.geojson --regions Data/regions-pt-tm06.geojson
         """
     )
 
@@ -33,7 +79,21 @@ struct Replay: ParsableCommand {
     @Flag(help: "Print the counts of what the log held.")
     var stats = false
 
+    @Option(help: "A regions file (GeoJSON); repeat for several. Prints the monitor's events.")
+    var regions: [String] = []
+
+    @Option(help: "The CRS of the regions' coordinates when a file does not say (e.g. EPSG:3763).")
+    var crs: String?
+
+    @OptionGroup(title: "Monitor (with --regions)")
+    var monitor: MonitorOptions
+
+    func validate() throws {
+        if !regions.isEmpty && fixes { throw ValidationError("--fixes and --regions print different things: give one") }
+    }
+
     func run() throws {
+        if !regions.isEmpty { return try runMonitor() }
         // LogFileError's message names the file and what to do; ArgumentParser prints it
         // as "Error: …" on standard error and exits 1.
         let log = try LogFile(path: file)
@@ -52,6 +112,39 @@ struct Replay: ParsableCommand {
             let dest = fixes ? ByteWriter(fd: 2) : out
             dest.write(StatsReport.text(counts, source: file))
             dest.flush()
+        }
+    }
+}
+
+extension Replay {
+    func runMonitor() throws {
+        let set: RegionSet
+        do { set = try RegionLoader.load(regions, crs: crs) } catch { throw UserError(error.description) }
+        let log = try LogFile(path: file)
+        let out = ByteWriter(fd: 1)
+        var monitor = RegionMonitor(regions: set, config: monitor.applied(to: MonitorConfig()))
+        var byType: [String: Int] = [:]
+        let counts = try log.replay { fix in
+            monitor.process(fix) { event in
+                byType[event.type.rawValue, default: 0] += 1
+                out.write { buf in
+                    event.appendJSON(to: &buf, regions: set)
+                    buf.append(0x0A)
+                }
+            }
+        }
+        out.flush()
+        var summary = "\(file): \(counts.fixes) fixes, \(monitor.gate.accepted) used"
+        let dropped = DropReason.allCases.compactMap { r in monitor.gate.dropped[r].map { "\(r.rawValue) \($0)" } }
+        summary += dropped.isEmpty ? ", none dropped\n" : ", dropped: " + dropped.joined(separator: ", ") + "\n"
+        let events = byType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        summary += "events: " + (events.isEmpty ? "none" : events.joined(separator: ", ")) + "\n"
+        let err = ByteWriter(fd: 2)
+        err.write(summary)
+        err.flush()
+        if stats {
+            err.write(StatsReport.text(counts, source: file))
+            err.flush()
         }
     }
 }

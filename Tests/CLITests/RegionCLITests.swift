@@ -81,3 +81,38 @@ let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         #expect(missing.status != 0 && missing.stderr.contains("cannot open regions file '/nonexistent.geojson'"))
     }
 }
+
+@Suite struct ReplayWithRegions {
+    @Test func eventsOfTheSampleWalk() throws {
+        let r = try CLI.run(["replay", dataDirectory.appendingPathComponent("walk.nmea").path,
+                             "--regions", dataDirectory.appendingPathComponent("regions.geojson").path,
+                             "--regions", dataDirectory.appendingPathComponent("regions-pt-tm06.geojson").path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let events = try r.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let types = events.map { "\($0["type"] as? String ?? "?") \($0["region"] as? String ?? "?")" }
+        // Each kind entered and left, the due oak alerting once, the strawberry tree (not due) never.
+        #expect(types.contains("planting_allowed ref-encosta") && types.contains("planting_forbidden ref-encosta"))
+        #expect(types.contains("planting_allowed ref-vale"), "the area drawn in EPSG:3763")
+        #expect(types.contains("capture_allowed album-miradouro") && types.contains("capture_locked album-miradouro"))
+        #expect(types.filter { $0 == "water_due plant-carvalho" }.count == 1)
+        #expect(!types.contains("water_due plant-medronheiro") && types.contains("enter plant-medronheiro"))
+        #expect(types.contains("dwell album-miradouro"))
+        // Times are the fixes' own, in order.
+        let times = events.compactMap { $0["time"] as? String }
+        #expect(times == times.sorted() && times.first?.hasPrefix("2026-05-01T09:") == true)
+        #expect(r.stderr.contains("1357 fixes, 1322 used, dropped: no_fix 35"))
+    }
+
+    @Test func monitorOptionsOverrideTheDefaults() throws {
+        let walk = dataDirectory.appendingPathComponent("walk.nmea").path
+        let regions = dataDirectory.appendingPathComponent("regions.geojson").path
+        let noDwell = try CLI.run(["replay", walk, "--regions", regions, "--dwell-s", "0"])
+        #expect(noDwell.status == 0 && !noDwell.stdout.contains("\"dwell\""))
+        let initial = try CLI.run(["replay", walk, "--regions", regions, "--initial-enter", "--max-error-m", "1"])
+        #expect(initial.stderr.contains("inaccurate"), "a 1 m limit drops every fix of this walk")
+        let both = try CLI.run(["replay", walk, "--regions", regions, "--fixes"])
+        #expect(both.status != 0 && both.stderr.contains("give one"))
+    }
+}
