@@ -11,6 +11,7 @@ import Glibc
 import Geo
 import NMEA
 import Replay
+import Rules
 
 func now() -> Double {
     var ts = timespec()
@@ -143,6 +144,44 @@ func benchFences(path: String, pointsPath: String, pairsPath: String?, runs: Int
     }
 }
 
+/// Replay of a whole log through the region monitor vs reading and parsing it alone, alternating
+/// runs in one process so both see the same machine.
+func benchPipeline(logPath: String, fencesPath: String, runs: Int) {
+    let set: RegionSet
+    do { set = try RegionLoader.load(fencesPath, requirements: .geometryOnly) } catch { fail(String(error.description.prefix(2000))) }
+    var parseTimes: [Double] = [], pipelineTimes: [Double] = []
+    var events = 0, fixes = 0, used = 0
+    for run in 0...runs {
+        for whole in [false, true] {
+            let log: LogFile
+            do { log = try LogFile(path: logPath) } catch { fail(error.description) }
+            var monitor = RegionMonitor(regions: set)
+            var n = 0, acc = 0.0
+            let t0 = now()
+            do {
+                let stats = try log.replay { fix in
+                    if whole {
+                        monitor.process(fix) { _ in n += 1 }
+                    } else if let c = fix.coordinate {
+                        acc += c.latitude
+                    }
+                }
+                fixes = stats.fixes
+            } catch { fail(error.description) }
+            let dt = now() - t0
+            if run > 0 { if whole { pipelineTimes.append(dt) } else { parseTimes.append(dt) } }
+            if whole { events = n; used = monitor.gate.accepted } else if acc == 1 { print("") }
+        }
+    }
+    let p = median(parseTimes), w = median(pipelineTimes)
+    print("pipeline: \(logPath) against \(set.count) fences, median of \(runs) alternating runs after one warm-up")
+    print("  parse alone        \(fmt(p, 3)) s  (\(fmt(Double(fixes) / p / 1e6, 3)) M fixes/s)")
+    print("  whole pipeline     \(fmt(w, 3)) s  (\(fmt(Double(fixes) / w / 1e6, 3)) M fixes/s; \(used) fixes used, \(events) events)")
+    print("  ratio              \(fmt(w / p, 2))x parsing alone")
+    print("  peak RSS           \(fmt(peakRSSMiB(), 1)) MiB")
+    print("{\"bench\":\"pipeline\",\"K\":\(set.count),\"fixes\":\(fixes),\"used\":\(used),\"events\":\(events),\"parse_s\":\(fmt(p, 4)),\"pipeline_s\":\(fmt(w, 4)),\"ratio\":\(fmt(w / p, 3))}")
+}
+
 /// A plain buffered file writer for the pairs dump.
 final class ByteSink {
     let fd: Int32
@@ -184,6 +223,9 @@ let runs = option("--runs", default: 5, in: &args)
 let pointsFile = stringOption("--points-file", in: &args)
 let pairsFile = stringOption("--pairs", in: &args)
 switch args.first {
+case "pipeline":
+    guard args.count == 3 else { fail("usage: treeline-bench pipeline LOG FENCES.geojson [--runs N]") }
+    benchPipeline(logPath: args[1], fencesPath: args[2], runs: runs)
 case "fences":
     guard args.count == 2, let pointsFile else { fail("usage: treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]") }
     benchFences(path: args[1], pointsPath: pointsFile, pairsPath: pairsFile, runs: runs)
@@ -194,6 +236,7 @@ default:
     print("""
     usage: treeline-bench nmea FILE [--runs N]
            treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]
+           treeline-bench pipeline LOG FENCES.geojson [--runs N]
 
       nmea   read and assemble a whole NMEA log (as `treeline replay` does); report lines/s,
              sentences/s, fixes/s and peak RSS. Make the 1,000,000-epoch log with
@@ -202,6 +245,8 @@ default:
       fences load a fence file (gen_fences.py) and test every point of PTS (gen_points.py,
              lat,lon lines) for containment, one core; report load time, points/s, pairs and
              peak RSS. Benchmarks/fences.sh runs shapely's STRtree beside it.
+      pipeline  replay LOG through the quality gate and the region monitor over FENCES, against
+             reading and parsing LOG alone, alternating runs; report both and the ratio.
     """)
     exit(args.isEmpty ? 0 : 2)
 }

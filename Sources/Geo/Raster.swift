@@ -44,16 +44,30 @@ struct Raster {
             }
             start = end
         }
+        // Cells no edge touches take the state of their centre: per row, the crossings of the
+        // centres' line with every edge, sorted; between odd and even crossings is inside.
+        var xs: [Double] = []
         for cy in 0..<n {
+            let y = minY + (Double(cy) + 0.5) * cellH
+            xs.removeAll(keepingCapacity: true)
+            var start = 0
+            for e in ringEnds {
+                let end = Int(e)
+                var b = v[end - 1]
+                for i in start..<end {
+                    let a = v[i]
+                    if (a.y > y) != (b.y > y) { xs.append((b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x) }
+                    b = a
+                }
+                start = end
+            }
+            xs.sort()
+            var k = 0
             for cx in 0..<n {
                 let cell = cy * n + cx
-                let state: UInt64
-                if edge[cell] {
-                    state = FenceCore.cellEdge
-                } else {
-                    let centre = Planar(x: minX + (Double(cx) + 0.5) * cellW, y: minY + (Double(cy) + 0.5) * cellH)
-                    state = Self.inside(centre, v, ringEnds) ? FenceCore.cellInside : FenceCore.cellOutside
-                }
+                let x = minX + (Double(cx) + 0.5) * cellW
+                while k < xs.count, xs[k] <= x { k += 1 }  // crossings left of the centre
+                let state: UInt64 = edge[cell] ? FenceCore.cellEdge : (k % 2 == 1 ? FenceCore.cellInside : FenceCore.cellOutside)
                 words[cell >> 5] |= state << UInt64((cell & 31) * 2)
             }
         }
@@ -68,9 +82,4 @@ struct Raster {
         return !((s1 > 0 && s2 > 0 && s3 > 0 && s4 > 0) || (s1 < 0 && s2 < 0 && s3 < 0 && s4 < 0))
     }
 
-    static func inside(_ q: Planar, _ v: [Planar], _ ringEnds: [Int32]) -> Bool {
-        v.withUnsafeBufferPointer { vb in
-            ringEnds.withUnsafeBufferPointer { rb in FenceCore.crossings(q, vb, rb, vertexStart: 0, rings: 0..<rb.count) }
-        }
-    }
 }

@@ -89,8 +89,12 @@ public struct RegionSet: Sendable {
     }
 
     /// Whether region `i` contains `c`.
-    public func contains(_ i: Int, _ c: Coordinate) -> Bool {
-        withStore { cs, v, r, g in cs[Int(coreOfRegion[i])].contains(c, ECEF(c), vertices: v, ringEnds: r, grid: g) }
+    public func contains(_ i: Int, _ c: Coordinate) -> Bool { contains(i, c, ECEF(c)) }
+
+    /// Whether region `i` contains `c`, whose ECEF `p` the caller has.
+    @inlinable
+    public func contains(_ i: Int, _ c: Coordinate, _ p: ECEF) -> Bool {
+        withStore { cs, v, r, g in cs[Int(coreOfRegion[i])].contains(c, p, vertices: v, ringEnds: r, grid: g) }
     }
 
     /// Signed distance from `c` to region `i`'s boundary, metres, positive inside.
@@ -160,20 +164,41 @@ public struct RegionSet: Sendable {
     /// `metres` may be included, none nearer is left out.
     public func forEachNear(_ c: Coordinate, within metres: Double, _ body: (Int, Double) -> Void) {
         let p = ECEF(c)
-        let searchBoxes = Self.searchBoxes(around: c, metres: metres)
-        var seenSplit: [Int] = []  // only fences split at the antimeridian can come twice
         withStore { cs, v, r, _ in
-            for box in searchBoxes {
-                index.forEach(intersecting: box) { k in
-                    let i = Int(regionOfCore[Int(k)])
-                    if boxes[i].count > 1 {
-                        if seenSplit.contains(i) { return }
-                        seenSplit.append(i)
-                    }
-                    body(i, distance(i, cs[Int(k)], c, p, v, r))
-                }
+            forEachCandidate(near: c, within: metres) { k in
+                let i = Int(regionOfCore[k])
+                body(i, distance(i, cs[k], c, p, v, r))
             }
         }
+    }
+
+    /// Calls `body` with the core index of each fence whose boundary may lie within `metres` of
+    /// `c`, each once.
+    @inlinable
+    func forEachCandidate(near c: Coordinate, within metres: Double, _ body: (Int) -> Void) {
+        var seenSplit: [Int] = []  // only fences split at the antimeridian can come twice
+        for box in Self.searchBoxes(around: c, metres: metres) {
+            index.forEach(intersecting: box) { k in
+                let i = Int(regionOfCore[Int(k)])
+                if boxes[i].count > 1 {
+                    if seenSplit.contains(i) { return }
+                    seenSplit.append(i)
+                }
+                body(Int(k))
+            }
+        }
+    }
+
+    /// Calls `body` with the index of each region whose boundary may lie within `metres` of `c`
+    /// (each once), without computing distances.
+    public func forEachRegion(near c: Coordinate, within metres: Double, _ body: (Int) -> Void) {
+        forEachCandidate(near: c, within: metres) { body(Int(regionOfCore[$0])) }
+    }
+
+    /// Region `i`'s signed distance at a point given only in space (see
+    /// `FenceCore.approximateSignedDistance`): for searching along paths.
+    public func approximateSignedDistance(_ i: Int, _ p: ECEF) -> Double {
+        withStore { cs, v, r, _ in cs[Int(coreOfRegion[i])].approximateSignedDistance(p, vertices: v, ringEnds: r) }
     }
 
     /// The region whose boundary is nearest to `c`, with the signed distance (positive inside).

@@ -119,53 +119,60 @@ public struct RegionMonitor: Sendable {
         let first = !started
         started = true
 
-        func evaluate(_ i: Int, _ d: Double) {
+        // Containment is cheap (the fence's raster, a circle's chord); the signed distance is
+        // computed only when containment disagrees with the state (a transition may be due) or
+        // an event needs it.
+        let regions = self.regions
+        let p = ECEF(c)
+        func evaluate(_ i: Int) {
             guard visited[i] != fixNumber else { return }
             visited[i] = fixNumber
+            let geometricallyInside = regions.contains(i, c, p)
             if first {
-                guard d > 0 else { return }
+                guard geometricallyInside else { return }
                 setInside(i, true, at: t)
                 if config.initialEnter {
-                    let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e, initial: true)
+                    let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e, initial: true)
                     emit(enter)
                     ruleEvents(after: enter, emit)
                 }
                 return
             }
             if inside[i] {
-                if d <= -margin {
-                    setInside(i, false, at: t)
-                    let exit = RegionEvent(time: t, type: .exit, region: i, coordinate: c, distance: d, error: e)
-                    emit(exit)
-                    ruleEvents(after: exit, emit)
-                    return
+                if !geometricallyInside {
+                    let d = regions.signedDistance(i, c)
+                    if d <= -margin {
+                        setInside(i, false, at: t)
+                        let exit = RegionEvent(time: t, type: .exit, region: i, coordinate: c, distance: d, error: e)
+                        emit(exit)
+                        ruleEvents(after: exit, emit)
+                        return
+                    }
                 }
                 if config.dwellSeconds > 0, !dwellDone[i], let since = enteredAt[i],
                    Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
                     dwellDone[i] = true
-                    emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: d, error: e))
+                    emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
                 }
                 if waterDue(i, at: t) {  // the interval ran out while inside
                     alertedFor[i] = lastWatered[i]
-                    emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: d, error: e))
+                    emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
                 }
-            } else if d >= margin {
-                setInside(i, true, at: t)
-                let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e)
-                emit(enter)
-                ruleEvents(after: enter, emit)
+            } else if geometricallyInside {
+                let d = regions.signedDistance(i, c)
+                if d >= margin {
+                    setInside(i, true, at: t)
+                    let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e)
+                    emit(enter)
+                    ruleEvents(after: enter, emit)
+                }
             }
         }
 
-        // Fences whose boundary is within the margin, fences containing the fix, and fences the
-        // state says we are in (far from here now means a clear exit).
-        regions.forEachNear(c, within: margin) { i, d in evaluate(i, d) }
-        regions.forEachContaining(c) { i in
-            if visited[i] != fixNumber { evaluate(i, regions.signedDistance(i, c)) }
-        }
-        for i in insideList where visited[i] != fixNumber {
-            evaluate(i, regions.signedDistance(i, c))
-        }
+        // Every fence whose box meets the margin around the fix (which includes every fence
+        // containing it), and the fences the state says we are in (far from here: a clear exit).
+        regions.forEachRegion(near: c, within: margin) { evaluate($0) }
+        for i in insideList where visited[i] != fixNumber { evaluate(i) }
     }
 
     mutating func setInside(_ i: Int, _ value: Bool, at t: UTCTime) {
@@ -181,6 +188,11 @@ public struct RegionMonitor: Sendable {
     }
 
     /// Passes through fences between `a` and `b` that neither fix is inside.
+    ///
+    /// Signed distance changes by at most the distance moved, so along a path of length L the
+    /// deepest point is at most (d_a + d_b + L) / 2 inside: most fences near the path are ruled
+    /// out by two evaluations. The rest are sampled along the straight path in space (within a
+    /// millimetre of the geodesic for paths up to 100 m), and the crossings bisected.
     mutating func transits(from a: (time: UTCTime, coordinate: Coordinate, error: Double),
                            to b: (time: UTCTime, coordinate: Coordinate, error: Double),
                            wasInside: [Bool], _ emit: (RegionEvent) -> Void) {
@@ -189,28 +201,36 @@ public struct RegionMonitor: Sendable {
         guard path.distance > 0 else { return }
         let error = max(a.error, b.error)
         let margin = config.hysteresisMetres + config.accuracyFactor * error
-        let middle = g.direct(from: a.coordinate, bearing: path.initialBearing, distance: path.distance / 2)
-        let seconds = Double(b.time.nanoseconds - a.time.nanoseconds) / 1e9
+        let pa = ECEF(a.coordinate), pb = ECEF(b.coordinate)
+        func space(_ f: Double) -> ECEF { ECEF(x: pa.x + f * (pb.x - pa.x), y: pa.y + f * (pb.y - pa.y), z: pa.z + f * (pb.z - pa.z)) }
         func point(_ f: Double) -> Coordinate { g.direct(from: a.coordinate, bearing: path.initialBearing, distance: f * path.distance) }
+        let seconds = Double(b.time.nanoseconds - a.time.nanoseconds) / 1e9
         func time(_ f: Double) -> UTCTime { UTCTime(nanoseconds: a.time.nanoseconds + Int64(f * seconds * 1e9)) }
+        let middle = point(0.5)
         // Samples at most every half metre (and at least 8 along any path), at most 512.
         let steps = min(512, max(8, Int((path.distance / 0.5).rounded(.up))))
         var found: [RegionEvent] = []
-        regions.forEachNear(middle, within: path.distance / 2 + margin) { i, _ in
+        let regions = self.regions
+        let inside = self.inside
+        let aPoint = a.coordinate, bPoint = b.coordinate
+        regions.forEachRegion(near: middle, within: path.distance / 2 + margin) { i in
             guard !wasInside[i], !inside[i] else { return }
+            // Both ends outside: the path gets at most L/2 inside.
+            if path.distance / 2 < margin, !regions.contains(i, aPoint, pa), !regions.contains(i, bPoint, pb) { return }
+            let da = regions.approximateSignedDistance(i, pa), db = regions.approximateSignedDistance(i, pb)
+            guard (da + db + path.distance) / 2 >= margin else { return }
             var deepest = -Double.infinity, deepestAt = 0.0
             for k in 1..<steps {
                 let f = Double(k) / Double(steps)
-                let d = regions.signedDistance(i, point(f))
+                let d = regions.approximateSignedDistance(i, space(f))
                 if d > deepest { deepest = d; deepestAt = f }
             }
             guard deepest >= margin else { return }
-            // Bisect the boundary crossings on each side of the deepest point.
             func crossing(_ outside: Double, _ insideAt: Double) -> Double {
                 var lo = outside, hi = insideAt
                 for _ in 0..<40 {
                     let mid = (lo + hi) / 2
-                    if regions.signedDistance(i, point(mid)) > 0 { hi = mid } else { lo = mid }
+                    if regions.approximateSignedDistance(i, space(mid)) > 0 { hi = mid } else { lo = mid }
                 }
                 return (lo + hi) / 2
             }
