@@ -23,26 +23,19 @@ struct Raster {
         scaleY = Double(n) / height
         let cellW = width / Double(n), cellH = height / Double(n)
         var edge = [Bool](repeating: false, count: n * n)
-        var start = 0
-        for e in ringEnds {
-            let end = Int(e)
-            var b = v[end - 1]
-            for i in start..<end {
-                let a = v[i]
-                // Cells the edge's box covers, each tested against the edge (slightly enlarged).
-                let x0 = max(0, Int((min(a.x, b.x) - minX) * scaleX) - 1), x1 = min(n - 1, Int((max(a.x, b.x) - minX) * scaleX) + 1)
-                let y0 = max(0, Int((min(a.y, b.y) - minY) * scaleY) - 1), y1 = min(n - 1, Int((max(a.y, b.y) - minY) * scaleY) + 1)
-                for cy in y0...y1 {
-                    for cx in x0...x1 where !edge[cy * n + cx] {
-                        let lx = minX + Double(cx) * cellW, ly = minY + Double(cy) * cellH
-                        if Self.segment(b, a, meetsBoxX: lx - cellW * 1e-6, lx + cellW * (1 + 1e-6), y: ly - cellH * 1e-6, ly + cellH * (1 + 1e-6)) {
-                            edge[cy * n + cx] = true
-                        }
+        let (minX, minY, scaleX, scaleY) = (minX, minY, scaleX, scaleY)
+        Self.forEachEdge(v, ringEnds) { b, a in
+            // Cells the edge's box covers, each tested against the edge (slightly enlarged).
+            let x0 = max(0, Int((min(a.x, b.x) - minX) * scaleX) - 1), x1 = min(n - 1, Int((max(a.x, b.x) - minX) * scaleX) + 1)
+            let y0 = max(0, Int((min(a.y, b.y) - minY) * scaleY) - 1), y1 = min(n - 1, Int((max(a.y, b.y) - minY) * scaleY) + 1)
+            for cy in y0...y1 {
+                for cx in x0...x1 where !edge[cy * n + cx] {
+                    let lx = minX + Double(cx) * cellW, ly = minY + Double(cy) * cellH
+                    if Self.segment(b, a, meetsBoxX: lx - cellW * 1e-6, lx + cellW * (1 + 1e-6), y: ly - cellH * 1e-6, ly + cellH * (1 + 1e-6)) {
+                        edge[cy * n + cx] = true
                     }
                 }
-                b = a
             }
-            start = end
         }
         // Cells no edge touches take the state of their centre: per row, the crossings of the
         // centres' line with every edge, sorted; between odd and even crossings is inside.
@@ -50,16 +43,8 @@ struct Raster {
         for cy in 0..<n {
             let y = minY + (Double(cy) + 0.5) * cellH
             xs.removeAll(keepingCapacity: true)
-            var start = 0
-            for e in ringEnds {
-                let end = Int(e)
-                var b = v[end - 1]
-                for i in start..<end {
-                    let a = v[i]
-                    if (a.y > y) != (b.y > y) { xs.append((b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x) }
-                    b = a
-                }
-                start = end
+            Self.forEachEdge(v, ringEnds) { b, a in
+                if (a.y > y) != (b.y > y) { xs.append((b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x) }
             }
             xs.sort()
             var k = 0
@@ -70,6 +55,20 @@ struct Raster {
                 let state: UInt64 = edge[cell] ? FenceCore.cellEdge : (k % 2 == 1 ? FenceCore.cellInside : FenceCore.cellOutside)
                 words[cell >> 5] |= state << UInt64((cell & 31) * 2)
             }
+        }
+    }
+
+    /// Calls `body(previous, vertex)` for every edge of every ring (rings open, ending at `ringEnds`).
+    static func forEachEdge(_ v: [Planar], _ ringEnds: [Int32], _ body: (Planar, Planar) -> Void) {
+        var start = 0
+        for e in ringEnds {
+            let end = Int(e)
+            var b = v[end - 1]
+            for i in start..<end {
+                body(b, v[i])
+                b = v[i]
+            }
+            start = end
         }
     }
 
