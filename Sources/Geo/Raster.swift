@@ -23,7 +23,7 @@ struct Raster {
         scaleY = Double(n) / height
         let cellW = width / Double(n), cellH = height / Double(n)
         var edge = [Bool](repeating: false, count: n * n)
-        let (minX, minY, scaleX, scaleY) = (minX, minY, scaleX, scaleY)
+        let (minX, minY, scaleX, scaleY) = (minX, minY, scaleX, scaleY)  // copies: self is not yet whole
         Self.forEachEdge(v, ringEnds) { b, a in
             // Cells the edge's box covers, each tested against the edge (slightly enlarged).
             let x0 = max(0, Int((min(a.x, b.x) - minX) * scaleX) - 1), x1 = min(n - 1, Int((max(a.x, b.x) - minX) * scaleX) + 1)
