@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // System libraries. Each module map's header is the C shim: static inline wrappers for what
@@ -25,10 +26,11 @@ let package = Package(
         // Edges.
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
         .target(name: "Replay", dependencies: ["NMEA", "Geo"]),
+        .target(name: "Config", dependencies: ["Rules", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "NMEA", "Replay", "Rules",
+                "Geo", "NMEA", "Replay", "Rules", "Config",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,6 +47,7 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "TestSupport"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["NMEA", "Replay", "Geo"],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Geo
 import NMEA
+import Config
 import Replay
 import Rules
 
@@ -56,6 +57,9 @@ struct Replay: ParsableCommand {
           invalid, garbage, over-long lines, fixes by mode. On standard output when alone, on
           standard error when --fixes is given too.
 
+        --config FILE reads the monitor: section of a Treeline config (YAML); the options below
+        override it.
+
         --regions FILE (repeatable) runs the region monitor over the fixes instead and prints its
         events, one JSON object per line: time (the fix's, never the wall clock), type (enter, exit,
         dwell, water_due, capture_allowed, capture_locked, planting_allowed, planting_forbidden),
@@ -84,6 +88,9 @@ struct Replay: ParsableCommand {
 
     @Option(help: "The CRS of the regions' coordinates when a file does not say (e.g. EPSG:3763).")
     var crs: String?
+
+    @Option(help: "A config file (YAML, as the daemon's); its monitor: section sets the defaults that options override.")
+    var config: String?
 
     @OptionGroup(title: "Monitor (with --regions)")
     var monitor: MonitorOptions
@@ -122,7 +129,18 @@ extension Replay {
         do { set = try RegionLoader.load(regions, crs: crs) } catch { throw UserError(error.description) }
         let log = try LogFile(path: file)
         let out = ByteWriter(fd: 1)
-        var monitor = RegionMonitor(regions: set, config: monitor.applied(to: MonitorConfig()))
+        var base = MonitorConfig()
+        if let config {
+            do {
+                let bytes = try FileBytes.read(config, what: "config file")
+                base = try TreelineConfig.parse(String(decoding: bytes, as: UTF8.self), file: config).monitor
+            } catch let e as LogFileError {
+                throw UserError(e.description)
+            } catch let e as ConfigError {
+                throw UserError(e.description)
+            }
+        }
+        var monitor = RegionMonitor(regions: set, config: monitor.applied(to: base))
         var byType: [String: Int] = [:]
         let counts = try log.replay { fix in
             monitor.process(fix) { event in

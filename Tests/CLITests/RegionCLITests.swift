@@ -116,3 +116,20 @@ let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         #expect(both.status != 0 && both.stderr.contains("give one"))
     }
 }
+
+@Suite struct ReplayWithConfig {
+    @Test func theConfigsMonitorSectionAppliesAndOptionsOverrideIt() throws {
+        let walk = dataDirectory.appendingPathComponent("walk.nmea").path
+        let regions = dataDirectory.appendingPathComponent("regions.geojson").path
+        let config = try CLI.tempLog("monitor:\n  dwell_s: 0\n")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let quiet = try CLI.run(["replay", walk, "--regions", regions, "--config", config.path])
+        #expect(quiet.status == 0 && !quiet.stdout.contains("\"dwell\""), "dwell_s: 0 from the file")
+        let again = try CLI.run(["replay", walk, "--regions", regions, "--config", config.path, "--dwell-s", "60"])
+        #expect(again.stdout.contains("\"dwell\""), "the option overrides the file")
+        let typo = try CLI.tempLog("monitor:\n  dwel_s: 0\n")
+        defer { try? FileManager.default.removeItem(at: typo) }
+        let bad = try CLI.run(["replay", walk, "--regions", regions, "--config", typo.path])
+        #expect(bad.status != 0 && bad.stderr.contains("did you mean dwell_s?"))
+    }
+}
