@@ -19,7 +19,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 all: build
 
 help:
-	@echo "make demo    install what is missing, build, replay Data/walk.nmea (fixes and counts), check the sample regions"
+	@echo "make demo    install what is missing, build, replay Data/walk.nmea: its counts, the sample regions, the events"
 	@echo "make test    install what is missing, build and run every test"
 	@echo "make bench   release build; NMEA throughput vs pynmea2, point-in-fence vs shapely (../shared/bench data)"
 	@echo "make deps    only install the Debian packages: $(DEB_PACKAGES)"
@@ -45,10 +45,12 @@ release: deps
 	$(SWIFT) build -c release
 
 demo: build
-	$(SWIFT) run treeline replay Data/walk.nmea --fixes --stats
+	$(SWIFT) run treeline replay Data/walk.nmea --stats
 	$(SWIFT) run treeline check Data/regions.geojson
 	$(SWIFT) run treeline check Data/regions-pt-tm06.geojson
 	$(SWIFT) run treeline where --regions Data/regions.geojson --at 40.1028819,-8.2361299
+	$(SWIFT) run treeline replay Data/walk.nmea --config Data/treeline.yaml \
+	  --regions Data/regions.geojson --regions Data/regions-pt-tm06.geojson
 
 test: deps
 	$(SWIFT) test
