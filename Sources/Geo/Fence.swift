@@ -33,6 +33,11 @@ public struct GeoBox: Sendable, Equatable {
     public func contains(_ c: Coordinate) -> Bool {
         c.latitude >= minLat && c.latitude <= maxLat && c.longitude >= minLon && c.longitude <= maxLon
     }
+
+    @inlinable
+    public func intersects(_ o: GeoBox) -> Bool {
+        minLat <= o.maxLat && maxLat >= o.minLat && minLon <= o.maxLon && maxLon >= o.minLon
+    }
 }
 
 /// The hot part of a fence, without references: the local frame, the radius (circles) and
@@ -395,15 +400,33 @@ public struct Fence: Sendable {
     }
 
     static func circleBoxes(center: Coordinate, radius: Double) -> [GeoBox] {
+        let (a, b) = circleBoxPair(center: center, radius: radius)
+        return b.map { [a, $0] } ?? [a]
+    }
+
+    /// The box (or two, across the antimeridian) covering every point within `radius` of
+    /// `center`, without allocating: for queries.
+    @inlinable
+    static func circleBoxPair(center: Coordinate, radius: Double) -> (GeoBox, GeoBox?) {
         let dLat = radius / minMetresPerDegreeLatitude * 1.01 + 1e-9
         let minLat = max(-90, center.latitude - dLat), maxLat = min(90, center.latitude + dLat)
         let extreme = max(abs(minLat), abs(maxLat))
         if extreme >= 89.999 {
             // Within reach of a pole: every longitude.
-            return [GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: 180)]
+            return (GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: 180), nil)
         }
         let metresPerDegreeLon = 111_319.49 * cos(extreme * .pi / 180)
         let dLon = min(180, radius / metresPerDegreeLon * 1.01 + 1e-9)
-        return boxes(minLat: minLat, maxLat: maxLat, originLon: center.longitude, relMin: -dLon, relMax: dLon)
+        let lo = center.longitude - dLon, hi = center.longitude + dLon
+        if dLon >= 180 { return (GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: 180), nil) }
+        if lo < -180 {
+            return (GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: hi),
+                    GeoBox(minLat: minLat, minLon: lo + 360, maxLat: maxLat, maxLon: 180))
+        }
+        if hi > 180 {
+            return (GeoBox(minLat: minLat, minLon: lo, maxLat: maxLat, maxLon: 180),
+                    GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: hi - 360))
+        }
+        return (GeoBox(minLat: minLat, minLon: lo, maxLat: maxLat, maxLon: hi), nil)
     }
 }

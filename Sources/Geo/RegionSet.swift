@@ -176,16 +176,17 @@ public struct RegionSet: Sendable {
     /// `c`, each once.
     @inlinable
     func forEachCandidate(near c: Coordinate, within metres: Double, _ body: (Int) -> Void) {
-        var seenSplit: [Int] = []  // only fences split at the antimeridian can come twice
-        for box in Self.searchBoxes(around: c, metres: metres) {
-            index.forEach(intersecting: box) { k in
-                let i = Int(regionOfCore[Int(k)])
-                if boxes[i].count > 1 {
-                    if seenSplit.contains(i) { return }
-                    seenSplit.append(i)
-                }
-                body(Int(k))
-            }
+        let (first, second) = Fence.circleBoxPair(center: c, radius: metres)
+        guard let second else {
+            index.forEach(intersecting: first) { body(Int($0)) }
+            return
+        }
+        // Across the antimeridian: a fence split there can meet both query boxes; visit it once.
+        index.forEach(intersecting: first) { body(Int($0)) }
+        index.forEach(intersecting: second) { k in
+            let i = Int(regionOfCore[Int(k)])
+            if boxes[i].count > 1, boxes[i].contains(where: { $0.intersects(first) }) { return }
+            body(Int(k))
         }
     }
 

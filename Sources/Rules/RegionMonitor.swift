@@ -30,8 +30,10 @@ public struct RegionMonitor: Sendable {
     var dwellDone: [Bool]
     /// Regions currently inside, for the exit check of regions far from the fix.
     var insideList: [Int] = []
-    /// Per region, the number of the last fix that evaluated it (to visit each once per fix).
+    /// Per region, the number of the last fix that evaluated it (to visit each once per fix), and
+    /// of the last fix that changed its state (so transit knows the state before this fix).
     var visited: [UInt32]
+    var changed: [UInt32]
     var fixNumber: UInt32 = 0
     var started = false
     /// Plants: when each was last watered, and the watering its last alert was for.
@@ -48,6 +50,7 @@ public struct RegionMonitor: Sendable {
         enteredAt = Array(repeating: nil, count: regions.count)
         dwellDone = Array(repeating: false, count: regions.count)
         visited = Array(repeating: 0, count: regions.count)
+        changed = Array(repeating: 0, count: regions.count)
         lastWatered = regions.regions.map(\.lastWatered)
         alertedFor = Array(repeating: nil, count: regions.count)
     }
@@ -99,10 +102,9 @@ public struct RegionMonitor: Sendable {
     public mutating func process(_ fix: Fix, _ emit: (RegionEvent) -> Void) {
         guard gate.check(fix) == nil, let c = fix.coordinate, let t = fix.time else { return }
         var atFix: [RegionEvent] = []
-        let wasInside = inside
         evaluate(fix: c, time: t, error: QualityGate.horizontalError(fix)) { atFix.append($0) }
         if config.transit, let prev = previous {
-            transits(from: prev, to: (t, c, QualityGate.horizontalError(fix)), wasInside: wasInside, emit)
+            transits(from: prev, to: (t, c, QualityGate.horizontalError(fix)), emit)
         }
         previous = (t, c, QualityGate.horizontalError(fix))
         for e in atFix { emit(e) }
@@ -113,7 +115,7 @@ public struct RegionMonitor: Sendable {
         let margin = config.hysteresisMetres + config.accuracyFactor * e
         fixNumber &+= 1
         if fixNumber == 0 {  // wrapped: clear the stamps
-            for i in visited.indices { visited[i] = 0 }
+            for i in visited.indices { visited[i] = 0; changed[i] = 0 }
             fixNumber = 1
         }
         let first = !started
@@ -177,6 +179,7 @@ public struct RegionMonitor: Sendable {
 
     mutating func setInside(_ i: Int, _ value: Bool, at t: UTCTime) {
         inside[i] = value
+        changed[i] = fixNumber
         if value {
             enteredAt[i] = t
             dwellDone[i] = false
@@ -195,7 +198,7 @@ public struct RegionMonitor: Sendable {
     /// millimetre of the geodesic for paths up to 100 m), and the crossings bisected.
     mutating func transits(from a: (time: UTCTime, coordinate: Coordinate, error: Double),
                            to b: (time: UTCTime, coordinate: Coordinate, error: Double),
-                           wasInside: [Bool], _ emit: (RegionEvent) -> Void) {
+                           _ emit: (RegionEvent) -> Void) {
         let g = Geodesic.wgs84
         let path = g.inverse(a.coordinate, b.coordinate)
         guard path.distance > 0 else { return }
@@ -211,10 +214,11 @@ public struct RegionMonitor: Sendable {
         let steps = min(512, max(8, Int((path.distance / 0.5).rounded(.up))))
         var found: [RegionEvent] = []
         let regions = self.regions
-        let inside = self.inside
+        let inside = self.inside, changed = self.changed, now = fixNumber
         let aPoint = a.coordinate, bPoint = b.coordinate
         regions.forEachRegion(near: middle, within: path.distance / 2 + margin) { i in
-            guard !wasInside[i], !inside[i] else { return }
+            // Outside after this fix, and before it (a state changed by this fix was the other).
+            guard !inside[i], changed[i] != now else { return }
             // Both ends outside: the path gets at most L/2 inside.
             if path.distance / 2 < margin, !regions.contains(i, aPoint, pa), !regions.contains(i, bPoint, pb) { return }
             let da = regions.approximateSignedDistance(i, pa), db = regions.approximateSignedDistance(i, pb)
