@@ -40,6 +40,8 @@ public final class LogFile {
     private let fd: Int32
     private let ownsDescriptor: Bool
     public static let chunkSize = 1 << 20
+    /// The file's size in bytes when it is a regular file (not standard input or a pipe).
+    public private(set) var size: Int?
 
     public init(path: String) throws(LogFileError) {
         self.path = path
@@ -51,9 +53,12 @@ public final class LogFile {
         let d = open(path, O_RDONLY | O_CLOEXEC)
         guard d >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         var st = stat()
-        if fstat(d, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-            close(d)
-            throw .isDirectory(path: path)
+        if fstat(d, &st) == 0 {
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                close(d)
+                throw .isDirectory(path: path)
+            }
+            if (st.st_mode & S_IFMT) == S_IFREG { size = Int(st.st_size) }
         }
         fd = d
         ownsDescriptor = true
@@ -78,11 +83,17 @@ public final class LogFile {
         }
     }
 
-    /// Reads the whole log through an `NMEAReader`, calling `onFix` for every epoch.
+    /// Reads the whole log through an `NMEAReader`, calling `onFix` for every epoch and
+    /// `progress` with the bytes read so far after each chunk.
     @discardableResult
-    public func replay(_ onFix: (Fix) -> Void) throws(LogFileError) -> NMEAStats {
+    public func replay(progress: ((Int) -> Void)? = nil, _ onFix: (Fix) -> Void) throws(LogFileError) -> NMEAStats {
         var reader = NMEAReader()
-        try forEachChunk { reader.read($0, onFix) }
+        var done = 0
+        try forEachChunk {
+            reader.read($0, onFix)
+            done += $0.count
+            progress?(done)
+        }
         reader.finish(onFix)
         return reader.statistics
     }

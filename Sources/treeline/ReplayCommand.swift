@@ -142,7 +142,9 @@ extension Replay {
         }
         var monitor = RegionMonitor(regions: set, config: monitor.applied(to: base))
         var byType: [String: Int] = [:]
-        let counts = try log.replay { fix in
+        let bar = ProgressBar(total: log.size, label: file)
+        defer { bar.finish() }
+        let counts = try log.replay(progress: bar.update) { fix in
             monitor.process(fix) { event in
                 byType[event.type.rawValue, default: 0] += 1
                 out.write { buf in
@@ -152,6 +154,7 @@ extension Replay {
             }
         }
         out.flush()
+        bar.finish()
         var summary = "\(file): \(counts.fixes) fixes, \(monitor.gate.accepted) used"
         let dropped = DropReason.allCases.compactMap { r in monitor.gate.dropped[r].map { "\(r.rawValue) \($0)" } }
         summary += dropped.isEmpty ? ", none dropped\n" : ", dropped: " + dropped.joined(separator: ", ") + "\n"

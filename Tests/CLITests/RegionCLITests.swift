@@ -133,3 +133,18 @@ let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         #expect(bad.status != 0 && bad.stderr.contains("did you mean dwell_s?"))
     }
 }
+
+@Suite struct ProgressBarOnlyOnATerminal {
+    @Test func aBigLogThroughAPipeGetsNoProgressBar() throws {
+        let walk = try Data(contentsOf: dataDirectory.appendingPathComponent("walk.nmea"))
+        var big = Data()
+        while big.count < 9 << 20 { big.append(walk) }  // over the bar's 8 MiB threshold
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-big-\(UUID().uuidString).nmea")
+        try big.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try CLI.run(["replay", file.path, "--regions", dataDirectory.appendingPathComponent("regions.geojson").path])
+        #expect(r.status == 0)
+        #expect(!r.stderr.contains("\r") && !r.stderr.contains("[#"), "stderr is a pipe here, not a terminal")
+        #expect(r.stderr.contains(" fixes, "))
+    }
+}
