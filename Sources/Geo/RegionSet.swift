@@ -153,12 +153,6 @@ public struct RegionSet: Sendable {
         return unique
     }
 
-    /// Boxes covering every point within `metres` of `c` (two when they cross the antimeridian):
-    /// the boxes of a circle of that radius.
-    public static func searchBoxes(around c: Coordinate, metres: Double) -> [GeoBox] {
-        Fence.circleBoxes(center: c, radius: metres)
-    }
-
     /// Calls `body` for each region whose boundary may lie within `metres` of `c`, with its
     /// signed distance (positive inside). Each region at most once; a region farther than
     /// `metres` may be included, none nearer is left out.
@@ -225,9 +219,7 @@ public struct RegionSet: Sendable {
                     for k in cs.indices { consider(k) }  // the whole Earth
                     return best
                 }
-                for box in Self.searchBoxes(around: c, metres: radius) {
-                    index.forEach(intersecting: box) { consider(Int($0)) }
-                }
+                forEachCandidate(near: c, within: radius) { consider($0) }
                 if let best, abs(best.signedDistance) <= radius { return best }
                 radius *= 4
             }

@@ -35,7 +35,6 @@ public struct RegionMonitor: Sendable {
     var visited: [UInt32]
     var changed: [UInt32]
     var fixNumber: UInt32 = 0
-    var started = false
     /// Plants: when each was last watered, and the watering its last alert was for.
     public private(set) var lastWatered: [UTCTime?]
     var alertedFor: [UTCTime?]
@@ -101,25 +100,25 @@ public struct RegionMonitor: Sendable {
     /// Processes one fix, calling `emit` for each event in time order.
     public mutating func process(_ fix: Fix, _ emit: (RegionEvent) -> Void) {
         guard gate.check(fix) == nil, let c = fix.coordinate, let t = fix.time else { return }
+        let error = QualityGate.horizontalError(fix)
         var atFix: [RegionEvent] = []
-        evaluate(fix: c, time: t, error: QualityGate.horizontalError(fix)) { atFix.append($0) }
+        evaluate(fix: c, time: t, error: error, first: previous == nil) { atFix.append($0) }
         if config.transit, let prev = previous {
-            transits(from: prev, to: (t, c, QualityGate.horizontalError(fix)), emit)
+            transits(from: prev, to: (t, c, error), emit)
         }
-        previous = (t, c, QualityGate.horizontalError(fix))
+        previous = (t, c, error)
         for e in atFix { emit(e) }
     }
 
-    /// The events of one accepted fix: enter, exit, dwell.
-    mutating func evaluate(fix c: Coordinate, time t: UTCTime, error e: Double, _ emit: (RegionEvent) -> Void) {
+    /// The events of one accepted fix: enter, exit, dwell; the `first` accepted fix only sets
+    /// the state.
+    mutating func evaluate(fix c: Coordinate, time t: UTCTime, error e: Double, first: Bool, _ emit: (RegionEvent) -> Void) {
         let margin = config.hysteresisMetres + config.accuracyFactor * e
         fixNumber &+= 1
         if fixNumber == 0 {  // wrapped: clear the stamps
             for i in visited.indices { visited[i] = 0; changed[i] = 0 }
             fixNumber = 1
         }
-        let first = !started
-        started = true
 
         // Containment is cheap (the fence's raster, a circle's chord); the signed distance is
         // computed only when containment disagrees with the state (a transition may be due) or
