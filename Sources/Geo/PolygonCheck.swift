@@ -159,14 +159,10 @@ enum PolygonCheck {
     }
 
     static func contains(_ r: [Planar], _ q: Planar) -> Bool {
-        var inside = false
-        var j = r.count - 1
-        for i in 0..<r.count {
-            let a = r[i], b = r[j]
-            if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
-            j = i
+        let end = [Int32(r.count)]
+        return r.withUnsafeBufferPointer { v in
+            end.withUnsafeBufferPointer { e in FenceCore.crossings(q, v, e, vertexStart: 0, rings: 0..<1) }
         }
-        return inside
     }
 
     static func area(_ r: [Planar]) -> Double {
