@@ -15,7 +15,7 @@ import Geo
 /// Transit: when the path between two consecutive accepted fixes passes at least the margin
 /// into a fence that neither fix is inside (a runner crossing a 20 m plant circle between 1 Hz
 /// fixes), an enter and an exit are reported, flagged `transit`, at times interpolated along the
-/// path. The path is the geodesic between the fixes; it is sampled and the crossings bisected.
+/// path (see `transits` for how the path is searched).
 ///
 /// Pure logic: feed it fixes in time order, it returns events. Per-fence state lives in arrays
 /// sized once; a fix costs a few index queries and no allocation per fence.
