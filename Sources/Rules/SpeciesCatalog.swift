@@ -1,0 +1,334 @@
+import Geo
+
+/// A species that may be planted in reforestation areas.
+public struct Species: Sendable, Equatable {
+    /// Scientific name, e.g. `Quercus robur`; regions' `species` lists use it.
+    public var latin: String
+    /// English common name, e.g. `Pedunculate oak`.
+    public var common: String
+    /// Distance between planting spots, metres.
+    public var spacing: Double
+    /// Usual height range of a mature plant, metres.
+    public var minHeight: Double
+    public var maxHeight: Double
+
+    public init(latin: String, common: String, spacing: Double, minHeight: Double, maxHeight: Double) {
+        self.latin = latin
+        self.common = common
+        self.spacing = spacing
+        self.minHeight = minHeight
+        self.maxHeight = maxHeight
+    }
+
+    /// Plants per hectare on a square grid at this spacing.
+    public var plantsPerHectare: Double { 10_000 / (spacing * spacing) }
+}
+
+/// The species catalog (`Data/species.json`): what may be planted, with spacing and heights.
+///
+/// The file is a JSON object `{"about": "…", "species": [ {…}, … ]}`; each entry has exactly
+/// `latin`, `common` (non-empty strings), `spacing_m`, `min_height_m` and `max_height_m` (metres,
+/// more than 0, min not above max). Latin names are unique, and no name (Latin or common) may
+/// stand for two species, so `named(_:)` is never ambiguous. Every problem is reported, not just
+/// the first, each naming the file, the entry's index and Latin name, and what to change.
+public struct SpeciesCatalog: Sendable {
+    public var species: [Species]
+    /// Normalized name (Latin or common) → index in `species`.
+    private var index: [String: Int]
+
+    /// Sanity bounds that catch numbers in the wrong unit.
+    public static let maxSpacing = 20.0
+    public static let maxHeight = 120.0
+
+    static let fields = ["latin", "common", "spacing_m", "min_height_m", "max_height_m"]
+    static let topLevelKeys = ["about", "species"]
+
+    public init(parsing bytes: some Collection<UInt8>, file: String) throws(SpeciesCatalogError) {
+        typealias Problem = SpeciesCatalogError.Problem
+        func fail(_ reason: SpeciesCatalogError.Reason) -> SpeciesCatalogError {
+            SpeciesCatalogError(file: file, problems: [Problem(entry: nil, latin: nil, reason: reason)])
+        }
+        let doc: JSONDocument
+        do {
+            doc = try JSONDocument.parse(Array(bytes))
+        } catch {
+            throw fail(.notJSON(line: error.line, column: error.column, message: error.message))
+        }
+        guard case let .object(top) = doc.root else { throw fail(.notACatalog(found: doc.root.typeName)) }
+
+        var problems: [Problem] = []
+        var seenTop: Set<String> = []
+        for (key, value) in top {
+            if !seenTop.insert(key).inserted {
+                problems.append(Problem(entry: nil, latin: nil, reason: .repeatedField(key)))
+            } else if !Self.topLevelKeys.contains(key) {
+                problems.append(Problem(entry: nil, latin: nil,
+                                        reason: .unknownField(key, suggestion: Self.closest(key, in: Self.topLevelKeys))))
+            } else if key == "about", value.string == nil {
+                problems.append(Problem(entry: nil, latin: nil,
+                                        reason: .wrongType(field: "about", expected: "a string", found: value.typeName)))
+            }
+        }
+        guard let list = doc.root["species"] else {
+            throw SpeciesCatalogError(file: file, problems: problems + [Problem(entry: nil, latin: nil, reason: .noSpeciesList)])
+        }
+        guard case let .array(entries) = list else {
+            throw SpeciesCatalogError(file: file, problems: problems + [Problem(entry: nil, latin: nil,
+                reason: .wrongType(field: "species", expected: "an array of species objects", found: list.typeName))])
+        }
+        if entries.isEmpty { problems.append(Problem(entry: nil, latin: nil, reason: .emptyCatalog)) }
+
+        var species: [Species] = []
+        var index: [String: Int] = [:]          // normalized name → position in `species`
+        var owner: [String: (entry: Int, field: String)] = [:]  // normalized name → where it was first given
+        for (n, entry) in entries.enumerated() {
+            let start = problems.count
+            var latin: String?
+            func add(_ reason: SpeciesCatalogError.Reason) {
+                problems.append(Problem(entry: n, latin: latin, reason: reason))
+            }
+            guard case let .object(members) = entry else {
+                add(.notAnObject(found: entry.typeName))
+                continue
+            }
+            if let l = entry["latin"]?.string, !Self.normalized(l).isEmpty { latin = Self.trimmed(l) }
+
+            var seen: Set<String> = []
+            for (key, _) in members {
+                if !seen.insert(key).inserted {
+                    add(.repeatedField(key))
+                } else if !Self.fields.contains(key) {
+                    add(.unknownField(key, suggestion: Self.closest(key, in: Self.fields)))
+                }
+            }
+            func name(_ field: String) -> String? {
+                guard let v = entry[field] else { add(.missingField(field)); return nil }
+                guard let s = v.string else { add(.wrongType(field: field, expected: "a string", found: v.typeName)); return nil }
+                guard !Self.normalized(s).isEmpty else { add(.emptyName(field)); return nil }
+                return Self.trimmed(s)
+            }
+            func metres(_ field: String, limit: Double) -> Double? {
+                guard let v = entry[field] else { add(.missingField(field)); return nil }
+                guard let x = v.number else {
+                    add(.wrongType(field: field, expected: "a number of metres", found: v.typeName))
+                    return nil
+                }
+                guard x > 0, x.isFinite else { add(.notPositive(field: field, value: x)); return nil }
+                guard x <= limit else { add(.implausible(field: field, value: x, limit: limit)); return nil }
+                return x
+            }
+            let l = name("latin"), common = name("common")
+            let spacing = metres("spacing_m", limit: Self.maxSpacing)
+            let minHeight = metres("min_height_m", limit: Self.maxHeight)
+            let maxHeight = metres("max_height_m", limit: Self.maxHeight)
+            if let minHeight, let maxHeight, minHeight > maxHeight { add(.minAboveMax(min: minHeight, max: maxHeight)) }
+
+            // Names: a Latin name once; no name standing for two species.
+            var names: [(field: String, key: String)] = []
+            if let l { names.append(("latin", Self.normalized(l))) }
+            if let common { names.append(("common", Self.normalized(common))) }
+            var reported: Set<Int> = []  // one problem per other entry (a copied entry clashes in both names)
+            for (field, key) in names {
+                if let first = owner[key], first.entry != n {
+                    guard reported.insert(first.entry).inserted else { continue }
+                    if field == "latin", first.field == "latin" {
+                        add(.duplicateLatin(firstEntry: first.entry))
+                    } else {
+                        add(.ambiguousName(field: field, otherEntry: first.entry, otherField: first.field))
+                    }
+                } else if owner[key] == nil {
+                    owner[key] = (n, field)
+                }
+            }
+
+            guard problems.count == start, let l, let common, let spacing, let minHeight, let maxHeight else { continue }
+            for (_, key) in names where index[key] == nil { index[key] = species.count }
+            species.append(Species(latin: l, common: common, spacing: spacing, minHeight: minHeight, maxHeight: maxHeight))
+        }
+        if !problems.isEmpty { throw SpeciesCatalogError(file: file, problems: problems) }
+        self.species = species
+        self.index = index
+    }
+
+    /// The species with this Latin or common name, ignoring case and extra spaces.
+    public func named(_ name: String) -> Species? {
+        index[Self.normalized(name)].map { species[$0] }
+    }
+
+    /// The species whose Latin or common name is nearest a name that is not in the catalog
+    /// (edit distance at most 3, and less than half the name's length), for "did you mean".
+    public func suggestion(for name: String) -> Species? {
+        let key = Self.normalized(name)
+        guard !key.isEmpty else { return nil }
+        if let exact = index[key] { return species[exact] }
+        let word = Array(key)
+        var best: (distance: Int, index: Int)?
+        for (candidate, i) in index {
+            let d = Self.distance(word, Array(candidate))
+            guard d <= 3, 2 * d < word.count else { continue }
+            if let b = best, (b.distance, b.index) <= (d, i) { continue }
+            best = (d, i)
+        }
+        return best.map { species[$0.index] }
+    }
+
+    /// Species named in regions' `species` lists that the catalog does not have, in the regions'
+    /// order, each with the region's id.
+    public func unknownSpecies(in regions: [Region]) -> [(region: String, species: String)] {
+        var out: [(region: String, species: String)] = []
+        for region in regions {
+            for name in region.species where named(name) == nil { out.append((region.id, name)) }
+        }
+        return out
+    }
+
+    // MARK: Helpers
+
+    /// Lowercased, with runs of white space made one space and none at the ends.
+    static func normalized(_ s: String) -> String {
+        s.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    static func trimmed(_ s: String) -> String {
+        s.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Levenshtein distance.
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var diagonal = row[0]
+            row[0] = i
+            for j in 1...b.count {
+                let next = min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
+                diagonal = row[j]
+                row[j] = next
+            }
+        }
+        return row[b.count]
+    }
+
+    /// The known field nearest a misspelt one (edit distance at most 3).
+    static func closest(_ word: String, in known: [String]) -> String? {
+        let w = Array(word.lowercased())
+        let best = known.map { ($0, distance(w, Array($0))) }.min { $0.1 < $1.1 }
+        return best.flatMap { $0.1 <= 3 ? $0.0 : nil }
+    }
+}
+
+/// Every problem found in a species catalog; the catalog is refused as a whole.
+public struct SpeciesCatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Reason: Sendable, Equatable {
+        case notJSON(line: Int, column: Int, message: String)
+        /// The top level is not an object.
+        case notACatalog(found: String)
+        case noSpeciesList
+        case emptyCatalog
+        /// An entry of `species` that is not an object.
+        case notAnObject(found: String)
+        case missingField(String)
+        case unknownField(String, suggestion: String?)
+        case repeatedField(String)
+        case wrongType(field: String, expected: String, found: String)
+        case emptyName(String)
+        /// A spacing or height that is 0, negative or not finite.
+        case notPositive(field: String, value: Double)
+        /// A spacing or height above `limit` metres: probably the wrong unit.
+        case implausible(field: String, value: Double, limit: Double)
+        case minAboveMax(min: Double, max: Double)
+        case duplicateLatin(firstEntry: Int)
+        /// A name (Latin or common) that an earlier entry already uses for another species.
+        case ambiguousName(field: String, otherEntry: Int, otherField: String)
+    }
+
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// 0-based index in the `species` array; nil for a problem with the file as a whole.
+        public var entry: Int?
+        /// The entry's Latin name, when it has a usable one.
+        public var latin: String?
+        public var reason: Reason
+
+        public init(entry: Int?, latin: String?, reason: Reason) {
+            self.entry = entry
+            self.latin = latin
+            self.reason = reason
+        }
+
+        public var description: String {
+            var place = ""
+            if case let .notJSON(line, column, _) = reason { place = ":\(line):\(column)" }
+            if let entry {
+                place += ": species[\(entry)]"
+                if let latin { place += " (\"\(latin)\")" }
+            }
+            return place + ": " + message
+        }
+
+        public var message: String {
+            let fields = SpeciesCatalog.fields.joined(separator: ", ")
+            switch reason {
+            case let .notJSON(_, _, message):
+                return "not JSON: \(message)"
+            case let .notACatalog(found):
+                return "the top level is \(found); a species catalog is an object {\"about\": \"…\", \"species\": [ … ]}"
+            case .noSpeciesList:
+                return "no \"species\" member: add \"species\": [ {\(fields)}, … ]"
+            case .emptyCatalog:
+                return "\"species\" is empty: list at least one species"
+            case let .notAnObject(found):
+                return "is \(found), not an object: each species is {\(fields)}"
+            case let .missingField(field):
+                return "\(field) is missing: \(Self.explain(field))"
+            case let .unknownField(field, suggestion):
+                var s = "unknown field \"\(field)\""
+                if let suggestion { s += " (did you mean \"\(suggestion)\"?)" }
+                return s + "; the fields are " + (entry == nil ? SpeciesCatalog.topLevelKeys.joined(separator: ", ") : fields)
+            case let .repeatedField(field):
+                return "\"\(field)\" is given twice: keep one"
+            case let .wrongType(field, expected, found):
+                return "\(field) must be \(expected), not \(found)"
+            case let .emptyName(field):
+                return "\(field) is empty: \(Self.explain(field))"
+            case let .notPositive(field, value):
+                return "\(field) must be more than 0, not \(Self.show(value)): \(Self.explain(field))"
+            case let .implausible(field, value, limit):
+                return "\(field) is \(Self.show(value)), more than \(Self.show(limit)) m: the value is in metres (was it given in another unit?)"
+            case let .minAboveMax(min, max):
+                return "min_height_m (\(Self.show(min))) is more than max_height_m (\(Self.show(max))): swap them or correct one"
+            case let .duplicateLatin(first):
+                return "duplicate Latin name: species[\(first)] has the same one; merge the two entries"
+            case let .ambiguousName(field, other, otherField):
+                return "\(field) name is also species[\(other)]'s \(otherField == "latin" ? "Latin" : "common") name; give each species its own names"
+            }
+        }
+
+        static func explain(_ field: String) -> String {
+            switch field {
+            case "latin": return "the scientific name, e.g. \"Quercus robur\", as regions' species lists use it"
+            case "common": return "the English common name, e.g. \"Pedunculate oak\""
+            case "spacing_m": return "the distance between planting spots in metres, e.g. 5"
+            case "min_height_m": return "the smallest usual height of a mature plant in metres"
+            case "max_height_m": return "the largest usual height of a mature plant in metres"
+            default: return field
+            }
+        }
+
+        static func show(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+    }
+
+    public var file: String
+    public var problems: [Problem]
+
+    public init(file: String, problems: [Problem]) {
+        self.file = file
+        self.problems = problems
+    }
+
+    public var description: String {
+        let n = problems.count
+        return "\(n) error\(n == 1 ? "" : "s") in species catalog:\n"
+            + problems.map { "  " + file + $0.description }.joined(separator: "\n")
+    }
+}
