@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CPROJ"]),
         .target(name: "NMEA", dependencies: ["Geo"]),
         .target(name: "Rules", dependencies: ["Geo"]),
+        .target(name: "Map", dependencies: ["Geo", "Rules"]),
 
         // Edges.
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
@@ -30,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "NMEA", "Replay", "Rules", "Config",
+                "Geo", "NMEA", "Replay", "Rules", "Config", "Map",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +48,7 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "TestSupport"]),
+        .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
         .testTarget(
             name: "ConformanceTests",
