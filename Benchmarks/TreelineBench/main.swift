@@ -146,9 +146,23 @@ func benchFences(path: String, pointsPath: String, pairsPath: String?, runs: Int
 
 /// Replay of a whole log through the region monitor vs reading and parsing it alone, alternating
 /// runs in one process so both see the same machine.
-func benchPipeline(logPath: String, fencesPath: String, runs: Int) {
+func benchPipeline(logPath: String, fencesPath: String, runs: Int, eventsPath: String?) {
     let set: RegionSet
     do { set = try RegionLoader.load(fencesPath, requirements: .geometryOnly) } catch { fail(String(error.description.prefix(2000))) }
+    if let eventsPath {
+        // The events once, one line each (time, type, region id, transit), to compare versions.
+        let out = ByteSink(path: eventsPath)
+        var monitor = RegionMonitor(regions: set)
+        do {
+            let log = try LogFile(path: logPath)
+            _ = try log.replay { fix in
+                monitor.process(fix) { e in
+                    out.line("\(e.time.nanoseconds) \(e.type.rawValue) \(set.regions[e.region].id)\(e.transit ? " transit" : "")")
+                }
+            }
+        } catch { fail(error.description) }
+        out.close()
+    }
     var parseTimes: [Double] = [], pipelineTimes: [Double] = []
     var events = 0, fixes = 0, used = 0
     for run in 0...runs {
@@ -222,10 +236,11 @@ func stringOption(_ name: String, in args: inout [String]) -> String? {
 let runs = option("--runs", default: 5, in: &args)
 let pointsFile = stringOption("--points-file", in: &args)
 let pairsFile = stringOption("--pairs", in: &args)
+let eventsFile = stringOption("--events", in: &args)
 switch args.first {
 case "pipeline":
-    guard args.count == 3 else { fail("usage: treeline-bench pipeline LOG FENCES.geojson [--runs N]") }
-    benchPipeline(logPath: args[1], fencesPath: args[2], runs: runs)
+    guard args.count == 3 else { fail("usage: treeline-bench pipeline LOG FENCES.geojson [--runs N] [--events OUT]") }
+    benchPipeline(logPath: args[1], fencesPath: args[2], runs: runs, eventsPath: eventsFile)
 case "fences":
     guard args.count == 2, let pointsFile else { fail("usage: treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]") }
     benchFences(path: args[1], pointsPath: pointsFile, pairsPath: pairsFile, runs: runs)
@@ -236,7 +251,7 @@ default:
     print("""
     usage: treeline-bench nmea FILE [--runs N]
            treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]
-           treeline-bench pipeline LOG FENCES.geojson [--runs N]
+           treeline-bench pipeline LOG FENCES.geojson [--runs N] [--events OUT]
 
       nmea   read and assemble a whole NMEA log (as `treeline replay` does); report lines/s,
              sentences/s, fixes/s and peak RSS. Make the 1,000,000-epoch log with
@@ -247,6 +262,7 @@ default:
              peak RSS. Benchmarks/fences.sh runs shapely's STRtree beside it.
       pipeline  replay LOG through the quality gate and the region monitor over FENCES, against
              reading and parsing LOG alone, alternating runs; report both and the ratio.
+             --events OUT first writes the events (ns time, type, region id, transit) to OUT.
     """)
     exit(args.isEmpty ? 0 : 2)
 }

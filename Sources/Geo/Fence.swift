@@ -126,6 +126,36 @@ public struct FenceCore: Sendable {
         return radius > 0 ? max(0, chord - radius) : max(0, chord - reach)
     }
 
+    /// The first and cheapest part of `signedDistanceUpperBound`: from the chord alone.
+    @inlinable
+    public func chordUpperBound(_ p: ECEF) -> Double {
+        (radius > 0 ? radius : reach) * (1 + 1e-6) - frame.chord(p) + 1e-3
+    }
+
+    /// An upper bound of the signed distance at `p` (positive inside), without any distance to
+    /// an edge. The fence lies within `reach` (a circle: its radius) of the origin, so a point
+    /// `chord` from the origin is at most `reach − chord` inside. A polygon's raster says more:
+    /// a point off the raster is outside by at least its distance to it, and a point in a cell
+    /// wholly outside by at least its distance to the cell's sides. A millimetre of slack covers
+    /// the local plane's scale.
+    @inlinable
+    public func signedDistanceUpperBound(_ p: ECEF, grid: UnsafeBufferPointer<UInt64>) -> Double {
+        let byChord = chordUpperBound(p)
+        let chord = (radius > 0 ? radius : reach) * (1 + 1e-6) + 1e-3 - byChord
+        if radius > 0 || chord > reach + Self.farMargin { return byChord }
+        let q = frame.project(p)
+        let side = Double(Self.gridSide)
+        let gx = (q.x - gridMinX) * gridScaleX, gy = (q.y - gridMinY) * gridScaleY
+        let ox = max(0, -gx, gx - side) / gridScaleX, oy = max(0, -gy, gy - side) / gridScaleY
+        if ox > 0 || oy > 0 { return min(byChord, -(ox * ox + oy * oy).squareRoot() + 1e-3) }
+        let cx = min(Int(gx), Self.gridSide - 1), cy = min(Int(gy), Self.gridSide - 1)
+        let cell = cy * Self.gridSide + cx
+        guard (grid[Int(gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == Self.cellOutside else { return byChord }
+        let fx = gx - Double(cx), fy = gy - Double(cy)
+        let clearance = min(min(fx, 1 - fx) / gridScaleX, min(fy, 1 - fy) / gridScaleY)
+        return min(byChord, -clearance + 1e-3)
+    }
+
     /// Signed distance from `c` (with ECEF `p`) to the boundary, metres, positive inside, for a
     /// point that is not `isFar`.
     @inlinable
@@ -408,17 +438,40 @@ public struct Fence: Sendable {
     /// `center`, without allocating: for queries.
     @inlinable
     static func circleBoxPair(center: Coordinate, radius: Double) -> (GeoBox, GeoBox?) {
-        let dLat = radius / minMetresPerDegreeLatitude * 1.01 + 1e-9
-        let minLat = max(-90, center.latitude - dLat), maxLat = min(90, center.latitude + dLat)
+        boxPair(latitudes: center.latitude...center.latitude, longitudes: center.longitude...center.longitude, metres: radius)
+    }
+
+    /// Boxes covering every point within `metres` of the geodesic from `a` to `b`, whose length
+    /// is at most `length`: the endpoints' box, grown by `metres` and by the geodesic's bow off
+    /// the straight line in latitude and longitude (about L²·tan φ / 8R). Nil for paths over
+    /// 10 km or near a pole, where a circle around the middle serves better.
+    static func segmentBoxPair(_ a: Coordinate, _ b: Coordinate, length: Double, metres: Double) -> (GeoBox, GeoBox?)? {
+        let extreme = max(abs(a.latitude), abs(b.latitude))
+        guard length <= 10_000, extreme <= 85 else { return nil }
+        var dLon = b.longitude - a.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        let bLon = a.longitude + dLon
+        let bow = 2 * length * length * max(1, tan(extreme * .pi / 180)) / (8 * 6_300_000) + 0.01
+        return boxPair(latitudes: min(a.latitude, b.latitude)...max(a.latitude, b.latitude),
+                       longitudes: min(a.longitude, bLon)...max(a.longitude, bLon), metres: metres + bow)
+    }
+
+    /// The box of `latitudes` × `longitudes` (longitudes may run past ±180) grown by `metres`,
+    /// split in two across the antimeridian.
+    @usableFromInline
+    static func boxPair(latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>, metres: Double) -> (GeoBox, GeoBox?) {
+        let dLat = metres / minMetresPerDegreeLatitude * 1.01 + 1e-9
+        let minLat = max(-90, latitudes.lowerBound - dLat), maxLat = min(90, latitudes.upperBound + dLat)
         let extreme = max(abs(minLat), abs(maxLat))
         if extreme >= 89.999 {
             // Within reach of a pole: every longitude.
             return (GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: 180), nil)
         }
         let metresPerDegreeLon = 111_319.49 * cos(extreme * .pi / 180)
-        let dLon = min(180, radius / metresPerDegreeLon * 1.01 + 1e-9)
-        let lo = center.longitude - dLon, hi = center.longitude + dLon
-        if dLon >= 180 { return (GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: 180), nil) }
+        let dLon = metres / metresPerDegreeLon * 1.01 + 1e-9
+        var lo = longitudes.lowerBound - dLon, hi = longitudes.upperBound + dLon
+        if hi - lo >= 360 { return (GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: 180), nil) }
+        if lo < -180 && hi < -180 || lo >= 180 { lo += lo < -180 ? 360 : -360; hi += hi < -180 ? 360 : -360 }
         if lo < -180 {
             return (GeoBox(minLat: minLat, minLon: -180, maxLat: maxLat, maxLon: hi),
                     GeoBox(minLat: minLat, minLon: lo + 360, maxLat: maxLat, maxLon: 180))

@@ -25,6 +25,21 @@ public struct Geodesic: Sendable {
 
     public func distance(_ from: Coordinate, _ to: Coordinate) -> Double { inverse(from, to).distance }
 
+    /// Whether the WGS84 geodesic between `a` and `b` is at most `limit` metres long. Decided by
+    /// the chord when it can be: the geodesic is never shorter than its chord, and within 100 km
+    /// longer by less than 10⁻⁴ of it (about L³/24ρ², 10⁻⁵ at 100 km). Karney only near the limit.
+    public static func isWithin(_ limit: Double, _ a: Coordinate, _ b: Coordinate) -> Bool {
+        isWithin(limit, a, ECEF(a), b, ECEF(b))
+    }
+
+    /// `isWithin(_:_:_:)` for points whose ECEF positions the caller has.
+    public static func isWithin(_ limit: Double, _ a: Coordinate, _ pa: ECEF, _ b: Coordinate, _ pb: ECEF) -> Bool {
+        let chord = pa.distance(to: pb)
+        if chord > limit { return false }
+        if chord <= 100_000, chord * (1 + 1e-4) <= limit { return true }
+        return wgs84.distance(a, b) <= limit
+    }
+
     /// The point `distance` metres from `from` along initial bearing `bearing` (degrees).
     public func direct(from: Coordinate, bearing: Double, distance: Double) -> Coordinate {
         var lat2 = 0.0, lon2 = 0.0, azi2 = 0.0

@@ -30,6 +30,13 @@ public struct ECEF: Sendable, Equatable {
         y = n * cp * sin(lambda)
         z = n * (1 - Self.e2) * sp
     }
+
+    /// The straight-line distance to `o`, metres.
+    @inlinable
+    public func distance(to o: ECEF) -> Double {
+        let dx = o.x - x, dy = o.y - y, dz = o.z - z
+        return (dx * dx + dy * dy + dz * dz).squareRoot()
+    }
 }
 
 /// A local east/north plane tangent to the ellipsoid at an origin, in metres.

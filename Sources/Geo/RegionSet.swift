@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,12 +19,18 @@ public struct RegionSet: Sendable {
     @usableFromInline let cores: [FenceCore]
     @usableFromInline let regionOfCore: [Int32]
     @usableFromInline let coreOfRegion: [Int32]
+    /// Tells one set from another, so that a `NearbyCache` filled from one is not used with another.
+    let generation: UInt64
+    static let generations = Atomic<UInt64>(0)
     @usableFromInline let vertices: [Planar]
     @usableFromInline let ringEnds: [Int32]
     @usableFromInline let grids: [UInt64]
+    /// Per core, a box covering its fence (for a fence across the antimeridian, every longitude).
+    @usableFromInline let coreBoxes: [GeoBox]
 
     public init(_ regions: [Region]) {
         self.regions = regions
+        generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
         let fences = regions.map { Fence($0.shape) }
         boxes = fences.map(\.boxes)
         var entries: [(box: GeoBox, item: Int32)] = []
@@ -55,6 +62,13 @@ public struct RegionSet: Sendable {
         index.remapItems { coreOf[Int($0)] }
         self.index = index
         self.cores = cores
+        coreBoxes = regionOf.map { i in
+            let b = fences[Int(i)].boxes
+            return b.dropFirst().reduce(b[0]) { u, x in
+                GeoBox(minLat: min(u.minLat, x.minLat), minLon: min(u.minLon, x.minLon),
+                       maxLat: max(u.maxLat, x.maxLat), maxLon: max(u.maxLon, x.maxLon))
+            }
+        }
         regionOfCore = regionOf
         coreOfRegion = coreOf
         self.vertices = vertices
@@ -71,7 +85,7 @@ public struct RegionSet: Sendable {
         let q = GeoBox(minLat: c.latitude, minLon: c.longitude, maxLat: c.latitude, maxLon: c.longitude)
         withStore { cs, v, r, g in
             index.forEach(intersecting: q) { k in
-                if cs[Int(k)].contains(c, p, vertices: v, ringEnds: r, grid: g) { body(Int(regionOfCore[Int(k)])) }
+                if cs.baseAddress.unsafelyUnwrapped[Int(k)].contains(c, p, vertices: v, ringEnds: r, grid: g) { body(Int(regionOfCore[Int(k)])) }
             }
         }
     }
@@ -94,7 +108,7 @@ public struct RegionSet: Sendable {
     /// Whether region `i` contains `c`, whose ECEF `p` the caller has.
     @inlinable
     public func contains(_ i: Int, _ c: Coordinate, _ p: ECEF) -> Bool {
-        withStore { cs, v, r, g in cs[Int(coreOfRegion[i])].contains(c, p, vertices: v, ringEnds: r, grid: g) }
+        withStore { cs, v, r, g in cs.baseAddress.unsafelyUnwrapped[Int(coreOfRegion[i])].contains(c, p, vertices: v, ringEnds: r, grid: g) }
     }
 
     /// Signed distance from `c` to region `i`'s boundary, metres, positive inside.
@@ -170,7 +184,13 @@ public struct RegionSet: Sendable {
     /// `c`, each once.
     @inlinable
     func forEachCandidate(near c: Coordinate, within metres: Double, _ body: (Int) -> Void) {
-        let (first, second) = Fence.circleBoxPair(center: c, radius: metres)
+        forEachCandidate(in: Fence.circleBoxPair(center: c, radius: metres), body)
+    }
+
+    /// Calls `body` with the core index of each fence whose box meets one of `boxes`, each once.
+    @inlinable
+    func forEachCandidate(in boxes: (GeoBox, GeoBox?), _ body: (Int) -> Void) {
+        let (first, second) = boxes
         guard let second else {
             index.forEach(intersecting: first) { body(Int($0)) }
             return
@@ -179,7 +199,7 @@ public struct RegionSet: Sendable {
         index.forEach(intersecting: first) { body(Int($0)) }
         index.forEach(intersecting: second) { k in
             let i = Int(regionOfCore[Int(k)])
-            if boxes[i].count > 1, boxes[i].contains(where: { $0.intersects(first) }) { return }
+            if self.boxes[i].count > 1, self.boxes[i].contains(where: { $0.intersects(first) }) { return }
             body(Int(k))
         }
     }
@@ -190,10 +210,82 @@ public struct RegionSet: Sendable {
         forEachCandidate(near: c, within: metres) { body(Int(regionOfCore[$0])) }
     }
 
+    /// Calls `body` with the index of each region whose boundary may lie within `metres` of the
+    /// geodesic from `a` to `b` (each once), whose length is at most `length`. Short paths query
+    /// the box around them; long ones (over 10 km) a circle around the middle.
+    public func forEachRegion(along a: Coordinate, _ b: Coordinate, length: Double, within metres: Double, _ body: (Int) -> Void) {
+        if let boxes = Fence.segmentBoxPair(a, b, length: length, metres: metres) {
+            forEachCandidate(in: boxes) { body(Int(regionOfCore[$0])) }
+            return
+        }
+        // The middle in latitude and longitude; the circle reaches both ends of the chord, plus
+        // the geodesic's bow off it (L²/8ρ), plus the margin.
+        var dLon = b.longitude - a.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        var midLon = a.longitude + dLon / 2
+        if midLon > 180 { midLon -= 360 } else if midLon < -180 { midLon += 360 }
+        let middle = Coordinate(latitude: (a.latitude + b.latitude) / 2, longitude: midLon)
+        let pm = ECEF(middle)
+        let reach = max(pm.distance(to: ECEF(a)), pm.distance(to: ECEF(b))) * (1 + 1e-4) + length * length / (8 * 6_300_000) + metres
+        forEachRegion(near: middle, within: reach, body)
+    }
+
+    /// Like `forEachRegion(along:_:length:within:_:)`, but through `cache`: a fix follows the
+    /// last one closely, so the index is asked once for an area around the path, and the next
+    /// paths inside that area filter its list by their fences' boxes. May include a few regions
+    /// farther away; each region once, in no particular order.
+    public func forEachRegion(along a: Coordinate, _ b: Coordinate, length: Double, within metres: Double,
+                              cache: inout NearbyCache, _ body: (Int) -> Void) {
+        guard let (q, second) = Fence.segmentBoxPair(a, b, length: length, metres: metres), second == nil else {
+            forEachRegion(along: a, b, length: length, within: metres, body)
+            return
+        }
+        if !(cache.generation == generation && cache.area.contains(q)) {
+            // A new area: the query grown by a quarter kilometre each way.
+            let (grown, split) = Fence.boxPair(latitudes: q.minLat...q.maxLat, longitudes: q.minLon...q.maxLon, metres: 250)
+            guard split == nil else {
+                forEachRegion(along: a, b, length: length, within: metres, body)
+                return
+            }
+            cache.area = grown
+            cache.generation = generation
+            cache.cores.removeAll(keepingCapacity: true)
+            var list = cache.cores
+            cache.cores = []
+            index.forEach(intersecting: grown) { list.append($0) }
+            list.sort()
+            var unique = 0
+            for k in list.indices where unique == 0 || list[k] != list[unique - 1] {
+                list[unique] = list[k]
+                unique += 1
+            }
+            list.removeSubrange(unique...)
+            cache.cores = list
+        }
+        coreBoxes.withUnsafeBufferPointer { boxes in
+            regionOfCore.withUnsafeBufferPointer { region in
+                for k in cache.cores where boxes[Int(k)].intersects(q) { body(Int(region[Int(k)])) }
+            }
+        }
+    }
+
     /// Region `i`'s signed distance at a point given only in space (see
     /// `FenceCore.approximateSignedDistance`): for searching along paths.
     public func approximateSignedDistance(_ i: Int, _ p: ECEF) -> Double {
-        withStore { cs, v, r, _ in cs[Int(coreOfRegion[i])].approximateSignedDistance(p, vertices: v, ringEnds: r) }
+        withStore { cs, v, r, _ in cs.baseAddress.unsafelyUnwrapped[Int(coreOfRegion[i])].approximateSignedDistance(p, vertices: v, ringEnds: r) }
+    }
+
+    /// Region `i`'s `FenceCore.chordUpperBound`: the cheapest bound of its signed distance.
+    @inlinable
+    public func chordUpperBound(_ i: Int, _ p: ECEF) -> Double {
+        cores.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped[Int(coreOfRegion[i])].chordUpperBound(p) }
+    }
+
+    /// An upper bound of region `i`'s signed distance at `p` (positive inside), from one chord:
+    /// cheaper than any distance (see `FenceCore.signedDistanceUpperBound`).
+    @inlinable
+    public func signedDistanceUpperBound(_ i: Int, _ p: ECEF) -> Double {
+        withStore { cs, _, _, g in cs.baseAddress.unsafelyUnwrapped[Int(coreOfRegion[i])].signedDistanceUpperBound(p, grid: g) }
     }
 
     /// The region whose boundary is nearest to `c`, with the signed distance (positive inside).
@@ -209,7 +301,7 @@ public struct RegionSet: Sendable {
                 var best: (index: Int, signedDistance: Double)?
                 func consider(_ k: Int) {
                     let i = Int(regionOfCore[k])
-                    if let b = best, cs[k].distanceLowerBound(p) > abs(b.signedDistance) { return }
+                    if let b = best, cs.baseAddress.unsafelyUnwrapped[k].distanceLowerBound(p) > abs(b.signedDistance) { return }
                     let d = distance(i, cs[k], c, p, v, r)
                     if best == nil || abs(d) < abs(best!.signedDistance) || (abs(d) == abs(best!.signedDistance) && i < best!.index) {
                         best = (i, d)
@@ -224,5 +316,21 @@ public struct RegionSet: Sendable {
                 radius *= 4
             }
         }
+    }
+}
+
+/// The index's answer for an area around recent fixes (see `RegionSet.forEachRegion(along:_:length:within:cache:_:)`).
+public struct NearbyCache: Sendable {
+    var area = GeoBox(minLat: 0, minLon: 0, maxLat: -1, maxLon: -1)
+    var generation: UInt64 = 0
+    var cores: [Int32] = []
+    public init() {}
+}
+
+extension GeoBox {
+    /// Whether `o` lies wholly inside this box.
+    @inlinable
+    public func contains(_ o: GeoBox) -> Bool {
+        o.minLat >= minLat && o.maxLat <= maxLat && o.minLon >= minLon && o.maxLon <= maxLon
     }
 }

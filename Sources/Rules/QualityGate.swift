@@ -24,7 +24,11 @@ public struct QualityGate: Sendable {
     public private(set) var dropped: [DropReason: Int] = [:]
     public private(set) var accepted = 0
     public private(set) var last: Fix?
+    /// The last accepted fix's position in space (for the monitor, which needs it too).
+    public private(set) var lastSpace = ECEF(x: 0, y: 0, z: 0)
     private var lastJump: Fix?
+    /// The fix being judged, in space.
+    private var space = ECEF(x: 0, y: 0, z: 0)
 
     public init(config: MonitorConfig) { self.config = config }
 
@@ -43,6 +47,7 @@ public struct QualityGate: Sendable {
         } else {
             accepted += 1
             last = fix
+            lastSpace = space
             lastJump = nil
         }
         return reason
@@ -52,13 +57,14 @@ public struct QualityGate: Sendable {
         guard fix.mode >= .twoD, let c = fix.coordinate else { return .noFix }
         guard let t = fix.time else { return .noTime }
         guard Self.horizontalError(fix) <= config.maxErrorMetres else { return .inaccurate }
+        space = ECEF(c)
         guard let last, let lt = last.time, let lc = last.coordinate else { return nil }
         guard t > lt else { return .notAfterLast }
         let seconds = Double(t.nanoseconds - lt.nanoseconds) / 1e9
-        if Geodesic.wgs84.distance(lc, c) / seconds <= config.maxSpeed { return nil }
+        if Geodesic.isWithin(config.maxSpeed * seconds, lc, lastSpace, c, space) { return nil }
         // A jump. Accept it if it agrees with the jump just before it.
         if let j = lastJump, let jt = j.time, let jc = j.coordinate, t > jt,
-           Geodesic.wgs84.distance(jc, c) / (Double(t.nanoseconds - jt.nanoseconds) / 1e9) <= config.maxSpeed {
+           Geodesic.isWithin(config.maxSpeed * Double(t.nanoseconds - jt.nanoseconds) / 1e9, jc, c) {
             return nil
         }
         lastJump = fix

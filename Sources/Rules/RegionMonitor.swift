@@ -29,17 +29,30 @@ public struct RegionMonitor: Sendable {
     var enteredAt: [UTCTime?]
     var dwellDone: [Bool]
     /// Regions currently inside, for the exit check of regions far from the fix.
-    var insideList: [Int] = []
+    var insideList: [Int32] = []
+    /// Scratch buffers kept between fixes so that a fix allocates nothing.
+    var candidates: [Int32] = []
+    var nearby = NearbyCache()
+    var atFix: [RegionEvent] = []
+    var found: [RegionEvent] = []
     /// Per region, the number of the last fix that evaluated it (to visit each once per fix), and
     /// of the last fix that changed its state (so transit knows the state before this fix).
     var visited: [UInt32]
     var changed: [UInt32]
+    /// Per region, the number of the last fix found geometrically inside it. Every region
+    /// containing a fix is evaluated at that fix, so transit knows both ends without asking again.
+    var containedAt: [UInt32]
     var fixNumber: UInt32 = 0
+    /// Per region, its kind, and for plants the watering interval in nanoseconds (read per fix:
+    /// kept apart from `Region`, whose copies cost reference counting).
+    let kinds: [RegionKind]
+    let wateringInterval: [Int64?]
     /// Plants: when each was last watered, and the watering its last alert was for.
     public private(set) var lastWatered: [UTCTime?]
     var alertedFor: [UTCTime?]
     /// The last accepted fix, its position and error, for transit.
     var previous: (time: UTCTime, coordinate: Coordinate, error: Double)?
+    var previousSpace = ECEF(x: 0, y: 0, z: 0)
 
     public init(regions: RegionSet, config: MonitorConfig = MonitorConfig()) {
         self.regions = regions
@@ -50,6 +63,11 @@ public struct RegionMonitor: Sendable {
         dwellDone = Array(repeating: false, count: regions.count)
         visited = Array(repeating: 0, count: regions.count)
         changed = Array(repeating: 0, count: regions.count)
+        containedAt = Array(repeating: 0, count: regions.count)
+        kinds = regions.regions.map(\.kind)
+        wateringInterval = regions.regions.map { r in
+            r.kind == .plant ? r.intervalDays.map { Int64($0) * UTCTime.nanosPerDay } : nil
+        }
         lastWatered = regions.regions.map(\.lastWatered)
         alertedFor = Array(repeating: nil, count: regions.count)
     }
@@ -57,7 +75,7 @@ public struct RegionMonitor: Sendable {
     /// A plant was watered at `time`: its next due period starts. Returns the `watered` event, or
     /// nil when `region` is not a plant.
     public mutating func water(_ region: Int, at time: UTCTime) -> RegionEvent? {
-        guard regions.regions[region].kind == .plant else { return nil }
+        guard kinds[region] == .plant else { return nil }
         lastWatered[region] = time
         let c = previous?.coordinate ?? Coordinate(latitude: .nan, longitude: .nan)
         return RegionEvent(time: time, type: .watered, region: region, coordinate: c,
@@ -66,9 +84,8 @@ public struct RegionMonitor: Sendable {
 
     /// Whether plant `i` is due at `t` and not yet alerted for this period.
     func waterDue(_ i: Int, at t: UTCTime) -> Bool {
-        let r = regions.regions[i]
-        guard r.kind == .plant, let days = r.intervalDays, let last = lastWatered[i] else { return false }
-        guard t.nanoseconds - last.nanoseconds >= Int64(days) * UTCTime.nanosPerDay else { return false }
+        guard let interval = wateringInterval[i], let last = lastWatered[i] else { return false }
+        guard t.nanoseconds - last.nanoseconds >= interval else { return false }
         return alertedFor[i] != last
     }
 
@@ -76,7 +93,7 @@ public struct RegionMonitor: Sendable {
     /// a plant's `water_due` when it is due on entering.
     mutating func ruleEvents(after e: RegionEvent, _ emit: (RegionEvent) -> Void) {
         var rule = e
-        switch (regions.regions[e.region].kind, e.type) {
+        switch (kinds[e.region], e.type) {
         case (.album, .enter): rule.type = .captureAllowed
         case (.album, .exit): rule.type = .captureLocked
         case (.reforestation, .enter): rule.type = .plantingAllowed
@@ -98,82 +115,117 @@ public struct RegionMonitor: Sendable {
     }
 
     /// Processes one fix, calling `emit` for each event in time order.
+    ///
+    /// One index query a fix: the fences whose boxes meet the path from the last accepted fix
+    /// (with the margin around it), or only the fix when there is no path. That covers every
+    /// fence containing the fix; the fences the state says we are in are added (far from here:
+    /// a clear exit). Then the fix is evaluated against them, then the path.
     public mutating func process(_ fix: Fix, _ emit: (RegionEvent) -> Void) {
         guard gate.check(fix) == nil, let c = fix.coordinate, let t = fix.time else { return }
         let error = QualityGate.horizontalError(fix)
-        var atFix: [RegionEvent] = []
-        evaluate(fix: c, time: t, error: error, first: previous == nil) { atFix.append($0) }
-        if config.transit, let prev = previous {
-            transits(from: prev, to: (t, c, error), emit)
+        let p = gate.lastSpace
+        let path = config.transit ? previous.flatMap { Path(from: $0, previousSpace, to: (t, c, error), p, config) } : nil
+
+        var candidates = takeScratch(\.candidates)
+        if let path, let a = previous?.coordinate {
+            regions.forEachRegion(along: a, c, length: path.length, within: path.margin, cache: &nearby) { candidates.append(Int32($0)) }
+        } else {
+            regions.forEachRegion(near: c, within: 0) { candidates.append(Int32($0)) }
+        }
+        // Events of one fix come in the order of the regions, whatever order the index gives.
+        candidates.sort()
+        let queried = candidates.count
+        candidates.append(contentsOf: insideList)
+
+        // The fix's own events wait until the transits before it are out.
+        var atFix = takeScratch(\.atFix)
+        evaluate(candidates, fix: c, p, time: t, error: error, first: previous == nil) { atFix.append($0) }
+        if let path, let prev = previous {
+            transits(through: candidates[..<queried], path, from: prev, to: (t, c, error), emit)
         }
         previous = (t, c, error)
+        previousSpace = p
         for e in atFix { emit(e) }
+        atFix.removeAll(keepingCapacity: true)
+        self.atFix = atFix
+        candidates.removeAll(keepingCapacity: true)
+        self.candidates = candidates
     }
 
-    /// The events of one accepted fix: enter, exit, dwell; the `first` accepted fix only sets
-    /// the state.
-    mutating func evaluate(fix c: Coordinate, time t: UTCTime, error e: Double, first: Bool, _ emit: (RegionEvent) -> Void) {
+    /// Moves a scratch buffer out of `self`, so that filling it does not copy it and a closure
+    /// that fills it does not capture `self`; the caller puts it back.
+    mutating func takeScratch<T>(_ key: WritableKeyPath<RegionMonitor, [T]>) -> [T] {
+        let buffer = self[keyPath: key]
+        self[keyPath: key] = []
+        return buffer
+    }
+
+    /// The events of one accepted fix against `candidates` (each at most once): enter, exit,
+    /// dwell; the `first` accepted fix only sets the state.
+    mutating func evaluate(_ candidates: [Int32], fix c: Coordinate, _ p: ECEF, time t: UTCTime, error e: Double,
+                           first: Bool, _ emit: (RegionEvent) -> Void) {
         let margin = config.hysteresisMetres + config.accuracyFactor * e
         fixNumber &+= 1
-        if fixNumber == 0 {  // wrapped: clear the stamps
-            for i in visited.indices { visited[i] = 0; changed[i] = 0 }
-            fixNumber = 1
-        }
-
-        // Containment is cheap (the fence's raster, a circle's chord); the signed distance is
-        // computed only when containment disagrees with the state (a transition may be due) or
-        // an event needs it.
-        let regions = self.regions
-        let p = ECEF(c)
-        func evaluate(_ i: Int) {
-            guard visited[i] != fixNumber else { return }
-            visited[i] = fixNumber
-            let geometricallyInside = regions.contains(i, c, p)
-            if first {
-                guard geometricallyInside else { return }
-                setInside(i, true, at: t)
-                if config.initialEnter {
-                    let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e, initial: true)
-                    emit(enter)
-                    ruleEvents(after: enter, emit)
-                }
-                return
+        if fixNumber == 0 {  // wrapped: renumber the stamps, the last fix as 1 and this one as 2
+            for i in visited.indices {
+                visited[i] = 0
+                changed[i] = 0
+                containedAt[i] = containedAt[i] == UInt32.max ? 1 : 0
             }
-            if inside[i] {
-                if !geometricallyInside {
-                    let d = regions.signedDistance(i, c)
-                    if d <= -margin {
-                        setInside(i, false, at: t)
-                        let exit = RegionEvent(time: t, type: .exit, region: i, coordinate: c, distance: d, error: e)
-                        emit(exit)
-                        ruleEvents(after: exit, emit)
-                        return
-                    }
-                }
-                if config.dwellSeconds > 0, !dwellDone[i], let since = enteredAt[i],
-                   Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
-                    dwellDone[i] = true
-                    emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
-                }
-                if waterDue(i, at: t) {  // the interval ran out while inside
-                    alertedFor[i] = lastWatered[i]
-                    emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
-                }
-            } else if geometricallyInside {
+            fixNumber = 2
+        }
+        for i in candidates where visited[Int(i)] != fixNumber {
+            visited[Int(i)] = fixNumber
+            evaluate(Int(i), fix: c, p, time: t, error: e, margin: margin, first: first, emit)
+        }
+    }
+
+    /// One region at one fix. Containment is cheap (the fence's raster, a circle's chord); the
+    /// signed distance is computed only when containment disagrees with the state (a transition
+    /// may be due) or an event needs it.
+    mutating func evaluate(_ i: Int, fix c: Coordinate, _ p: ECEF, time t: UTCTime, error e: Double, margin: Double,
+                           first: Bool, _ emit: (RegionEvent) -> Void) {
+        let geometricallyInside = regions.contains(i, c, p)
+        if geometricallyInside { containedAt[i] = fixNumber }
+        if first {
+            guard geometricallyInside else { return }
+            setInside(i, true, at: t)
+            if config.initialEnter {
+                let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e, initial: true)
+                emit(enter)
+                ruleEvents(after: enter, emit)
+            }
+            return
+        }
+        if inside[i] {
+            if !geometricallyInside {
                 let d = regions.signedDistance(i, c)
-                if d >= margin {
-                    setInside(i, true, at: t)
-                    let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e)
-                    emit(enter)
-                    ruleEvents(after: enter, emit)
+                if d <= -margin {
+                    setInside(i, false, at: t)
+                    let exit = RegionEvent(time: t, type: .exit, region: i, coordinate: c, distance: d, error: e)
+                    emit(exit)
+                    ruleEvents(after: exit, emit)
+                    return
                 }
             }
+            if config.dwellSeconds > 0, !dwellDone[i], let since = enteredAt[i],
+               Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
+                dwellDone[i] = true
+                emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
+            }
+            if waterDue(i, at: t) {  // the interval ran out while inside
+                alertedFor[i] = lastWatered[i]
+                emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
+            }
+        } else if geometricallyInside {
+            let d = regions.signedDistance(i, c)
+            if d >= margin {
+                setInside(i, true, at: t)
+                let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e)
+                emit(enter)
+                ruleEvents(after: enter, emit)
+            }
         }
-
-        // Every fence whose box meets the margin around the fix (which includes every fence
-        // containing it), and the fences the state says we are in (far from here: a clear exit).
-        regions.forEachRegion(near: c, within: margin) { evaluate($0) }
-        for i in insideList where visited[i] != fixNumber { evaluate(i) }
     }
 
     mutating func setInside(_ i: Int, _ value: Bool, at t: UTCTime) {
@@ -182,69 +234,121 @@ public struct RegionMonitor: Sendable {
         if value {
             enteredAt[i] = t
             dwellDone[i] = false
-            insideList.append(i)
+            insideList.append(Int32(i))
         } else {
             enteredAt[i] = nil
-            if let k = insideList.firstIndex(of: i) { insideList.remove(at: k) }
+            if let k = insideList.firstIndex(of: Int32(i)) { insideList.remove(at: k) }
         }
     }
 
-    /// Passes through fences between `a` and `b` that neither fix is inside.
+    /// The straight path between two accepted fixes, as far as transit needs it.
+    struct Path {
+        let pa: ECEF, pb: ECEF
+        /// An upper bound of the geodesic's length, metres.
+        let length: Double
+        let margin: Double
+        let error: Double
+
+        init?(from a: (time: UTCTime, coordinate: Coordinate, error: Double), _ pa: ECEF,
+              to b: (time: UTCTime, coordinate: Coordinate, error: Double), _ pb: ECEF, _ config: MonitorConfig) {
+            let chord = pa.distance(to: pb)
+            guard chord > 0 else { return nil }
+            self.pa = pa
+            self.pb = pb
+            // The geodesic is longer than its chord by about L³/24ρ²: 10⁻⁵ of L at 100 km. Bound
+            // it from above; beyond 100 km ask the geodesic itself.
+            length = chord <= 100_000 ? chord * (1 + 1e-4) : Geodesic.wgs84.inverse(a.coordinate, b.coordinate).distance
+            error = max(a.error, b.error)
+            margin = config.hysteresisMetres + config.accuracyFactor * error
+        }
+
+        func space(_ f: Double) -> ECEF {
+            ECEF(x: pa.x + f * (pb.x - pa.x), y: pa.y + f * (pb.y - pa.y), z: pa.z + f * (pb.z - pa.z))
+        }
+    }
+
+    /// Passes through fences between `a` and `b` that neither fix is inside, among `candidates`.
     ///
     /// Signed distance changes by at most the distance moved, so along a path of length L the
     /// deepest point is at most (d_a + d_b + L) / 2 inside: most fences near the path are ruled
-    /// out by two evaluations. The rest are sampled along the straight path in space (within a
-    /// millimetre of the geodesic for paths up to 100 m), and the crossings bisected.
-    mutating func transits(from a: (time: UTCTime, coordinate: Coordinate, error: Double),
+    /// out by a chord (a bound of d) or two evaluations. The rest are sampled along the straight
+    /// path in space (within a millimetre of the geodesic for paths up to 100 m), and the
+    /// crossings bisected. Geodesics, for the positions of the events, only for a pass found.
+    mutating func transits(through candidates: ArraySlice<Int32>, _ path: Path,
+                           from a: (time: UTCTime, coordinate: Coordinate, error: Double),
                            to b: (time: UTCTime, coordinate: Coordinate, error: Double),
                            _ emit: (RegionEvent) -> Void) {
-        let g = Geodesic.wgs84
-        let path = g.inverse(a.coordinate, b.coordinate)
-        guard path.distance > 0 else { return }
-        let error = max(a.error, b.error)
-        let margin = config.hysteresisMetres + config.accuracyFactor * error
-        let pa = ECEF(a.coordinate), pb = ECEF(b.coordinate)
-        func space(_ f: Double) -> ECEF { ECEF(x: pa.x + f * (pb.x - pa.x), y: pa.y + f * (pb.y - pa.y), z: pa.z + f * (pb.z - pa.z)) }
-        func point(_ f: Double) -> Coordinate { g.direct(from: a.coordinate, bearing: path.initialBearing, distance: f * path.distance) }
-        let seconds = Double(b.time.nanoseconds - a.time.nanoseconds) / 1e9
-        func time(_ f: Double) -> UTCTime { UTCTime(nanoseconds: a.time.nanoseconds + Int64(f * seconds * 1e9)) }
-        let middle = point(0.5)
-        // Samples at most every half metre (and at least 8 along any path), at most 512.
-        let steps = min(512, max(8, Int((path.distance / 0.5).rounded(.up))))
-        var found: [RegionEvent] = []
-        let regions = self.regions
-        let inside = self.inside, changed = self.changed, now = fixNumber
-        let aPoint = a.coordinate, bPoint = b.coordinate
-        regions.forEachRegion(near: middle, within: path.distance / 2 + margin) { i in
+        let length = path.length, margin = path.margin
+        var found = takeScratch(\.found)
+        for k in candidates {
+            let i = Int(k)
             // Outside after this fix, and before it (a state changed by this fix was the other).
-            guard !inside[i], changed[i] != now else { return }
+            guard !inside[i], changed[i] != fixNumber else { continue }
+            // The same bound from the chords alone, then from the rasters, before any distance.
+            if (regions.chordUpperBound(i, path.pa) + regions.chordUpperBound(i, path.pb) + length) / 2 < margin { continue }
+            if (regions.signedDistanceUpperBound(i, path.pa) + regions.signedDistanceUpperBound(i, path.pb) + length) / 2 < margin { continue }
             // Both ends outside: the path gets at most L/2 inside.
-            if path.distance / 2 < margin, !regions.contains(i, aPoint, pa), !regions.contains(i, bPoint, pb) { return }
-            let da = regions.approximateSignedDistance(i, pa), db = regions.approximateSignedDistance(i, pb)
-            guard (da + db + path.distance) / 2 >= margin else { return }
-            var deepest = -Double.infinity, deepestAt = 0.0
-            for k in 1..<steps {
-                let f = Double(k) / Double(steps)
-                let d = regions.approximateSignedDistance(i, space(f))
-                if d > deepest { deepest = d; deepestAt = f }
-            }
-            guard deepest >= margin else { return }
+            if length / 2 < margin, containedAt[i] != fixNumber, containedAt[i] != fixNumber &- 1 { continue }
+            let da = regions.approximateSignedDistance(i, path.pa), db = regions.approximateSignedDistance(i, path.pb)
+            guard (da + db + length) / 2 >= margin else { continue }
+            guard let deepAt = Self.pointAtDepth(margin, length: length, da, db, { regions.approximateSignedDistance(i, path.space($0)) }) else { continue }
             func crossing(_ outside: Double, _ insideAt: Double) -> Double {
                 var lo = outside, hi = insideAt
                 for _ in 0..<40 {
                     let mid = (lo + hi) / 2
-                    if regions.approximateSignedDistance(i, space(mid)) > 0 { hi = mid } else { lo = mid }
+                    if regions.approximateSignedDistance(i, path.space(mid)) > 0 { hi = mid } else { lo = mid }
                 }
                 return (lo + hi) / 2
             }
-            let fIn = crossing(0, deepestAt), fOut = crossing(1, deepestAt)
-            found.append(RegionEvent(time: time(fIn), type: .enter, region: i, coordinate: point(fIn), distance: 0, error: error, transit: true))
-            found.append(RegionEvent(time: time(fOut), type: .exit, region: i, coordinate: point(fOut), distance: 0, error: error, transit: true))
+            let fIn = crossing(0, deepAt), fOut = crossing(1, deepAt)
+            let g = Geodesic.wgs84
+            let geodesic = g.inverse(a.coordinate, b.coordinate)
+            func point(_ f: Double) -> Coordinate { g.direct(from: a.coordinate, bearing: geodesic.initialBearing, distance: f * geodesic.distance) }
+            let seconds = Double(b.time.nanoseconds - a.time.nanoseconds) / 1e9
+            func time(_ f: Double) -> UTCTime { UTCTime(nanoseconds: a.time.nanoseconds + Int64(f * seconds * 1e9)) }
+            found.append(RegionEvent(time: time(fIn), type: .enter, region: i, coordinate: point(fIn), distance: 0, error: path.error, transit: true))
+            found.append(RegionEvent(time: time(fOut), type: .exit, region: i, coordinate: point(fOut), distance: 0, error: path.error, transit: true))
         }
-        found.sort { ($0.time, $0.region, $0.type == .enter ? 0 : 1) < ($1.time, $1.region, $1.type == .enter ? 0 : 1) }
-        for e in found {
-            emit(e)
-            ruleEvents(after: e, emit)
+        if !found.isEmpty {
+            found.sort { ($0.time, $0.region, $0.type == .enter ? 0 : 1) < ($1.time, $1.region, $1.type == .enter ? 0 : 1) }
+            for e in found {
+                emit(e)
+                ruleEvents(after: e, emit)
+            }
+        }
+        found.removeAll(keepingCapacity: true)
+        self.found = found
+    }
+
+    /// A fraction of the path where the signed distance `d` is at least `depth`, given `d` at
+    /// both ends; nil when there is none to half a metre.
+    ///
+    /// Branch and bound on the 1-Lipschitz `d`: on a stretch of length ℓ between values d₀ and
+    /// d₁, `d` is at most (d₀ + d₁ + ℓ) / 2, so a stretch whose bound is below `depth` is dropped
+    /// without looking inside; the others are halved, until a point deep enough is found or the
+    /// stretches are half a metre long. Depth first from the start, at most 1,024 evaluations.
+    static func pointAtDepth(_ depth: Double, length: Double, _ d0: Double, _ d1: Double, _ d: (Double) -> Double) -> Double? {
+        if d0 >= depth { return 0 }
+        if d1 >= depth { return 1 }
+        return withUnsafeTemporaryAllocation(of: (Double, Double, Double, Double).self, capacity: 64) { stack in
+            var top = 0
+            stack[0] = (0, d0, 1, d1)
+            top = 1
+            var evaluations = 0
+            while top > 0, evaluations < 1_024 {
+                top -= 1
+                let (f0, v0, f1, v1) = stack[top]
+                let span = (f1 - f0) * length
+                if (v0 + v1 + span) / 2 < depth || span < 0.5 { continue }
+                let fm = (f0 + f1) / 2, vm = d(fm)
+                evaluations += 1
+                if vm >= depth { return fm }
+                guard top + 2 <= 64 else { continue }
+                stack[top] = (fm, vm, f1, v1)      // the later half waits
+                stack[top + 1] = (f0, v0, fm, vm)  // the earlier half first
+                top += 2
+            }
+            return nil
         }
     }
 }
