@@ -292,22 +292,30 @@ public struct RegionMonitor: Sendable {
             let da = regions.approximateSignedDistance(i, path.pa), db = regions.approximateSignedDistance(i, path.pb)
             guard (da + db + length) / 2 >= margin else { continue }
             guard let deepAt = Self.pointAtDepth(margin, length: length, da, db, { regions.approximateSignedDistance(i, path.space($0)) }) else { continue }
-            func crossing(_ outside: Double, _ insideAt: Double) -> Double {
-                var lo = outside, hi = insideAt
+            // Where the path crosses the boundary on each side of the deep point. An end already
+            // inside (a runner's fix a few metres into a plant's circle, short of the margin) is
+            // where the pass is known to begin or end: the event takes that end, and its depth.
+            func crossing(from end: Double, _ dEnd: Double, to insideAt: Double) -> (at: Double, distance: Double) {
+                if dEnd >= 0 { return (end, dEnd) }
+                var lo = end, hi = insideAt
                 for _ in 0..<40 {
                     let mid = (lo + hi) / 2
                     if regions.approximateSignedDistance(i, path.space(mid)) > 0 { hi = mid } else { lo = mid }
                 }
-                return (lo + hi) / 2
+                return ((lo + hi) / 2, 0)
             }
-            let fIn = crossing(0, deepAt), fOut = crossing(1, deepAt)
+            let entry = crossing(from: 0, da, to: deepAt), exit = crossing(from: 1, db, to: deepAt)
             let g = Geodesic.wgs84
             let geodesic = g.inverse(a.coordinate, b.coordinate)
-            func point(_ f: Double) -> Coordinate { g.direct(from: a.coordinate, bearing: geodesic.initialBearing, distance: f * geodesic.distance) }
-            let seconds = Double(b.time.nanoseconds - a.time.nanoseconds) / 1e9
-            func time(_ f: Double) -> UTCTime { UTCTime(nanoseconds: a.time.nanoseconds + Int64(f * seconds * 1e9)) }
-            found.append(RegionEvent(time: time(fIn), type: .enter, region: i, coordinate: point(fIn), distance: 0, error: path.error, transit: true))
-            found.append(RegionEvent(time: time(fOut), type: .exit, region: i, coordinate: point(fOut), distance: 0, error: path.error, transit: true))
+            func point(_ f: Double) -> Coordinate {
+                f == 0 ? a.coordinate : f == 1 ? b.coordinate : g.direct(from: a.coordinate, bearing: geodesic.initialBearing, distance: f * geodesic.distance)
+            }
+            let span = b.time.nanoseconds - a.time.nanoseconds
+            func time(_ f: Double) -> UTCTime {
+                f == 1 ? b.time : UTCTime(nanoseconds: a.time.nanoseconds + Int64((f * Double(span)).rounded()))
+            }
+            found.append(RegionEvent(time: time(entry.at), type: .enter, region: i, coordinate: point(entry.at), distance: entry.distance, error: path.error, transit: true))
+            found.append(RegionEvent(time: time(exit.at), type: .exit, region: i, coordinate: point(exit.at), distance: exit.distance, error: path.error, transit: true))
         }
         if !found.isEmpty {
             found.sort { ($0.time, $0.region, $0.type == .enter ? 0 : 1) < ($1.time, $1.region, $1.type == .enter ? 0 : 1) }
