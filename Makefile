@@ -19,7 +19,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 all: build
 
 help:
-	@echo "make demo    install what is missing, build, replay Data/walk.nmea: its counts, the sample regions, the events"
+	@echo "make demo    install what is missing, build, replay Data/walk.nmea: its counts, the sample regions, the events, out/walk.svg"
 	@echo "make test    install what is missing, build and run every test"
 	@echo "make bench   release build; NMEA throughput vs pynmea2, point-in-fence vs shapely (../shared/bench data)"
 	@echo "make deps    only install the Debian packages: $(DEB_PACKAGES)"
@@ -49,8 +49,10 @@ demo: build
 	$(SWIFT) run treeline check Data/regions.geojson
 	$(SWIFT) run treeline check Data/regions-pt-tm06.geojson
 	$(SWIFT) run treeline where --regions Data/regions.geojson --at 40.1028819,-8.2361299
+	@mkdir -p out
 	$(SWIFT) run treeline replay Data/walk.nmea --config Data/treeline.yaml \
-	  --regions Data/regions.geojson --regions Data/regions-pt-tm06.geojson
+	  --regions Data/regions.geojson --regions Data/regions-pt-tm06.geojson --svg out/walk.svg
+	@echo "map of the walk: out/walk.svg (open it in a web browser)"
 
 test: deps
 	$(SWIFT) test

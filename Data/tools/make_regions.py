@@ -7,6 +7,10 @@ Writes the sample regions around Data/walk.nmea (a forest plot near Lousã, Port
                                    as Portuguese forestry maps are; converted with PROJ's cs2cs
 Shapes are written in metres east/north of the walk's start (40.1000 N, 8.2400 W) and converted
 with the WGS84 ellipsoid's radii of curvature there (exact to millimetres at this size).
+The cork oak seedling's circle (9 m) is centred on the midpoint of the two fixes of the walk's
+dash nearest (80, 420): the path between them runs through its centre, 9 m deep, while each fix
+is only about 6 m inside (not evidence at the default margin of 5 m + the fix's error), so the
+monitor must find the pass between fixes. Run make_walk.py first.
 Needs cs2cs (Debian proj-bin). Deterministic.
 """
 import json
@@ -37,11 +41,33 @@ def circle_ring(ce, cn, r, k=24, reverse=False):
     return ring(pts)
 
 
+def walk_positions(path="Data/walk.nmea"):
+    """(east, north) metres of each GGA fix in the walk, in order."""
+    out = []
+    for line in open(path):
+        f = line.split(",")
+        if not f[0].endswith("GGA") or f[6] == "0":
+            continue
+        lat = int(f[2][:2]) + float(f[2][2:]) / 60
+        lon = -(int(f[4][:3]) + float(f[4][3:]) / 60)
+        out.append(((lon - LON0) * M_PER_DEG_LON, (lat - LAT0) * M_PER_DEG_LAT))
+    return out
+
+
+def dash_midpoint(target=(80, 420)):
+    """The midpoint of the consecutive fixes farther apart than 4 m (the dash) nearest `target`."""
+    p = walk_positions()
+    pairs = [(p[i], p[i + 1]) for i in range(len(p) - 1) if math.dist(p[i], p[i + 1]) > 4]
+    a, b = min(pairs, key=lambda ab: math.dist(((ab[0][0] + ab[1][0]) / 2, (ab[0][1] + ab[1][1]) / 2), target))
+    return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+
+
 def feature(props, geometry):
     return {"type": "Feature", "properties": props, "geometry": geometry}
 
 
 def main():
+    seedling = dash_midpoint()
     features = [
         feature({"id": "ref-encosta", "kind": "reforestation", "name": "Encosta do Castelo",
                  "species": ["Quercus robur", "Castanea sativa", "Arbutus unedo", "Pinus pinaster"]},
@@ -55,8 +81,8 @@ def main():
                  "interval_days": 14, "last_watered": "2026-04-28T17:30:00Z", "radius_m": 15},
                 {"type": "Point", "coordinates": lonlat(250, 420)}),
         feature({"id": "plant-sobreiro", "kind": "plant", "name": "Cork oak seedling",
-                 "interval_days": 3, "last_watered": "2026-04-25T09:00:00Z", "radius_m": 2},
-                {"type": "Point", "coordinates": lonlat(80, 420)}),
+                 "interval_days": 3, "last_watered": "2026-04-25T09:00:00Z", "radius_m": 9},
+                {"type": "Point", "coordinates": lonlat(*seedling)}),
         feature({"id": "album-miradouro", "kind": "album", "name": "Viewpoint", "radius_m": 60},
                 {"type": "Point", "coordinates": lonlat(330, 320)}),
         feature({"id": "album-ribeira", "kind": "album", "name": "Stream crossing"},

@@ -8,7 +8,8 @@ RMC, GGA, GSA and GST per epoch, CRLF endings, correct checksums.
 Realism, so that replays exercise what a real log does:
 * GPS jitter: horizontal error as a first-order Gauss-Markov process (about 1.5 m, 30 s
   correlation), so positions wander rather than hop; altitude noise likewise.
-* Walking speed 1.1-1.5 m/s, pauses, one long stop (a dwell), and a 20 s jog.
+* Walking speed 1.1-1.5 m/s, pauses, one long stop (a dwell), and a dash at 6 m/s that
+  crosses a small plant circle between two fixes (make_regions.py puts it there).
 * One outage of 35 s under dense canopy: RMC status V, GGA quality 0, GSA mode 1, no GST.
 * Satellites 7-12 and HDOP 0.7-1.6 drifting slowly; GST sigmas follow the jitter size.
 
@@ -42,7 +43,7 @@ ROUTE = [
     (330, 320, 1.1, 150),   # a long stop: dwell
     (250, 420, 1.3, 0),
     (120, 460, 1.4, 0),
-    (40, 380, 3.2, 0),      # a short jog
+    (40, 380, 6.0, 0),      # a dash: 6 m between fixes, across the seedling's circle
     (-60, 300, 1.3, 30),
     (-140, 180, 1.2, 0),
     (-120, 60, 1.3, 0),

@@ -4,6 +4,7 @@ import NMEA
 import Config
 import Replay
 import Rules
+import Map
 
 /// The `monitor:` settings as command-line options; each overrides the default.
 struct MonitorOptions: ParsableArguments {
@@ -67,10 +68,15 @@ struct Replay: ParsableCommand {
         transit, species where they apply. A summary goes to standard error: fixes used and dropped
         by reason, events by type.
 
+        --svg FILE (with --regions) also draws a map: the fences coloured by kind with their names,
+        the track of the fixes used (dashed across gaps of more than 10 s), the events with their
+        times, a scale bar and a north arrow. Open it in a web browser.
+
         Examples:
           treeline replay Data/walk.nmea --fixes | head
           cat Data/walk.nmea | treeline replay - --stats
           treeline replay Data/walk.nmea --regions Data/regions.geojson --regions Data/regions-pt-tm06.geojson
+          treeline replay Data/walk.nmea --regions Data/regions.geojson --svg walk.svg
         """
     )
 
@@ -86,6 +92,9 @@ struct Replay: ParsableCommand {
     @Option(help: "A regions file (GeoJSON); repeat for several. Prints the monitor's events.")
     var regions: [String] = []
 
+    @Option(help: ArgumentHelp("With --regions: write a map (SVG) of the fences, the track and the events to this file.", valueName: "file"))
+    var svg: String?
+
     @Option(help: "The CRS of the regions' coordinates when a file does not say (e.g. EPSG:3763).")
     var crs: String?
 
@@ -97,6 +106,7 @@ struct Replay: ParsableCommand {
 
     func validate() throws {
         if !regions.isEmpty && fixes { throw ValidationError("--fixes and --regions print different things: give one") }
+        if svg != nil && regions.isEmpty { throw ValidationError("--svg draws the monitor's events: give --regions too") }
     }
 
     func run() throws {
@@ -142,19 +152,34 @@ extension Replay {
         }
         var monitor = RegionMonitor(regions: set, config: monitor.applied(to: base))
         var byType: [String: Int] = [:]
+        var map: SVGMap? = svg.map { _ in
+            var m = SVGMap(regions: set.regions)
+            m.title = file == "-" ? "standard input" : file
+            return m
+        }
+        var lastUsed: UTCTime?
         let bar = ProgressBar(total: log.size, label: file)
         defer { bar.finish() }
         let counts = try log.replay(progress: bar.update) { fix in
+            let used = monitor.gate.accepted
             monitor.process(fix) { event in
                 byType[event.type.rawValue, default: 0] += 1
+                map?.addEvent(event)
                 out.write { buf in
                     event.appendJSON(to: &buf, regions: set)
                     buf.append(0x0A)
                 }
             }
+            // The map's track: the fixes the monitor used, broken where they stop for over 10 s.
+            if map != nil, monitor.gate.accepted > used, let c = fix.coordinate, let t = fix.time {
+                if let last = lastUsed, t.nanoseconds - last.nanoseconds > 10 * 1_000_000_000 { map?.breakTrack() }
+                map?.addTrack(c)
+                lastUsed = t
+            }
         }
         out.flush()
         bar.finish()
+        if let map, let svg { try WholeFile.write(map.render(), to: svg, what: "map") }
         var summary = "\(file): \(counts.fixes) fixes, \(monitor.gate.accepted) used"
         let dropped = DropReason.allCases.compactMap { r in monitor.gate.dropped[r].map { "\(r.rawValue) \($0)" } }
         summary += dropped.isEmpty ? ", none dropped\n" : ", dropped: " + dropped.joined(separator: ", ") + "\n"

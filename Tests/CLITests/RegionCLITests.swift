@@ -83,6 +83,45 @@ let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
 }
 
 @Suite struct ReplayWithRegions {
+    /// The sample walk (Data/tools/make_walk.py) against the sample regions (make_regions.py), at
+    /// the defaults (margin 5 m + the fix's error): every event, in order.
+    static let expected: [(time: String, type: String, region: String, transit: Bool)] = [
+        // Into the reforestation area (polygon with a hole) and a minute's dwell in it.
+        ("09:04:46.000", "enter", "ref-encosta", false),
+        ("09:04:46.000", "planting_allowed", "ref-encosta", false),
+        ("09:05:46.000", "dwell", "ref-encosta", false),
+        // The viewpoint album, inside the area: the long stop.
+        ("09:07:13.000", "enter", "album-miradouro", false),
+        ("09:07:13.000", "capture_allowed", "album-miradouro", false),
+        ("09:08:13.000", "dwell", "album-miradouro", false),
+        ("09:11:25.000", "exit", "album-miradouro", false),
+        ("09:11:25.000", "capture_locked", "album-miradouro", false),
+        ("09:11:27.000", "exit", "ref-encosta", false),
+        ("09:11:27.000", "planting_forbidden", "ref-encosta", false),
+        // The 35 s outage ends at 09:12:15 inside the strawberry tree's circle: not due, no alert.
+        ("09:12:15.000", "enter", "plant-medronheiro", false),
+        ("09:12:26.000", "exit", "plant-medronheiro", false),
+        // The young oak is due (7 days, last watered 04-20): one alert.
+        ("09:13:39.000", "enter", "plant-carvalho", false),
+        ("09:13:39.000", "water_due", "plant-carvalho", false),
+        ("09:13:53.000", "exit", "plant-carvalho", false),
+        // The dash at 6 m/s through the seedling's 9 m circle: each fix only 6 m in, the path 9 m.
+        ("09:13:57.000", "enter", "plant-sobreiro", true),
+        ("09:13:57.000", "water_due", "plant-sobreiro", true),
+        ("09:13:58.000", "exit", "plant-sobreiro", true),
+        // The area drawn in EPSG:3763, and the stream album overlapping it.
+        ("09:15:18.000", "enter", "ref-vale", false),
+        ("09:15:18.000", "planting_allowed", "ref-vale", false),
+        ("09:16:18.000", "dwell", "ref-vale", false),
+        ("09:17:01.000", "enter", "album-ribeira", false),
+        ("09:17:01.000", "capture_allowed", "album-ribeira", false),
+        ("09:18:01.000", "dwell", "album-ribeira", false),
+        ("09:18:41.000", "exit", "ref-vale", false),
+        ("09:18:41.000", "planting_forbidden", "ref-vale", false),
+        ("09:21:13.000", "exit", "album-ribeira", false),
+        ("09:21:13.000", "capture_locked", "album-ribeira", false),
+    ]
+
     @Test func eventsOfTheSampleWalk() throws {
         let r = try CLI.run(["replay", dataDirectory.appendingPathComponent("walk.nmea").path,
                              "--regions", dataDirectory.appendingPathComponent("regions.geojson").path,
@@ -91,18 +130,54 @@ let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         let events = try r.stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        let types = events.map { "\($0["type"] as? String ?? "?") \($0["region"] as? String ?? "?")" }
-        // Each kind entered and left, the due oak alerting once, the strawberry tree (not due) never.
-        #expect(types.contains("planting_allowed ref-encosta") && types.contains("planting_forbidden ref-encosta"))
-        #expect(types.contains("planting_allowed ref-vale"), "the area drawn in EPSG:3763")
-        #expect(types.contains("capture_allowed album-miradouro") && types.contains("capture_locked album-miradouro"))
-        #expect(types.filter { $0 == "water_due plant-carvalho" }.count == 1)
-        #expect(!types.contains("water_due plant-medronheiro") && types.contains("enter plant-medronheiro"))
-        #expect(types.contains("dwell album-miradouro"))
-        // Times are the fixes' own, in order.
-        let times = events.compactMap { $0["time"] as? String }
-        #expect(times == times.sorted() && times.first?.hasPrefix("2026-05-01T09:") == true)
-        #expect(r.stderr.contains("1357 fixes, 1322 used, dropped: no_fix 35"))
+        let got = events.map { e in
+            let time = (e["time"] as? String ?? "?")
+            return "\(time.hasPrefix("2026-05-01T") ? String(time.dropFirst(11).prefix(12)) : time) \(e["type"] as? String ?? "?") \(e["region"] as? String ?? "?")\(e["transit"] as? Bool == true ? " transit" : "")"
+        }
+        let want = Self.expected.map { "\($0.time) \($0.type) \($0.region)\($0.transit ? " transit" : "")" }
+        #expect(got == want)
+        // Plain enters and exits carry their evidence: |distance| at least 5 m + the fix's error.
+        for e in events where !(e["transit"] as? Bool ?? false) {
+            guard let type = e["type"] as? String, type == "enter" || type == "exit",
+                  let d = e["distance_m"] as? Double, let err = e["error_m"] as? Double else { continue }
+            #expect(type == "enter" ? d >= 5 + err - 0.01 : d <= -(5 + err) + 0.01, "\(e)")
+        }
+        // The pass: both ends inside the circle by less than the margin, the path deeper.
+        let pass = events.filter { $0["region"] as? String == "plant-sobreiro" }
+        for e in pass {
+            let d = try #require(e["distance_m"] as? Double), err = try #require(e["error_m"] as? Double)
+            #expect(d > 0 && d < 5 + err && 9 >= 5 + err, "\(e)")
+        }
+        #expect(r.stderr.contains("1340 fixes, 1305 used, dropped: no_fix 35"))
+        #expect(r.stderr.contains("enter 7, exit 7"))
+    }
+
+    @Test func theMapOfTheSampleWalk() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-map-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let svg = dir.appendingPathComponent("walk.svg")
+        let r = try CLI.run(["replay", dataDirectory.appendingPathComponent("walk.nmea").path,
+                             "--regions", dataDirectory.appendingPathComponent("regions.geojson").path,
+                             "--regions", dataDirectory.appendingPathComponent("regions-pt-tm06.geojson").path,
+                             "--svg", svg.path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let text = try String(contentsOf: svg, encoding: .utf8)
+        #expect(text.hasPrefix("<?xml") || text.hasPrefix("<svg"))
+        #expect(text.hasSuffix("</svg>\n") || text.hasSuffix("</svg>"))
+        for name in ["Encosta do Castelo", "Vale da Ribeira (PT-TM06)", "Cork oak seedling", "Viewpoint", "100 m"] {
+            #expect(text.contains(name), "\(name) on the map")
+        }
+        #expect(text.contains("09:13:57 enter Cork oak seedling"), "the pass is labelled with its time")
+        #expect(text.contains("id=\"track-gaps\""), "the outage is drawn as a gap")
+        // Nothing left behind but the map; a map without --regions, or into a missing directory, is refused.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["walk.svg"])
+        let alone = try CLI.run(["replay", dataDirectory.appendingPathComponent("walk.nmea").path, "--svg", svg.path])
+        #expect(alone.status != 0 && alone.stderr.contains("give --regions too"))
+        let nowhere = try CLI.run(["replay", dataDirectory.appendingPathComponent("walk.nmea").path,
+                                   "--regions", dataDirectory.appendingPathComponent("regions.geojson").path,
+                                   "--svg", "/nonexistent/dir/walk.svg"])
+        #expect(nowhere.status != 0 && nowhere.stderr.contains("cannot write the map to /nonexistent/dir/walk.svg"))
     }
 
     @Test func monitorOptionsOverrideTheDefaults() throws {
