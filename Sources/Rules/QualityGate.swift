@@ -23,10 +23,12 @@ public struct QualityGate: Sendable {
     public var config: MonitorConfig
     public private(set) var dropped: [DropReason: Int] = [:]
     public private(set) var accepted = 0
-    public private(set) var last: Fix?
+    /// The last accepted fix: its time and position (kept apart from `Fix`, whose copies per fix
+    /// cost more than the rest of the gate).
+    public private(set) var last: (time: UTCTime, coordinate: Coordinate)?
     /// The last accepted fix's position in space (for the monitor, which needs it too).
     public private(set) var lastSpace = ECEF(x: 0, y: 0, z: 0)
-    private var lastJump: Fix?
+    private var lastJump: (time: UTCTime, coordinate: Coordinate)?
     /// The fix being judged, in space.
     private var space = ECEF(x: 0, y: 0, z: 0)
 
@@ -44,9 +46,9 @@ public struct QualityGate: Sendable {
         let reason = judge(fix)
         if let reason {
             dropped[reason, default: 0] += 1
-        } else {
+        } else if let t = fix.time, let c = fix.coordinate {
             accepted += 1
-            last = fix
+            last = (t, c)
             lastSpace = space
             lastJump = nil
         }
@@ -58,16 +60,16 @@ public struct QualityGate: Sendable {
         guard let t = fix.time else { return .noTime }
         guard Self.horizontalError(fix) <= config.maxErrorMetres else { return .inaccurate }
         space = ECEF(c)
-        guard let last, let lt = last.time, let lc = last.coordinate else { return nil }
+        guard let (lt, lc) = last else { return nil }
         guard t > lt else { return .notAfterLast }
         let seconds = Double(t.nanoseconds - lt.nanoseconds) / 1e9
         if Geodesic.isWithin(config.maxSpeed * seconds, lc, lastSpace, c, space) { return nil }
         // A jump. Accept it if it agrees with the jump just before it.
-        if let j = lastJump, let jt = j.time, let jc = j.coordinate, t > jt,
+        if let (jt, jc) = lastJump, t > jt,
            Geodesic.isWithin(config.maxSpeed * Double(t.nanoseconds - jt.nanoseconds) / 1e9, jc, c) {
             return nil
         }
-        lastJump = fix
+        lastJump = (t, c)
         return .impossibleJump
     }
 }
