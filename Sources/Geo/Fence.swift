@@ -103,6 +103,40 @@ public struct FenceCore: Sendable {
         return crossings(q, vertices, ringEnds)
     }
 
+    /// `contains` for a core in a store, reading only the fields it needs: called on the
+    /// stored value, the compiler copied the whole core (some 150 bytes) per call to protect it
+    /// from writes through the other pointers.
+    @inlinable
+    static func contains(at core: UnsafePointer<FenceCore>, _ c: Coordinate, _ p: ECEF, vertices: UnsafeBufferPointer<Planar>,
+                         ringEnds: UnsafeBufferPointer<Int32>, grid: UnsafeBufferPointer<UInt64>) -> Bool {
+        let radius = core.pointee.radius
+        let o = core.pointee.frame.o
+        let dx = p.x - o.x, dy = p.y - o.y, dz = p.z - o.z
+        let chord2 = dx * dx + dy * dy + dz * dz
+        if radius > 0 {
+            let chord = chord2.squareRoot()
+            if chord > radius { return false }  // the geodesic is never shorter than the chord
+            // Within 1,000 km the geodesic exceeds the chord by less than twice chord³/24R².
+            if chord < 1_000_000 {
+                let slack = 2 * chord * chord * chord / (24 * Self.earthRadius * Self.earthRadius) + 1e-6
+                if chord + slack < radius { return true }
+            }
+            return Geodesic.wgs84.distance(core.pointee.frame.origin, c) <= radius
+        }
+        let reach = core.pointee.reach
+        if chord2 > reach * reach { return false }
+        let ex = core.pointee.frame.ex, ey = core.pointee.frame.ey
+        let nx = core.pointee.frame.nx, ny = core.pointee.frame.ny, nz = core.pointee.frame.nz
+        let q = Planar(x: ex * dx + ey * dy, y: nx * dx + ny * dy + nz * dz)
+        let gx = (q.x - core.pointee.gridMinX) * core.pointee.gridScaleX, gy = (q.y - core.pointee.gridMinY) * core.pointee.gridScaleY
+        guard gx >= 0, gy >= 0, gx < Double(Self.gridSide), gy < Double(Self.gridSide) else { return false }
+        let cell = Int(gy) * Self.gridSide + Int(gx)
+        let state = (grid[Int(core.pointee.gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3
+        if state != Self.cellEdge { return state == Self.cellInside }
+        return crossings(q, vertices, ringEnds, vertexStart: Int(core.pointee.vertexStart),
+                         rings: Int(core.pointee.ringStart)..<Int(core.pointee.ringEnd))
+    }
+
     /// Signed distance at a point given only in space (e.g. on a straight path between two fixes):
     /// circles by the chord to the centre, polygons in the local plane. Within a few kilometres of
     /// the fence it agrees with `signedDistance` to millimetres; for path searches, not for reports.

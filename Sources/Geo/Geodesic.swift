@@ -2,24 +2,27 @@ import CPROJ
 
 /// Geodesics on the WGS84 ellipsoid through PROJ's implementation of Karney's algorithms
 /// (`geodesic.h`). Accurate to nanometres; no haversine anywhere.
-public struct Geodesic: Sendable {
-    // geod_geodesic is a plain C struct of doubles: safe to copy and share once initialised.
-    @usableFromInline let g: geod_geodesic
+///
+/// A class, so that its `geod_geodesic` (some 60 doubles of series coefficients) stays at one
+/// address: a struct holding it was copied to the stack on every call to get a pointer to it.
+public final class Geodesic: @unchecked Sendable {
+    // Written once in init, only read afterwards: safe to share.
+    @usableFromInline let g: UnsafeMutablePointer<geod_geodesic>
 
     public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257223563)
 
     public init(equatorialRadius a: Double, flattening f: Double) {
-        var g = geod_geodesic()
-        geod_init(&g, a, f)
-        self.g = g
+        g = .allocate(capacity: 1)
+        g.initialize(to: geod_geodesic())
+        geod_init(g, a, f)
     }
+
+    deinit { g.deallocate() }
 
     /// Distance in metres and initial/final bearings in degrees (clockwise from north, [0, 360)).
     public func inverse(_ from: Coordinate, _ to: Coordinate) -> (distance: Double, initialBearing: Double, finalBearing: Double) {
         var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
-        withUnsafePointer(to: g) { gp in
-            geod_inverse(gp, from.latitude, from.longitude, to.latitude, to.longitude, &s12, &azi1, &azi2)
-        }
+        geod_inverse(g, from.latitude, from.longitude, to.latitude, to.longitude, &s12, &azi1, &azi2)
         return (s12, Self.normalizedBearing(azi1), Self.normalizedBearing(azi2))
     }
 
@@ -43,9 +46,7 @@ public struct Geodesic: Sendable {
     /// The point `distance` metres from `from` along initial bearing `bearing` (degrees).
     public func direct(from: Coordinate, bearing: Double, distance: Double) -> Coordinate {
         var lat2 = 0.0, lon2 = 0.0, azi2 = 0.0
-        withUnsafePointer(to: g) { gp in
-            geod_direct(gp, from.latitude, from.longitude, bearing, distance, &lat2, &lon2, &azi2)
-        }
+        geod_direct(g, from.latitude, from.longitude, bearing, distance, &lat2, &lon2, &azi2)
         return Coordinate(latitude: lat2, longitude: lon2)
     }
 

@@ -85,7 +85,7 @@ public struct RegionSet: Sendable {
         let q = GeoBox(minLat: c.latitude, minLon: c.longitude, maxLat: c.latitude, maxLon: c.longitude)
         withStore { cs, v, r, g in
             index.forEach(intersecting: q) { k in
-                if cs.baseAddress.unsafelyUnwrapped[Int(k)].contains(c, p, vertices: v, ringEnds: r, grid: g) { body(Int(regionOfCore[Int(k)])) }
+                if FenceCore.contains(at: cs.baseAddress.unsafelyUnwrapped + Int(k), c, p, vertices: v, ringEnds: r, grid: g) { body(Int(regionOfCore[Int(k)])) }
             }
         }
     }
@@ -108,7 +108,9 @@ public struct RegionSet: Sendable {
     /// Whether region `i` contains `c`, whose ECEF `p` the caller has.
     @inlinable
     public func contains(_ i: Int, _ c: Coordinate, _ p: ECEF) -> Bool {
-        withStore { cs, v, r, g in cs.baseAddress.unsafelyUnwrapped[Int(coreOfRegion[i])].contains(c, p, vertices: v, ringEnds: r, grid: g) }
+        withStore { cs, v, r, g in
+            FenceCore.contains(at: cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), c, p, vertices: v, ringEnds: r, grid: g)
+        }
     }
 
     /// Signed distance from `c` to region `i`'s boundary, metres, positive inside.
