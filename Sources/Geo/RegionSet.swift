@@ -113,17 +113,35 @@ public struct RegionSet: Sendable {
         }
     }
 
+    /// Whether region `i` contains `c` (with ECEF `p`), and a bound of its signed distance there:
+    /// at least `bound` when inside, at most when outside; `exact` when it is the distance
+    /// itself. The distance is computed only where the fence's raster or chord cannot bound it
+    /// (see `FenceCore.classify`), so this costs about what `contains` does.
+    @inlinable
+    public func classify(_ i: Int, _ c: Coordinate, _ p: ECEF) -> (inside: Bool, bound: Double, exact: Bool) {
+        withStore { cs, v, r, g in
+            let k = Int(coreOfRegion[i])
+            let core = cs.baseAddress.unsafelyUnwrapped + k
+            if let (inside, bound) = FenceCore.classify(at: core, p, grid: g) { return (inside, bound, false) }
+            let d = distance(i, core, c, p, v, r)
+            return (d > 0, d, true)
+        }
+    }
+
     /// Signed distance from `c` to region `i`'s boundary, metres, positive inside.
     public func signedDistance(_ i: Int, _ c: Coordinate) -> Double {
         let p = ECEF(c)
-        return withStore { cs, v, r, _ in distance(i, cs[Int(coreOfRegion[i])], c, p, v, r) }
+        return withStore { cs, v, r, _ in distance(i, cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), c, p, v, r) }
     }
 
     /// Region `i`'s signed distance through its core, or from geodesics when `c` is far away.
     @usableFromInline
-    func distance(_ i: Int, _ core: FenceCore, _ c: Coordinate, _ p: ECEF, _ v: UnsafeBufferPointer<Planar>,
+    func distance(_ i: Int, _ core: UnsafePointer<FenceCore>, _ c: Coordinate, _ p: ECEF, _ v: UnsafeBufferPointer<Planar>,
                   _ r: UnsafeBufferPointer<Int32>) -> Double {
-        core.isFar(p) ? -Fence.farDistance(c, regions[i].shape) : core.signedDistance(c, p, vertices: v, ringEnds: r)
+        let radius = core.pointee.radius
+        if radius > 0 { return radius - Geodesic.wgs84.distance(core.pointee.frame.origin, c) }
+        if FenceCore.chord(at: core, p) > core.pointee.reach + FenceCore.farMargin { return -Fence.farDistance(c, regions[i].shape) }
+        return FenceCore.planarSignedDistance(at: core, FenceCore.planar(at: core, p), v, r)
     }
 
     /// Containment for many points at once: calls `body(point, region)` for every point of
@@ -177,7 +195,7 @@ public struct RegionSet: Sendable {
         withStore { cs, v, r, _ in
             forEachCandidate(near: c, within: metres) { k in
                 let i = Int(regionOfCore[k])
-                body(i, distance(i, cs[k], c, p, v, r))
+                body(i, distance(i, cs.baseAddress.unsafelyUnwrapped + k, c, p, v, r))
             }
         }
     }
@@ -274,7 +292,7 @@ public struct RegionSet: Sendable {
     /// Region `i`'s signed distance at a point given only in space (see
     /// `FenceCore.approximateSignedDistance`): for searching along paths.
     public func approximateSignedDistance(_ i: Int, _ p: ECEF) -> Double {
-        withStore { cs, v, r, _ in cs.baseAddress.unsafelyUnwrapped[Int(coreOfRegion[i])].approximateSignedDistance(p, vertices: v, ringEnds: r) }
+        withStore { cs, v, r, _ in FenceCore.approximateSignedDistance(at: cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), p, v, r) }
     }
 
     /// Region `i`'s `FenceCore.chordUpperBound`: the cheapest bound of its signed distance.
@@ -304,7 +322,7 @@ public struct RegionSet: Sendable {
                 func consider(_ k: Int) {
                     let i = Int(regionOfCore[k])
                     if let b = best, cs.baseAddress.unsafelyUnwrapped[k].distanceLowerBound(p) > abs(b.signedDistance) { return }
-                    let d = distance(i, cs[k], c, p, v, r)
+                    let d = distance(i, cs.baseAddress.unsafelyUnwrapped + k, c, p, v, r)
                     if best == nil || abs(d) < abs(best!.signedDistance) || (abs(d) == abs(best!.signedDistance) && i < best!.index) {
                         best = (i, d)
                     }

@@ -42,6 +42,10 @@ public struct RegionMonitor: Sendable {
     /// Per region, the number of the last fix found geometrically inside it. Every region
     /// containing a fix is evaluated at that fix, so transit knows both ends without asking again.
     var containedAt: [UInt32]
+    /// Per region, a bound of its signed distance at a recent fix `boundCenter` (x NaN: none):
+    /// at least `bound` while the state is inside, at most while outside.
+    var boundCenter: [ECEF]
+    var bound: [Double]
     var fixNumber: UInt32 = 0
     /// Per region, its kind, and for plants the watering interval in nanoseconds (read per fix:
     /// kept apart from `Region`, whose copies cost reference counting).
@@ -64,6 +68,8 @@ public struct RegionMonitor: Sendable {
         visited = Array(repeating: 0, count: regions.count)
         changed = Array(repeating: 0, count: regions.count)
         containedAt = Array(repeating: 0, count: regions.count)
+        boundCenter = Array(repeating: ECEF(x: .nan, y: 0, z: 0), count: regions.count)
+        bound = Array(repeating: 0, count: regions.count)
         kinds = regions.regions.map(\.kind)
         wateringInterval = regions.regions.map { r in
             r.kind == .plant ? r.intervalDays.map { Int64($0) * UTCTime.nanosPerDay } : nil
@@ -180,47 +186,71 @@ public struct RegionMonitor: Sendable {
         }
     }
 
-    /// One region at one fix. Containment is cheap (the fence's raster, a circle's chord); the
-    /// signed distance is computed only when containment disagrees with the state (a transition
-    /// may be due) or an event needs it.
+    /// One region at one fix.
+    ///
+    /// Each region keeps a bound of its signed distance near a recent fix (see `bound`): the
+    /// distance changes by at most the distance moved, so while the walker stays near, the bound
+    /// alone shows that no transition can happen and which side of the boundary the fix is on,
+    /// and nothing is computed. Otherwise the fence classifies the fix, cheaply where its raster
+    /// or chord can (which renews the bound), and the distance itself is computed only when a
+    /// transition may be due or an event needs it.
     mutating func evaluate(_ i: Int, fix c: Coordinate, _ p: ECEF, time t: UTCTime, error e: Double, margin: Double,
                            first: Bool, _ emit: (RegionEvent) -> Void) {
-        let geometricallyInside = regions.contains(i, c, p)
-        if geometricallyInside { containedAt[i] = fixNumber }
         if first {
-            guard geometricallyInside else { return }
-            setInside(i, true, at: t)
-            if config.initialEnter {
-                let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e, initial: true)
-                emit(enter)
-                ruleEvents(after: enter, emit)
+            let (contained, bound, exact) = regions.classify(i, c, p)
+            if contained {
+                containedAt[i] = fixNumber
+                setInside(i, true, at: t)
+                if config.initialEnter {
+                    let d = exact ? bound : regions.signedDistance(i, c)
+                    let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e, initial: true)
+                    emit(enter)
+                    ruleEvents(after: enter, emit)
+                }
             }
+            setBound(i, at: p, bound)
             return
         }
+        if !boundCenter[i].x.isNaN {
+            let moved = boundCenter[i].distance(to: p) * (1 + 1e-4) + 1e-3
+            if inside[i] {
+                // At least `bound − moved` inside: no exit.
+                if bound[i] - moved > -margin {
+                    whileInside(i, fix: c, time: t, error: e, emit)
+                    return
+                }
+            } else if bound[i] + moved < 0 {
+                return  // still outside, by at least `−(bound + moved)`: no enter
+            }
+        }
+        let (contained, bound, exact) = regions.classify(i, c, p)
+        if contained { containedAt[i] = fixNumber }
         if inside[i] {
-            if !geometricallyInside {
-                let d = regions.signedDistance(i, c)
+            if !contained {
+                let d = exact ? bound : regions.signedDistance(i, c)
                 if d <= -margin {
                     setInside(i, false, at: t)
+                    setBound(i, at: p, d)
                     let exit = RegionEvent(time: t, type: .exit, region: i, coordinate: c, distance: d, error: e)
                     emit(exit)
                     ruleEvents(after: exit, emit)
                     return
                 }
+                setBound(i, at: p, d)
+            } else {
+                setBound(i, at: p, bound)
             }
-            if config.dwellSeconds > 0, !dwellDone[i], let since = enteredAt[i],
-               Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
-                dwellDone[i] = true
-                emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
+            whileInside(i, fix: c, time: t, error: e, emit)
+        } else {
+            guard contained else {
+                setBound(i, at: p, bound)
+                return
             }
-            if waterDue(i, at: t) {  // the interval ran out while inside
-                alertedFor[i] = lastWatered[i]
-                emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
-            }
-        } else if geometricallyInside {
-            let d = regions.signedDistance(i, c)
+            let d = exact ? bound : regions.signedDistance(i, c)
+            setBound(i, at: p, d)
             if d >= margin {
                 setInside(i, true, at: t)
+                setBound(i, at: p, d)
                 let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e)
                 emit(enter)
                 ruleEvents(after: enter, emit)
@@ -228,9 +258,30 @@ public struct RegionMonitor: Sendable {
         }
     }
 
+    /// Dwell and watering, at a fix that stays inside region `i`.
+    mutating func whileInside(_ i: Int, fix c: Coordinate, time t: UTCTime, error e: Double, _ emit: (RegionEvent) -> Void) {
+        if config.dwellSeconds > 0, !dwellDone[i], let since = enteredAt[i],
+           Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
+            dwellDone[i] = true
+            emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
+        }
+        if waterDue(i, at: t) {  // the interval ran out while inside
+            alertedFor[i] = lastWatered[i]
+            emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
+        }
+    }
+
+    /// Records that region `i`'s signed distance at `p` is at least `value` (state inside) or at
+    /// most `value` (state outside).
+    mutating func setBound(_ i: Int, at p: ECEF, _ value: Double) {
+        boundCenter[i] = p
+        bound[i] = value
+    }
+
     mutating func setInside(_ i: Int, _ value: Bool, at t: UTCTime) {
         inside[i] = value
         changed[i] = fixNumber
+        boundCenter[i].x = .nan  // the bound's direction turns with the state
         if value {
             enteredAt[i] = t
             dwellDone[i] = false
@@ -284,6 +335,14 @@ public struct RegionMonitor: Sendable {
             let i = Int(k)
             // Outside after this fix, and before it (a state changed by this fix was the other).
             guard !inside[i], changed[i] != fixNumber else { continue }
+            // The region's bound: every point of the path is within the farther end's distance
+            // of its centre, so at most `bound + that` inside; and with the bound at each end,
+            // the path gets no deeper than (u_a + u_b + L) / 2.
+            if !boundCenter[i].x.isNaN {
+                let ua = bound[i] + boundCenter[i].distance(to: path.pa) * (1 + 1e-4) + 1e-3
+                let ub = bound[i] + boundCenter[i].distance(to: path.pb) * (1 + 1e-4) + 1e-3
+                if max(ua, ub) < margin || (ua + ub + length) / 2 < margin { continue }
+            }
             // The same bound from the chords alone, then from the rasters, before any distance.
             if (regions.chordUpperBound(i, path.pa) + regions.chordUpperBound(i, path.pb) + length) / 2 < margin { continue }
             if (regions.signedDistanceUpperBound(i, path.pa) + regions.signedDistanceUpperBound(i, path.pb) + length) / 2 < margin { continue }
@@ -329,25 +388,30 @@ public struct RegionMonitor: Sendable {
     }
 
     /// A fraction of the path where the signed distance `d` is at least `depth`, given `d` at
-    /// both ends; nil when there is none to half a metre.
+    /// both ends; nil when there is none to the resolution: half a metre, or 1/4096 of a path
+    /// longer than 2 km.
     ///
     /// Branch and bound on the 1-Lipschitz `d`: on a stretch of length ℓ between values d₀ and
     /// d₁, `d` is at most (d₀ + d₁ + ℓ) / 2, so a stretch whose bound is below `depth` is dropped
     /// without looking inside; the others are halved, until a point deep enough is found or the
-    /// stretches are half a metre long. Depth first from the start, at most 1,024 evaluations.
+    /// stretches reach the resolution. Depth first from the start. The worst case (a long
+    /// stretch just shallower than `depth`) looks at every resolution step, as fixed sampling
+    /// would, so the budget is two evaluations a step.
     static func pointAtDepth(_ depth: Double, length: Double, _ d0: Double, _ d1: Double, _ d: (Double) -> Double) -> Double? {
         if d0 >= depth { return 0 }
         if d1 >= depth { return 1 }
+        let resolution = max(0.5, length / 4096)
+        let budget = 2 * Int((length / resolution).rounded(.up)) + 64
         return withUnsafeTemporaryAllocation(of: (Double, Double, Double, Double).self, capacity: 64) { stack in
             var top = 0
             stack[0] = (0, d0, 1, d1)
             top = 1
             var evaluations = 0
-            while top > 0, evaluations < 1_024 {
+            while top > 0, evaluations < budget {
                 top -= 1
                 let (f0, v0, f1, v1) = stack[top]
                 let span = (f1 - f0) * length
-                if (v0 + v1 + span) / 2 < depth || span < 0.5 { continue }
+                if (v0 + v1 + span) / 2 < depth || span < resolution { continue }
                 let fm = (f0 + f1) / 2, vm = d(fm)
                 evaluations += 1
                 if vm >= depth { return fm }
