@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "NMEA", "Replay", "Rules", "Config", "Map",
+                "Geo", "NMEA", "Replay", "Rules", "Config", "Map", "GPSD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD"]),
+        // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Replay", "treeline"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "TestSupport"]),
         .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),

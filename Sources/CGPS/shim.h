@@ -20,4 +20,9 @@ static inline gps_mask_t tl_union_set(void) { return UNION_SET; }
 /// Size of gps_data_t as this libgps was compiled, so Swift can check it allocates the right thing.
 static inline size_t tl_gps_data_size(void) { return sizeof(struct gps_data_t); }
 
+/// The GST report sits in an anonymous union of gps_data_t: plain accessors for Swift.
+static inline double tl_gst_lat_err(const struct gps_data_t *d) { return d->gst.lat_err_deviation; }
+static inline double tl_gst_lon_err(const struct gps_data_t *d) { return d->gst.lon_err_deviation; }
+static inline timespec_t tl_gst_time(const struct gps_data_t *d) { return d->gst.utctime; }
+
 #endif

@@ -139,17 +139,7 @@ extension Replay {
         do { set = try RegionLoader.load(regions, crs: crs) } catch { throw UserError(error.description) }
         let log = try LogFile(path: file)
         let out = ByteWriter(fd: 1)
-        var base = MonitorConfig()
-        if let config {
-            do {
-                let bytes = try FileBytes.read(config, what: "config file")
-                base = try TreelineConfig.parse(String(decoding: bytes, as: UTF8.self), file: config).monitor
-            } catch let e as LogFileError {
-                throw UserError(e.description)
-            } catch let e as ConfigError {
-                throw UserError(e.description)
-            }
-        }
+        let base = try config.map(TreelineConfig.load)?.monitor ?? MonitorConfig()
         var monitor = RegionMonitor(regions: set, config: monitor.applied(to: base))
         var byType: [String: Int] = [:]
         var map: SVGMap? = svg.map { _ in
@@ -221,5 +211,19 @@ enum StatsReport {
         t += row("2D", s.fixes2D, indent: 2)
         t += row("no fix", s.noFix, indent: 2)
         return t
+    }
+}
+
+extension TreelineConfig {
+    /// Reads and parses a config file; the error names the file, line and key.
+    static func load(_ path: String) throws -> TreelineConfig {
+        do {
+            let bytes = try FileBytes.read(path, what: "config file")
+            return try TreelineConfig.parse(String(decoding: bytes, as: UTF8.self), file: path)
+        } catch let e as LogFileError {
+            throw UserError(e.description)
+        } catch let e as ConfigError {
+            throw UserError(e.description)
+        }
     }
 }

@@ -1,0 +1,145 @@
+import Foundation
+import Geo
+import Synchronization
+
+/// What the gpsd client reports besides fixes, once per change.
+public enum GPSDStatus: Sendable, Equatable, CustomStringConvertible {
+    /// Connected to gpsd and watching.
+    case connected(String)
+    /// gpsd reads this receiver.
+    case device(String)
+    /// The receiver reports no position (mode 1): under canopy, indoors, starting up.
+    case noFix
+    /// Positions again after `noFix`.
+    case fix
+    /// Not connected, and why: gpsd absent, gone, or silent. The client keeps trying.
+    case disconnected(String)
+
+    public var description: String {
+        switch self {
+        case .connected(let s): return "connected to gpsd at \(s)"
+        case .device(let s): return "receiver \(s)"
+        case .noFix: return "no fix"
+        case .fix: return "fix"
+        case .disconnected(let s): return "disconnected: \(s)"
+        }
+    }
+}
+
+/// A fix, or a change of status.
+public enum GPSDUpdate: Sendable, Equatable {
+    case fix(Fix)
+    case status(GPSDStatus)
+}
+
+/// Reads fixes from gpsd through libgps, and survives gpsd coming and going.
+///
+/// `updates()` starts a reader on a thread of its own (libgps blocks; Swift's cooperative pool
+/// has two threads here and must not wait on sockets) and streams what it reads. When gpsd is
+/// absent, dies, or says nothing for `silence` seconds, the reader closes, waits (doubling from
+/// 0.1 s to at most 10 s, never spinning) and connects again; its status is reported once per
+/// change, not per attempt. Ending the stream (or cancelling its consumer) stops the reader
+/// within a quarter of a second.
+public struct GPSDClient: Sendable {
+    public var host: String
+    public var port: Int
+    /// Seconds without any report after which gpsd is taken for gone.
+    public var silence: Double
+
+    public init(host: String = "127.0.0.1", port: Int = 2947, silence: Double = 10) {
+        self.host = host
+        self.port = port
+        self.silence = silence
+    }
+
+    public func updates() -> AsyncStream<GPSDUpdate> {
+        let (stream, continuation) = AsyncStream<GPSDUpdate>.makeStream()
+        let stop = StopFlag()
+        continuation.onTermination = { _ in stop.set() }
+        let client = self
+        Thread.detachNewThread {
+            Thread.current.name = "gpsd-client"
+            client.run(continuation, stop)
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// The reader's loop, on its own thread.
+    func run(_ out: AsyncStream<GPSDUpdate>.Continuation, _ stop: StopFlag) {
+        let session = GPSDSession()
+        var backoff = Backoff()
+        var status: GPSDStatus?
+        func report(_ s: GPSDStatus) {
+            guard s != status else { return }
+            status = s
+            out.yield(.status(s))
+        }
+        var positioned: Bool?
+        func deliver(_ fix: Fix) {
+            let has = fix.hasPosition
+            if has != positioned {
+                if !has { report(.noFix) } else if positioned == false { report(.fix) }
+                positioned = has
+            }
+            out.yield(.fix(fix))
+        }
+        while !stop.isSet {
+            do {
+                try session.open(host: host, port: port)
+            } catch {
+                report(.disconnected(error.description))
+                stop.pause(backoff.delay())
+                continue
+            }
+            report(.connected("\(host):\(port)"))
+            var merger = EpochMerger()
+            var heard = Self.now()
+            reading: while !stop.isSet {
+                if session.waiting(microseconds: 250_000) {
+                    guard let r = session.read() else {
+                        report(.disconnected("gpsd at \(host):\(port) closed the connection"))
+                        break reading
+                    }
+                    heard = Self.now()
+                    backoff.reset()
+                    if case let .device(path, active) = r, active, !path.isEmpty { report(.device(path)) }
+                    for fix in merger.take(r) { deliver(fix) }
+                } else {
+                    if let fix = merger.flush() { deliver(fix) }
+                    if Self.now() - heard > silence {
+                        report(.disconnected("gpsd at \(host):\(port) silent for \(Int(silence)) s"))
+                        break reading
+                    }
+                }
+            }
+            if let fix = merger.flush() { deliver(fix) }
+            session.close()
+            if !stop.isSet { stop.pause(backoff.delay()) }
+        }
+    }
+
+    /// Monotonic seconds.
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
+
+/// Tells the reader thread to stop; it checks at least every 50 ms while waiting.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .acquiring) }
+    func set() { flag.store(true, ordering: .releasing) }
+
+    /// Sleeps `seconds`, in slices, returning early once set.
+    func pause(_ seconds: Double) {
+        let end = GPSDClient.now() + seconds
+        while !isSet {
+            let left = end - GPSDClient.now()
+            if left <= 0 { return }
+            usleep(UInt32(min(left, 0.05) * 1e6))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+@testable import GPSD
+import Geo
+import Testing
+
+@Suite struct EpochMerging {
+    static func tpv(_ second: Int64, mode: FixMode = .threeD) -> GPSDReport {
+        var f = Fix(mode: mode, coordinate: mode >= .twoD ? Coordinate(latitude: 40.1, longitude: -8.24) : nil)
+        f.time = UTCTime(nanoseconds: 1_777_600_000_000_000_000 + second * 1_000_000_000)
+        return .position(f)
+    }
+
+    static func gst(_ second: Int64, _ lat: Double, _ lon: Double) -> GPSDReport {
+        .errors(time: UTCTime(nanoseconds: 1_777_600_000_000_000_000 + second * 1_000_000_000), latitude: lat, longitude: lon)
+    }
+
+    @Test func aTPVTakesTheErrorOfTheGSTOfItsTime() {
+        var m = EpochMerger()
+        #expect(m.take(Self.tpv(1)).isEmpty, "waits for its GST")
+        let out = m.take(Self.gst(1, 3, 4))
+        #expect(out.count == 1)
+        #expect(out.first?.horizontalError == 5, "√(3² + 4²), as replay computes it from GST")
+        #expect(m.flush() == nil)
+    }
+
+    @Test func aGSTOfAnotherTimeIsNotTaken() {
+        var m = EpochMerger()
+        _ = m.take(Self.tpv(2))
+        #expect(m.take(Self.gst(1, 3, 4)).isEmpty)
+        let next = m.take(Self.tpv(3))
+        #expect(next.count == 1 && next.first?.horizontalError == nil && next.first?.time == UTCTime(nanoseconds: 1_777_600_002_000_000_000),
+                "the next TPV sends the waiting one on without an error estimate")
+    }
+
+    @Test func withoutGSTTheFixGoesOutAtTheNextTPVOrWhenQuiet() {
+        var m = EpochMerger()
+        _ = m.take(.sky(hdop: 0.9, pdop: 1.6, vdop: 1.2, satellitesUsed: 9))
+        _ = m.take(Self.tpv(1, mode: .noFix))
+        _ = m.take(.other)
+        let quiet = m.flush()
+        #expect(quiet?.mode == .noFix && quiet?.coordinate == nil)
+        #expect(quiet?.hdop == 0.9 && quiet?.satellitesUsed == 9, "DOPs and satellites from the last SKY")
+        #expect(m.flush() == nil, "each fix once")
+    }
+}
+
+@Suite struct ReconnectDelays {
+    @Test func doubleFromATenthToAtMostTenSecondsAndStartAgainAfterAConnection() {
+        var b = Backoff()
+        let delays = (0..<10).map { _ in b.delay() }
+        #expect(delays.map { ($0 * 1000).rounded() } == [100, 200, 400, 800, 1600, 3200, 6400, 10_000, 10_000, 10_000])
+        b.reset()
+        #expect(b.delay() == 0.1)
+    }
+}

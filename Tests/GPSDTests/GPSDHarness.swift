@@ -1,0 +1,199 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A stand-in for a receiver on a TCP port: serves an NMEA log to whoever connects (gpsd), a few
+/// lines at a time, and hangs up at its end. It keeps its place across connections, so a gpsd
+/// that is killed and started again reads on where the last one stopped, as from a receiver that
+/// kept talking.
+final class NMEAFeeder: Sendable {
+    let port: Int
+    private let listener: Int32
+    private let state = State()
+
+    final class State: Sendable {
+        let stopped = Atomic<Bool>(false)
+        let position = Atomic<Int>(0)
+    }
+
+    /// `linesPerTick` lines every `tick` seconds; comment lines (`#`) are left out.
+    init(log: URL, linesPerTick: Int = 40, tick: Double = 0.005) throws {
+        let text = try Data(contentsOf: log)
+        let lines = text.split(separator: 0x0A, omittingEmptySubsequences: true)
+            .filter { $0.first != UInt8(ascii: "#") }
+            .map { Array($0) + [0x0A] }
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
+        port = Self.localPort(listener)
+        self.listener = listener
+        let state = self.state
+        Thread.detachNewThread {
+            while !state.stopped.load(ordering: .acquiring) {
+                let c = accept(listener, nil, nil)
+                if c < 0 { continue }
+                while !state.stopped.load(ordering: .acquiring) {
+                    let at = state.position.load(ordering: .acquiring)
+                    if at >= lines.count { break }
+                    let chunk = lines[at..<min(lines.count, at + linesPerTick)].flatMap { $0 }
+                    let sent = chunk.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if sent < chunk.count { break }  // gpsd went away: wait for the next one
+                    state.position.store(at + linesPerTick, ordering: .releasing)
+                    usleep(UInt32(tick * 1e6))
+                }
+                // The log is out (or the reader gone): give gpsd a moment to read it all, then
+                // hang up, as gpsfake does at the end of a log.
+                if state.position.load(ordering: .acquiring) >= lines.count { usleep(500_000) }
+                close(c)
+            }
+        }
+    }
+
+    /// How many lines have been served.
+    var served: Int { state.position.load(ordering: .acquiring) }
+
+    func stop() {
+        state.stopped.store(true, ordering: .releasing)
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    static func localPort(_ fd: Int32) -> Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A TCP port free at the moment of asking.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return localPort(fd)
+    }
+}
+
+/// A real gpsd (Debian's /usr/sbin/gpsd) in the foreground, reading a feeder, listening on a port
+/// of its own, with its own shared-memory key; `finish` kills it and removes what it left.
+final class GPSDProcess {
+    static let binary = "/usr/sbin/gpsd"
+    let port: Int
+    let shmKey: Int32
+    let source: String
+    private var process: Process?
+
+    init(port: Int = NMEAFeeder.freePort(), feederPort: Int, shmKey: Int32 = Int32.random(in: 0x4750_0000...0x4750_FFFF)) {
+        self.port = port
+        self.shmKey = shmKey
+        source = "tcp://127.0.0.1:\(feederPort)"
+    }
+
+    /// Starts gpsd: `-N` foreground, `-b` read-only, `-S` its port; without `-n` it opens the
+    /// source at the first WATCH, so a client sees the whole log.
+    func start() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+            throw POSIXError(.ENOENT, "gpsd is not installed at \(Self.binary): run `make test` (it installs Debian's gpsd)")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = ["-N", "-b", "-S", String(port), source]
+        var environment = ProcessInfo.processInfo.environment
+        environment["GPSD_SHM_KEY"] = String(format: "0x%08x", shmKey)
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = p
+        // Ready when its port accepts.
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if Self.accepts(port) { return }
+            usleep(10_000)
+        }
+        throw POSIXError(.ETIMEDOUT, "gpsd did not listen on port \(port) within 5 s")
+    }
+
+    /// Kills gpsd at once (SIGKILL), as a crash would.
+    func kill() {
+        guard let p = process else { return }
+        Glibc.kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        process = nil
+    }
+
+    /// Kills gpsd and removes its shared-memory segment.
+    func finish() {
+        kill()
+        SharedMemory.remove(key: shmKey)
+    }
+
+    static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
+
+/// SysV shared memory that gpsd (as root) leaves behind: its export segment (GPSD_SHM_KEY) and
+/// the NTP segments (keys 0x4e545030…).
+enum SharedMemory {
+    /// The keys of the segments that exist now (from /proc/sysvipc/shm).
+    static func keys() -> Set<Int32> {
+        guard let text = try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8) else { return [] }
+        return Set(text.split(separator: "\n").dropFirst().compactMap { line in
+            line.split(separator: " ").first.flatMap { Int64($0) }.map { Int32(truncatingIfNeeded: $0) }
+        })
+    }
+
+    static func remove(key: Int32) {
+        let id = shmget(key, 0, 0)
+        if id >= 0 { shmctl(id, IPC_RMID, nil) }
+    }
+}
+
+/// Runs `body` with a feeder and a gpsd for `log`, and removes every process and shared-memory
+/// segment the test made, whatever happens.
+func withGPSD<T>(log: URL, linesPerTick: Int = 40, tick: Double = 0.005, _ body: (NMEAFeeder, GPSDProcess) async throws -> T) async throws -> T {
+    let before = SharedMemory.keys()
+    let feeder = try NMEAFeeder(log: log, linesPerTick: linesPerTick, tick: tick)
+    let gpsd = GPSDProcess(feederPort: feeder.port)
+    defer {
+        gpsd.finish()
+        feeder.stop()
+        for key in SharedMemory.keys().subtracting(before) { SharedMemory.remove(key: key) }
+    }
+    try gpsd.start()
+    return try await body(feeder, gpsd)
+}
+
+extension POSIXError {
+    init(_ code: POSIXErrorCode, _ message: String) {
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+}

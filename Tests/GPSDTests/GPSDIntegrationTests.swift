@@ -1,0 +1,265 @@
+import Foundation
+import Geo
+import GPSD
+import Replay
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The gpsd client against a real gpsd (Debian's 3.22), fed NMEA logs by `NMEAFeeder`. One at a
+/// time: each test starts and kills processes of its own.
+@Suite(.serialized) struct GPSDIntegration {
+    static let walk = repository.appendingPathComponent("Data/walk.nmea")
+    static let corpus = repository.appendingPathComponent("Tests/ConformanceTests/gpsd-3.22")
+
+    /// Fixes from replaying `log`, as `treeline replay --fixes` prints them.
+    static func replayed(_ log: URL) throws -> [Fix] {
+        var fixes: [Fix] = []
+        _ = try LogFile(path: log.path).replay { fixes.append($0) }
+        return fixes
+    }
+
+    /// gpsd reports an epoch again while it learns which sentence ends a cycle (the first second
+    /// of a log): of consecutive fixes with the same time, the last says it all.
+    static func collapsed(_ fixes: [Fix]) -> [Fix] {
+        var out: [Fix] = []
+        for f in fixes {
+            if let last = out.last, last.time == f.time { out[out.count - 1] = f } else { out.append(f) }
+        }
+        return out
+    }
+
+    /// Reads fixes until `count` have come, or nothing has come for `idle` seconds.
+    static func fixes(from stream: AsyncStream<GPSDUpdate>, count: Int, idle: Double = 5) async -> (fixes: [Fix], statuses: [GPSDStatus]) {
+        let box = Collected()
+        let reader = Task {
+            for await u in stream {
+                switch u {
+                case .fix(let f): box.append(f)
+                case .status(let s): box.append(s)
+                }
+                if box.fixes.count >= count { return }
+            }
+        }
+        var last = (box.fixes.count, Date())
+        while box.fixes.count < count {
+            try? await Task.sleep(for: .milliseconds(50))
+            if box.fixes.count != last.0 { last = (box.fixes.count, Date()) }
+            if Date().timeIntervalSince(last.1) > idle { break }
+        }
+        reader.cancel()
+        return (box.fixes, box.statuses)
+    }
+
+    /// The walk, and corpus logs of other receivers (u-blox F9P, Quectel, SiRF V, SkyTraq, NL-551E,
+    /// and one from the April 2019 week rollover).
+    @Test(arguments: ["walk.nmea", "ublox-zed-f9p-nmea.log", "quectelLC79D-1.log", "sirfstarv-nmea.log", "skytraq-fix.log",
+                      "nl551e.log", "april6_2019.log"])
+    func fixesEqualReplay(log name: String) async throws {
+        let log = name == "walk.nmea" ? Self.walk : Self.corpus.appendingPathComponent(name)
+        let expected = try Self.replayed(log)
+        let dated = expected.filter { $0.time != nil }
+        try await withGPSD(log: log) { _, gpsd in
+            let client = GPSDClient(port: gpsd.port, silence: 30)
+            // gpsd reports more TPVs than epochs (the first one up to three times, no-fix ones
+            // before a date is known): read until the feed has been quiet for 2 s.
+            let got = await Self.fixes(from: client.updates(), count: .max, idle: 2)
+            let live = Self.collapsed(got.fixes.filter { $0.time != nil })
+            // Same count, times and positions. The walk gives every fix (also the outage's
+            // no-fix epochs); the corpus logs are compared on their positions, as gpsd's own
+            // regression files are.
+            let want = name == "walk.nmea" ? dated : dated.filter(\.hasPosition)
+            let have = name == "walk.nmea" ? live : live.filter(\.hasPosition)
+            #expect(have.count == want.count, "\(name): \(have.count) live fixes, \(want.count) replayed")
+            var mismatches: [String] = []
+            for (a, b) in zip(have, want) {
+                // gpsd 3.22 moves dates before 2017 forward by 1024 weeks (PITFALLS.md); Treeline does not.
+                let shift: Int64 = 619_315_200 * 1_000_000_000
+                let sameTime = a.time == b.time || a.time.map { t in b.time.map { t.nanoseconds - $0.nanoseconds == shift } ?? false } ?? false
+                let same = sameTime && a.mode == b.mode
+                    && a.coordinate.map { c in b.coordinate.map { abs(c.latitude - $0.latitude) < 1e-9 && abs(c.longitude - $0.longitude) < 1e-9 } ?? false } ?? (b.coordinate == nil)
+                    if !same { mismatches.append("live \(a.time?.iso8601 ?? "-") \(a.coordinate.map { "\($0)" } ?? "-") replay \(b.time?.iso8601 ?? "-") \(b.coordinate.map { "\($0)" } ?? "-")") }
+            }
+            #expect(mismatches.isEmpty, "\(name): \(mismatches.count) differ, first: \(mismatches.first ?? "")")
+            if name == "walk.nmea" {
+                // The error estimate comes from GST as in replay: the monitor sees the same margins.
+                #expect(zip(have, want).allSatisfy { a, b in a.horizontalError == b.horizontalError })
+            }
+        }
+    }
+
+    @Test func watchEventsEqualReplayEvents() async throws {
+        let regions = ["--regions", repository.appendingPathComponent("Data/regions.geojson").path,
+                       "--regions", repository.appendingPathComponent("Data/regions-pt-tm06.geojson").path]
+        let replay = try TreelineProcess.run(["replay", Self.walk.path] + regions)
+        let expected = replay.stdout.split(separator: "\n").map(String.init)
+        #expect(expected.count == 28)
+        try await withGPSD(log: Self.walk) { _, gpsd in
+            let watch = try TreelineProcess(["watch", "--port", String(gpsd.port)] + regions)
+            let lines = await watch.lines(count: expected.count, idle: 5)
+            let stderr = watch.interrupt()
+            #expect(lines == expected)
+            #expect(watch.status == 0, "stderr: \(stderr)")
+            #expect(stderr.contains("connected to gpsd at 127.0.0.1:\(gpsd.port)"))
+            #expect(stderr.contains("events: capture_allowed 2"), "the summary after Ctrl-C: \(stderr)")
+        }
+    }
+
+    /// gpsd killed mid-stream (SIGKILL) and started again on the same port, ten times: the client
+    /// is back, with a fix, within 3 s each time, and the fixes go on from where they were.
+    @Test func reconnectsWhenGpsdComesBack() async throws {
+        try await withGPSD(log: Self.walk, linesPerTick: 4, tick: 0.02) { feeder, gpsd in
+            let client = GPSDClient(port: gpsd.port, silence: 30)
+            let box = Collected()
+            let reader = Task {
+                for await u in client.updates() {
+                    switch u {
+                    case .fix(let f): box.append(f)
+                    case .status(let s): box.append(s)
+                    }
+                }
+            }
+            defer { reader.cancel() }
+            var delays: [Double] = []
+            for _ in 0..<10 {
+                try await box.waitForFixes(box.fixes.count + 5, within: 5)
+                let lastTime = box.fixes.last?.time
+                gpsd.kill()
+                let restarted = Date()
+                try gpsd.start()
+                let before = box.fixes.count
+                try await box.waitForFixes(before + 1, within: 10)
+                delays.append(Date().timeIntervalSince(restarted))
+                if let t = box.fixes[before].time, let lastTime { #expect(t > lastTime, "fixes go on after a restart") }
+            }
+            let sorted = delays.sorted()
+            print("gpsd restart to first fix over \(delays.count) tries: median \(String(format: "%.3f", sorted[sorted.count / 2])) s, max \(String(format: "%.3f", sorted.last!)) s")
+            #expect(sorted.last! < 3, "the client was back within \(sorted.last!) s at worst")
+            #expect(box.statuses.filter { if case .disconnected = $0 { true } else { false } }.count == 10, "one disconnection reported per restart: \(box.statuses)")
+            #expect(feeder.served > 0)
+        }
+    }
+
+    /// No gpsd at start: the client keeps trying (saying so once) and connects when it appears.
+    @Test func waitsForAnAbsentGpsd() async throws {
+        let before = SharedMemory.keys()
+        let feeder = try NMEAFeeder(log: Self.walk)
+        let gpsd = GPSDProcess(feederPort: feeder.port)
+        defer {
+            gpsd.finish()
+            feeder.stop()
+            for key in SharedMemory.keys().subtracting(before) { SharedMemory.remove(key: key) }
+        }
+        let client = GPSDClient(port: gpsd.port, silence: 30)
+        let box = Collected()
+        let reader = Task {
+            for await u in client.updates() {
+                switch u {
+                case .fix(let f): box.append(f)
+                case .status(let s): box.append(s)
+                }
+            }
+        }
+        defer { reader.cancel() }
+        try await Task.sleep(for: .seconds(2))  // attempts at 0, 0.1, 0.3, 0.7, 1.5 s
+        #expect(box.fixes.isEmpty)
+        #expect(box.statuses.count == 1, "one status for all the failed attempts: \(box.statuses)")
+        if case .disconnected(let why) = box.statuses.first {
+            #expect(why.contains("cannot connect to gpsd at 127.0.0.1:\(gpsd.port)"))
+        } else {
+            Issue.record("expected a disconnected status first, got \(box.statuses)")
+        }
+        let started = Date()
+        try gpsd.start()
+        try await box.waitForFixes(1, within: 10)
+        // The next attempt comes at most 1.6 s after the start (the delay then doubles to 3.2 s).
+        #expect(Date().timeIntervalSince(started) < 3.5)
+        #expect(box.statuses.contains(.connected("127.0.0.1:\(gpsd.port)")))
+    }
+}
+
+/// What a reader task collected, shared with the test.
+final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _fixes: [Fix] = []
+    private var _statuses: [GPSDStatus] = []
+    var fixes: [Fix] { lock.withLock { _fixes } }
+    var statuses: [GPSDStatus] { lock.withLock { _statuses } }
+    func append(_ f: Fix) { lock.withLock { _fixes.append(f) } }
+    func append(_ s: GPSDStatus) { lock.withLock { _statuses.append(s) } }
+
+    func waitForFixes(_ n: Int, within seconds: Double) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while fixes.count < n {
+            if Date() > deadline { throw POSIXError(.ETIMEDOUT, "only \(fixes.count) of \(n) fixes within \(seconds) s; statuses \(statuses)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+/// The `treeline` executable, run as a user would.
+final class TreelineProcess: @unchecked Sendable {
+    static var binary: URL {
+        let bundle = Bundle(for: TreelineProcess.self).bundleURL
+        let products = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+        return products.appendingPathComponent("treeline")
+    }
+
+    private let process = Process()
+    private let out = Pipe(), err = Pipe()
+    private let lock = NSLock()
+    private var buffer = Data()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { [weak self] h in
+            let d = h.availableData
+            guard let self else { return }
+            self.lock.withLock { self.buffer.append(d) }
+        }
+        try process.run()
+    }
+
+    /// Complete lines of standard output once `count` have come, or nothing more for `idle` s.
+    func lines(count: Int, idle: Double) async -> [String] {
+        func current() -> [String] {
+            let text = lock.withLock { String(decoding: buffer, as: UTF8.self) }
+            return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        }
+        var last = (0, Date())
+        while true {
+            let l = current()
+            if l.count >= count { return l }
+            if l.count != last.0 { last = (l.count, Date()) }
+            if Date().timeIntervalSince(last.1) > idle { return l }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Ctrl-C, then what it wrote on standard error.
+    func interrupt() -> String {
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        out.fileHandleForReading.readabilityHandler = nil
+        return String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    var status: Int32 { process.terminationStatus }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = arguments
+        let o = Pipe()
+        p.standardOutput = o
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = o.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
