@@ -136,3 +136,22 @@ $PGRME,15.0,M,45.0,M,25.0,M*1C\r
         #expect(r.stdout.contains("--fixes") && r.stdout.contains("--stats") && r.stdout.contains("standard input"))
     }
 }
+
+@Suite struct WatchCommandInput {
+    @Test func badOptionsAreClearErrors() throws {
+        let both = try CLI.run(["watch", "--fixes", "--regions", "r.geojson"])
+        #expect(both.status != 0 && both.stderr.contains("give one"))
+        let port = try CLI.run(["watch", "--port", "70000"])
+        #expect(port.status != 0 && port.stderr.contains("--port must be 1 to 65535"))
+        let silence = try CLI.run(["watch", "--silence-s", "0"])
+        #expect(silence.status != 0 && silence.stderr.contains("--silence-s"))
+        let regions = try CLI.run(["watch", "--regions", "/nonexistent.geojson"])
+        #expect(regions.status != 0 && regions.stderr.contains("cannot open regions file '/nonexistent.geojson'"))
+    }
+
+    @Test func helpExplainsReconnection() throws {
+        let r = try CLI.run(["watch", "--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("at most 10 s") && r.stdout.contains("--regions"))
+    }
+}

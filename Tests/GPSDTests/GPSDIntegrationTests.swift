@@ -141,6 +141,32 @@ import Glibc
         }
     }
 
+    /// gpsd up but saying nothing (the receiver's log is over): after `silence` seconds the client
+    /// takes it for gone, says why once, and connects again.
+    @Test func reconnectsWhenGpsdFallsSilent() async throws {
+        try await withGPSD(log: Self.corpus.appendingPathComponent("nl551e.log")) { _, gpsd in
+            let client = GPSDClient(port: gpsd.port, silence: 1)
+            let box = Collected()
+            let reader = Task {
+                for await u in client.updates() {
+                    switch u {
+                    case .fix(let f): box.append(f)
+                    case .status(let s): box.append(s)
+                    }
+                }
+            }
+            defer { reader.cancel() }
+            try await box.waitForFixes(10, within: 10)
+            try await Task.sleep(for: .seconds(3))
+            let statuses = box.statuses
+            let silent = statuses.firstIndex { if case .disconnected(let why) = $0 { why.contains("silent for 1 s") } else { false } }
+            #expect(silent != nil, "the silence is noticed and said: \(statuses)")
+            if let silent {
+                #expect(statuses[(silent + 1)...].contains(.connected("127.0.0.1:\(gpsd.port)")), "and the client connects again: \(statuses)")
+            }
+        }
+    }
+
     /// No gpsd at start: the client keeps trying (saying so once) and connects when it appears.
     @Test func waitsForAnAbsentGpsd() async throws {
         let before = SharedMemory.keys()
