@@ -1,41 +1,59 @@
 import Geo
 
-/// Gives each TPV the error estimate of the GST that follows it, as replaying the same NMEA does.
+/// Makes one fix per epoch out of gpsd's reports, as replaying the same NMEA does.
 ///
-/// gpsd reports an epoch's position (TPV) and its pseudorange error statistics (GST) as two
-/// reports, GST second. A replay computes the fix's horizontal error from GST (√(σlat²+σlon²));
-/// gpsd's own `eph` is a DOP model at 95 % and much larger, so using it would make live events
-/// differ from replayed ones. A TPV therefore waits for the GST of its time, and goes out without
-/// one at the next TPV or when the reader has heard nothing for a moment (`flush`). DOPs and
-/// satellites come from the last SKY. Pure logic.
+/// - **Error estimate.** A replay computes the fix's horizontal error from GST
+///   (√(σlat²+σlon²)); gpsd's own `eph` is a DOP model at 95 % and much larger, so using it would
+///   make live margins, and events, differ from replayed ones. gpsd sends an epoch's GST before
+///   its TPV for some receivers (u-blox F9P) and after it for others: the last GST is kept for a
+///   TPV of its time, and a pending TPV takes a GST of its time that follows.
+/// - **One fix per epoch.** While gpsd learns which sentence ends a cycle it reports an epoch
+///   again and again (seven times for the F9P's first): a TPV of the pending fix's time replaces
+///   it, and one of a time already sent out is dropped.
+/// - **DOPs and satellites** come from the SKY of the fix's epoch, else from the last SKY.
+///
+/// A fix goes out when its GST has come, at the next TPV, or when the reader has heard nothing
+/// for a moment (`flush`). Pure logic.
 struct EpochMerger {
     private var pending: Fix?
-    private var hdop: Double?, pdop: Double?, vdop: Double?, satellitesUsed: Int?
+    /// The time of the last fix sent out.
+    private var sent: UTCTime?
+    private var lastGST: (time: UTCTime, error: Double)?
+    private var sky: (time: UTCTime?, hdop: Double?, pdop: Double?, vdop: Double?, satellitesUsed: Int?)?
 
     /// Takes one report; returns the fixes it completes, in order.
     mutating func take(_ report: GPSDReport) -> [Fix] {
         switch report {
         case .position(var fix):
-            let done = flush()
-            fix.hdop = hdop
-            fix.pdop = pdop
-            fix.vdop = vdop
-            fix.satellitesUsed = satellitesUsed
+            if let t = fix.time, t == sent { return [] }  // an epoch already out
+            var done: [Fix] = []
+            if let p = pending, p.time == nil || p.time != fix.time, let f = flush() { done.append(f) }
+            // The last SKY, unless it belongs to a later epoch than this one.
+            if let sky, sky.time.map({ st in fix.time.map { st <= $0 } ?? true }) ?? true {
+                (fix.hdop, fix.pdop, fix.vdop, fix.satellitesUsed) = (sky.hdop, sky.pdop, sky.vdop, sky.satellitesUsed)
+            }
+            if let gst = lastGST, gst.time == fix.time {
+                fix.horizontalError = gst.error
+                pending = nil
+                sent = fix.time
+                return done + [fix]
+            }
             pending = fix
-            return done.map { [$0] } ?? []
+            return done
         case let .errors(time, latitude, longitude):
-            guard var fix = pending, fix.time != nil, fix.time == time,
-                  latitude.isFinite, longitude.isFinite else { return [] }
-            fix.horizontalError = (latitude * latitude + longitude * longitude).squareRoot()
+            guard let time, latitude.isFinite, longitude.isFinite else { return [] }
+            let error = (latitude * latitude + longitude * longitude).squareRoot()
+            lastGST = (time, error)
+            guard var fix = pending, fix.time == time else { return [] }
+            fix.horizontalError = error
             pending = nil
+            sent = fix.time
             return [fix]
-        case let .sky(h, p, v, used):
-            (hdop, pdop, vdop, satellitesUsed) = (h, p, v, used)
-            if pending != nil {
-                pending?.hdop = h
-                pending?.pdop = p
-                pending?.vdop = v
-                pending?.satellitesUsed = used
+        case let .sky(time, h, p, v, used):
+            sky = (time, h, p, v, used)
+            if var fix = pending, time == nil || time == fix.time {
+                (fix.hdop, fix.pdop, fix.vdop, fix.satellitesUsed) = (h, p, v, used)
+                pending = fix
             }
             return []
         case .device, .other:
@@ -46,6 +64,7 @@ struct EpochMerger {
     /// The fix still waiting for its GST, if any: it goes out as it is.
     mutating func flush() -> Fix? {
         defer { pending = nil }
+        if let t = pending?.time { sent = t }
         return pending
     }
 }

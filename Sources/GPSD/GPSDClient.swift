@@ -39,7 +39,8 @@ public enum GPSDUpdate: Sendable, Equatable {
 /// absent, dies, or says nothing for `silence` seconds, the reader closes, waits (doubling from
 /// 0.1 s to at most 10 s, never spinning) and connects again; its status is reported once per
 /// change, not per attempt. Ending the stream (or cancelling its consumer) stops the reader
-/// within a quarter of a second.
+/// within a quarter of a second once connected; a connection attempt itself (name lookup and
+/// TCP connect inside `gps_open`) is not interruptible and may take longer to an unreachable host.
 public struct GPSDClient: Sendable {
     public var host: String
     public var port: Int
@@ -84,37 +85,59 @@ public struct GPSDClient: Sendable {
             }
             out.yield(.fix(fix))
         }
+        // After gpsd fell silent, a new connection is reported (and resets the backoff) only once
+        // a fix comes: a gpsd that is up with no receiver would otherwise be reported connected
+        // and silent again at every attempt.
+        var awaitingFix = false
         while !stop.isSet {
             do {
                 try session.open(host: host, port: port)
             } catch {
                 report(.disconnected(error.description))
+                awaitingFix = false
                 stop.pause(backoff.delay())
                 continue
             }
-            report(.connected("\(host):\(port)"))
+            if !awaitingFix { report(.connected("\(host):\(port)")) }
             var merger = EpochMerger()
             var heard = Self.now()
+            var closed: String?, fellSilent = false
             reading: while !stop.isSet {
                 if session.waiting(microseconds: 250_000) {
-                    guard let r = session.read() else {
-                        report(.disconnected("gpsd at \(host):\(port) closed the connection"))
+                    switch session.read() {
+                    case .closed:
+                        closed = "gpsd at \(host):\(port) closed the connection"
                         break reading
+                    case .nothing:
+                        continue  // part of a line: wait on the socket for the rest
+                    case .report(let r):
+                        heard = Self.now()
+                        if case .position = r {
+                            backoff.reset()
+                            if awaitingFix {
+                                awaitingFix = false
+                                report(.connected("\(host):\(port)"))
+                            }
+                        }
+                        if case let .device(path, active) = r, active, !path.isEmpty { report(.device(path)) }
+                        for fix in merger.take(r) { deliver(fix) }
                     }
-                    heard = Self.now()
-                    backoff.reset()
-                    if case let .device(path, active) = r, active, !path.isEmpty { report(.device(path)) }
-                    for fix in merger.take(r) { deliver(fix) }
                 } else {
                     if let fix = merger.flush() { deliver(fix) }
                     if Self.now() - heard > silence {
-                        report(.disconnected("gpsd at \(host):\(port) silent for \(Int(silence)) s"))
+                        closed = "gpsd at \(host):\(port) silent for \(Int(silence)) s"
+                        fellSilent = true
                         break reading
                     }
                 }
             }
+            // The epoch in hand goes out before the news of the disconnection.
             if let fix = merger.flush() { deliver(fix) }
             session.close()
+            if let closed {
+                if !(fellSilent && awaitingFix) { report(.disconnected(closed)) }
+                awaitingFix = fellSilent
+            }
             if !stop.isSet { stop.pause(backoff.delay()) }
         }
     }

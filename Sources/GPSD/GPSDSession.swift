@@ -10,8 +10,8 @@ enum GPSDReport: Equatable {
     case position(Fix)
     /// A GST: the epoch's pseudorange error statistics (1-sigma latitude and longitude error, m).
     case errors(time: UTCTime?, latitude: Double, longitude: Double)
-    /// A SKY: dilution of precision and satellites used, for the fixes that follow.
-    case sky(hdop: Double?, pdop: Double?, vdop: Double?, satellitesUsed: Int?)
+    /// A SKY: dilution of precision and satellites used, of the epoch at `time` (when known).
+    case sky(time: UTCTime?, hdop: Double?, pdop: Double?, vdop: Double?, satellitesUsed: Int?)
     /// A DEVICE: the receiver gpsd reads (its path) and whether it is active.
     case device(path: String, active: Bool)
     /// Anything else (VERSION, WATCH, DEVICES, ...).
@@ -66,21 +66,41 @@ final class GPSDSession {
         guard isOpen else { return }
         _ = gps_close(data)
         isOpen = false
+        partial = false
     }
 
-    /// Whether a report is ready within `microseconds`.
+    /// Whether libgps holds part of a line and nothing more: `gps_waiting` says true at once while
+    /// any bytes are buffered, so the socket itself must be asked until more arrive.
+    private var partial = false
+
+    /// Whether something is ready to read within `microseconds`: a complete line in libgps's
+    /// buffer, or new bytes on the socket.
     func waiting(microseconds: Int32) -> Bool {
-        isOpen && gps_waiting(data, microseconds)
+        guard isOpen else { return false }
+        guard partial else { return gps_waiting(data, microseconds) }
+        var p = pollfd(fd: Int32(data.pointee.gps_fd), events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, microseconds / 1000) > 0
     }
 
-    /// Reads one report; nil when the connection failed or closed.
-    func read() -> GPSDReport? {
-        guard isOpen else { return nil }
+    /// What one read gives.
+    enum Read: Equatable {
+        case report(GPSDReport)
+        /// Only part of a line so far: no report, and no sign of life either.
+        case nothing
+        /// The connection failed or closed.
+        case closed
+    }
+
+    /// Reads one report.
+    func read() -> Read {
+        guard isOpen else { return .closed }
         data.pointee.set = 0
         message[0] = 0
         let n = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
-        guard n > 0 else { return n == 0 ? .other : nil }
-        return message.withUnsafeBufferPointer { report(class: Self.reportClass($0)) }
+        if n < 0 { return .closed }
+        partial = n == 0
+        if n == 0 { return .nothing }
+        return .report(message.withUnsafeBufferPointer { report(class: Self.reportClass($0)) })
     }
 
     /// The value of `"class"` at the start of a gpsd JSON line (`{"class":"TPV",...`).
@@ -116,7 +136,8 @@ final class GPSDSession {
             return .errors(time: Self.time(tl_gst_time(data)), latitude: tl_gst_lat_err(data), longitude: tl_gst_lon_err(data))
         case "SKY":
             let used = data.pointee.satellites_used, dop = data.pointee.dop
-            return .sky(hdop: value(dop.hdop), pdop: value(dop.pdop), vdop: value(dop.vdop), satellitesUsed: used > 0 ? Int(used) : nil)
+            return .sky(time: Self.time(data.pointee.skyview_time), hdop: value(dop.hdop), pdop: value(dop.pdop), vdop: value(dop.vdop),
+                        satellitesUsed: used > 0 ? Int(used) : nil)
         case "DEVICE":
             let dev = data.pointee.dev
             let path = withUnsafeBytes(of: dev.path) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }

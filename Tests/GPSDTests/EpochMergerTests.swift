@@ -33,13 +33,47 @@ import Testing
 
     @Test func withoutGSTTheFixGoesOutAtTheNextTPVOrWhenQuiet() {
         var m = EpochMerger()
-        _ = m.take(.sky(hdop: 0.9, pdop: 1.6, vdop: 1.2, satellitesUsed: 9))
+        _ = m.take(.sky(time: nil, hdop: 0.9, pdop: 1.6, vdop: 1.2, satellitesUsed: 9))
         _ = m.take(Self.tpv(1, mode: .noFix))
         _ = m.take(.other)
         let quiet = m.flush()
         #expect(quiet?.mode == .noFix && quiet?.coordinate == nil)
         #expect(quiet?.hdop == 0.9 && quiet?.satellitesUsed == 9, "DOPs and satellites from the last SKY")
         #expect(m.flush() == nil, "each fix once")
+    }
+}
+
+extension EpochMerging {
+    @Test func aGSTBeforeItsTPVCountsToo() {
+        // gpsd sends the u-blox F9P's GST before the TPV of the same second.
+        var m = EpochMerger()
+        _ = m.take(Self.gst(1, 3, 4))
+        let out = m.take(Self.tpv(1))
+        #expect(out.count == 1 && out.first?.horizontalError == 5)
+    }
+
+    @Test func anEpochReportedAgainGoesOutOnce() {
+        // While gpsd learns the cycle ender it reports the first epoch again (7 times for the F9P),
+        // the first copy mode 2 without altitude: the last one before its GST is the fix.
+        var m = EpochMerger()
+        _ = m.take(Self.tpv(1, mode: .twoD))
+        _ = m.take(Self.tpv(1))
+        let out = m.take(Self.gst(1, 3, 4))
+        #expect(out.count == 1 && out.first?.mode == .threeD && out.first?.horizontalError == 5)
+        #expect(m.take(Self.tpv(1)).isEmpty && m.flush() == nil, "a copy after the fix went out is dropped")
+        _ = m.take(Self.tpv(2))
+        #expect(m.flush()?.time == UTCTime(nanoseconds: 1_777_600_002_000_000_000))
+    }
+
+    @Test func dopsComeFromTheSKYOfTheFixsEpoch() {
+        let t1 = UTCTime(nanoseconds: 1_777_600_001_000_000_000), t2 = UTCTime(nanoseconds: 1_777_600_002_000_000_000)
+        var m = EpochMerger()
+        _ = m.take(.sky(time: t1, hdop: 0.7, pdop: nil, vdop: nil, satellitesUsed: 12))
+        _ = m.take(Self.tpv(1))
+        _ = m.take(.sky(time: t2, hdop: 0.6, pdop: nil, vdop: nil, satellitesUsed: 16))  // the next epoch's, early
+        let first = m.take(Self.tpv(2))
+        #expect(first.first?.hdop == 0.7 && first.first?.satellitesUsed == 12)
+        #expect(m.flush()?.hdop == 0.6)
     }
 }
 

@@ -18,12 +18,14 @@ final class NMEAFeeder: Sendable {
     final class State: Sendable {
         let stopped = Atomic<Bool>(false)
         let position = Atomic<Int>(0)
+        let connections = Atomic<Int>(0)
     }
 
-    /// `linesPerTick` lines every `tick` seconds; comment lines (`#`) are left out.
-    init(log: URL, linesPerTick: Int = 40, tick: Double = 0.005) throws {
+    /// `linesPerTick` lines every `tick` seconds; comment lines (`#`) are left out. `verbatim`
+    /// sends the file's bytes as they are, in one piece (e.g. a line cut short).
+    init(log: URL, linesPerTick: Int = 40, tick: Double = 0.005, verbatim: Bool = false) throws {
         let text = try Data(contentsOf: log)
-        let lines = text.split(separator: 0x0A, omittingEmptySubsequences: true)
+        let lines = verbatim ? [Array(text)] : text.split(separator: 0x0A, omittingEmptySubsequences: true)
             .filter { $0.first != UInt8(ascii: "#") }
             .map { Array($0) + [0x0A] }
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -44,6 +46,7 @@ final class NMEAFeeder: Sendable {
             while !state.stopped.load(ordering: .acquiring) {
                 let c = accept(listener, nil, nil)
                 if c < 0 { continue }
+                state.connections.add(1, ordering: .relaxed)
                 while !state.stopped.load(ordering: .acquiring) {
                     let at = state.position.load(ordering: .acquiring)
                     if at >= lines.count { break }
@@ -63,6 +66,9 @@ final class NMEAFeeder: Sendable {
 
     /// How many lines have been served.
     var served: Int { state.position.load(ordering: .acquiring) }
+
+    /// How many times a gpsd has opened it.
+    var connections: Int { state.connections.load(ordering: .relaxed) }
 
     func stop() {
         state.stopped.store(true, ordering: .releasing)
@@ -101,6 +107,8 @@ final class GPSDProcess {
     let shmKey: Int32
     let source: String
     private var process: Process?
+    /// Every gpsd this object started: the shared-memory segments they created are removed.
+    private(set) var pids: [Int32] = []
 
     init(port: Int = NMEAFeeder.freePort(), feederPort: Int, shmKey: Int32 = Int32.random(in: 0x4750_0000...0x4750_FFFF)) {
         self.port = port
@@ -110,13 +118,21 @@ final class GPSDProcess {
 
     /// Starts gpsd: `-N` foreground, `-b` read-only, `-S` its port; without `-n` it opens the
     /// source at the first WATCH, so a client sees the whole log.
-    func start() throws {
+    func start() async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw POSIXError(.ENOENT, "gpsd is not installed at \(Self.binary): run `make test` (it installs Debian's gpsd)")
         }
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = ["-N", "-b", "-S", String(port), source]
+        // setpriv (util-linux) makes the kernel kill gpsd if the test process dies first.
+        let setpriv = "/usr/bin/setpriv"
+        let gpsd = [Self.binary, "-N", "-b", "-S", String(port), source]
+        if FileManager.default.isExecutableFile(atPath: setpriv) {
+            p.executableURL = URL(fileURLWithPath: setpriv)
+            p.arguments = ["--pdeathsig", "KILL"] + gpsd
+        } else {
+            p.executableURL = URL(fileURLWithPath: gpsd[0])
+            p.arguments = Array(gpsd.dropFirst())
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["GPSD_SHM_KEY"] = String(format: "0x%08x", shmKey)
         p.environment = environment
@@ -124,13 +140,15 @@ final class GPSDProcess {
         p.standardError = FileHandle.nullDevice
         try p.run()
         process = p
-        // Ready when its port accepts.
-        let deadline = Date().addingTimeInterval(5)
+        pids.append(p.processIdentifier)  // setpriv execs gpsd: the same process
+        // Ready when its port accepts; an exit before that is an error.
+        let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if Self.accepts(port) { return }
-            usleep(10_000)
+            guard p.isRunning else { throw POSIXError(.ECHILD, "gpsd exited (status \(p.terminationStatus)) before listening on port \(port)") }
+            try await Task.sleep(for: .milliseconds(10))
         }
-        throw POSIXError(.ETIMEDOUT, "gpsd did not listen on port \(port) within 5 s")
+        throw POSIXError(.ETIMEDOUT, "gpsd did not listen on port \(port) within 10 s")
     }
 
     /// Kills gpsd at once (SIGKILL), as a crash would.
@@ -141,10 +159,11 @@ final class GPSDProcess {
         process = nil
     }
 
-    /// Kills gpsd and removes its shared-memory segment.
+    /// Kills gpsd and removes the shared-memory segments its runs created.
     func finish() {
         kill()
         SharedMemory.remove(key: shmKey)
+        SharedMemory.removeCreated(by: Set(pids))
     }
 
     static func accepts(_ port: Int) -> Bool {
@@ -163,12 +182,15 @@ final class GPSDProcess {
 /// SysV shared memory that gpsd (as root) leaves behind: its export segment (GPSD_SHM_KEY) and
 /// the NTP segments (keys 0x4e545030…).
 enum SharedMemory {
-    /// The keys of the segments that exist now (from /proc/sysvipc/shm).
-    static func keys() -> Set<Int32> {
-        guard let text = try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8) else { return [] }
-        return Set(text.split(separator: "\n").dropFirst().compactMap { line in
-            line.split(separator: " ").first.flatMap { Int64($0) }.map { Int32(truncatingIfNeeded: $0) }
-        })
+    /// Removes the segments created by the processes `pids` (the creator's pid is in
+    /// /proc/sysvipc/shm), and only those: other runs' gpsd may share the NTP keys.
+    static func removeCreated(by pids: Set<Int32>) {
+        guard let text = try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8) else { return }
+        for line in text.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: " ")
+            guard f.count > 4, let id = Int32(f[1]), let creator = Int32(f[4]), pids.contains(creator) else { continue }
+            shmctl(id, IPC_RMID, nil)
+        }
     }
 
     static func remove(key: Int32) {
@@ -180,15 +202,13 @@ enum SharedMemory {
 /// Runs `body` with a feeder and a gpsd for `log`, and removes every process and shared-memory
 /// segment the test made, whatever happens.
 func withGPSD<T>(log: URL, linesPerTick: Int = 40, tick: Double = 0.005, _ body: (NMEAFeeder, GPSDProcess) async throws -> T) async throws -> T {
-    let before = SharedMemory.keys()
     let feeder = try NMEAFeeder(log: log, linesPerTick: linesPerTick, tick: tick)
     let gpsd = GPSDProcess(feederPort: feeder.port)
     defer {
         gpsd.finish()
         feeder.stop()
-        for key in SharedMemory.keys().subtracting(before) { SharedMemory.remove(key: key) }
     }
-    try gpsd.start()
+    try await gpsd.start()
     return try await body(feeder, gpsd)
 }
 

@@ -20,16 +20,6 @@ import Glibc
         return fixes
     }
 
-    /// gpsd reports an epoch again while it learns which sentence ends a cycle (the first second
-    /// of a log): of consecutive fixes with the same time, the last says it all.
-    static func collapsed(_ fixes: [Fix]) -> [Fix] {
-        var out: [Fix] = []
-        for f in fixes {
-            if let last = out.last, last.time == f.time { out[out.count - 1] = f } else { out.append(f) }
-        }
-        return out
-    }
-
     /// Reads fixes until `count` have come, or nothing has come for `idle` seconds.
     static func fixes(from stream: AsyncStream<GPSDUpdate>, count: Int, idle: Double = 5) async -> (fixes: [Fix], statuses: [GPSDStatus]) {
         let box = Collected()
@@ -62,10 +52,10 @@ import Glibc
         let dated = expected.filter { $0.time != nil }
         try await withGPSD(log: log) { _, gpsd in
             let client = GPSDClient(port: gpsd.port, silence: 30)
-            // gpsd reports more TPVs than epochs (the first one up to three times, no-fix ones
-            // before a date is known): read until the feed has been quiet for 2 s.
-            let got = await Self.fixes(from: client.updates(), count: .max, idle: 2)
-            let live = Self.collapsed(got.fixes.filter { $0.time != nil })
+            // Read until the feed has been quiet for 3 s. What is compared is what the client
+            // gives (and `watch --fixes` prints): gpsd's repeats of an epoch must not show.
+            let got = await Self.fixes(from: client.updates(), count: .max, idle: 3)
+            let live = got.fixes.filter { $0.time != nil }
             // Same count, times and positions. The walk gives every fix (also the outage's
             // no-fix epochs); the corpus logs are compared on their positions, as gpsd's own
             // regression files are.
@@ -82,10 +72,16 @@ import Glibc
                     if !same { mismatches.append("live \(a.time?.iso8601 ?? "-") \(a.coordinate.map { "\($0)" } ?? "-") replay \(b.time?.iso8601 ?? "-") \(b.coordinate.map { "\($0)" } ?? "-")") }
             }
             #expect(mismatches.isEmpty, "\(name): \(mismatches.count) differ, first: \(mismatches.first ?? "")")
-            if name == "walk.nmea" {
-                // The error estimate comes from GST as in replay: the monitor sees the same margins.
-                #expect(zip(have, want).allSatisfy { a, b in a.horizontalError == b.horizontalError })
+            // The error estimate comes from GST as in replay (whether gpsd sends it before or after
+            // the TPV): the monitor sees the same margins.
+            let errors = zip(have, want).filter { a, b in
+                switch (a.horizontalError, b.horizontalError) {
+                case (nil, nil): return false
+                case let (x?, y?): return abs(x - y) > 1e-6
+                default: return true
+                }
             }
+            #expect(errors.isEmpty, "\(name): \(errors.count) error estimates differ, first: \(errors.first.map { "\($0.0.horizontalError as Any) vs \($0.1.horizontalError as Any) at \($0.1.time?.iso8601 ?? "-")" } ?? "")")
         }
     }
 
@@ -123,12 +119,15 @@ import Glibc
             defer { reader.cancel() }
             var delays: [Double] = []
             for _ in 0..<10 {
-                try await box.waitForFixes(box.fixes.count + 5, within: 5)
+                try await box.waitForFixes(box.fixes.count + 5, within: 10)
                 let lastTime = box.fixes.last?.time
+                let disconnections = box.disconnections
                 gpsd.kill()
-                let restarted = Date()
-                try gpsd.start()
+                // The fix in hand comes out before the news of the disconnection: count from there.
+                try await box.waitFor(within: 5) { box.disconnections > disconnections }
                 let before = box.fixes.count
+                let restarted = Date()
+                try await gpsd.start()
                 try await box.waitForFixes(before + 1, within: 10)
                 delays.append(Date().timeIntervalSince(restarted))
                 if let t = box.fixes[before].time, let lastTime { #expect(t > lastTime, "fixes go on after a restart") }
@@ -136,15 +135,16 @@ import Glibc
             let sorted = delays.sorted()
             print("gpsd restart to first fix over \(delays.count) tries: median \(String(format: "%.3f", sorted[sorted.count / 2])) s, max \(String(format: "%.3f", sorted.last!)) s")
             #expect(sorted.last! < 3, "the client was back within \(sorted.last!) s at worst")
-            #expect(box.statuses.filter { if case .disconnected = $0 { true } else { false } }.count == 10, "one disconnection reported per restart: \(box.statuses)")
+            #expect(box.statuses.filter { $0 == .connected("127.0.0.1:\(gpsd.port)") }.count == 11, "connected at start and after each restart: \(box.statuses)")
             #expect(feeder.served > 0)
         }
     }
 
     /// gpsd up but saying nothing (the receiver's log is over): after `silence` seconds the client
-    /// takes it for gone, says why once, and connects again.
+    /// takes it for gone, says why once, and keeps connecting again (backing off) without
+    /// reporting each attempt.
     @Test func reconnectsWhenGpsdFallsSilent() async throws {
-        try await withGPSD(log: Self.corpus.appendingPathComponent("nl551e.log")) { _, gpsd in
+        try await withGPSD(log: Self.corpus.appendingPathComponent("nl551e.log")) { feeder, gpsd in
             let client = GPSDClient(port: gpsd.port, silence: 1)
             let box = Collected()
             let reader = Task {
@@ -157,25 +157,46 @@ import Glibc
             }
             defer { reader.cancel() }
             try await box.waitForFixes(10, within: 10)
-            try await Task.sleep(for: .seconds(3))
+            let opened = feeder.connections
+            try await Task.sleep(for: .seconds(4))
             let statuses = box.statuses
-            let silent = statuses.firstIndex { if case .disconnected(let why) = $0 { why.contains("silent for 1 s") } else { false } }
-            #expect(silent != nil, "the silence is noticed and said: \(statuses)")
-            if let silent {
-                #expect(statuses[(silent + 1)...].contains(.connected("127.0.0.1:\(gpsd.port)")), "and the client connects again: \(statuses)")
+            let silences = statuses.filter { if case .disconnected(let why) = $0 { why.contains("silent for 1 s") } else { false } }
+            #expect(silences.count == 1, "the silence is said once, not at every attempt: \(statuses)")
+            #expect(statuses.last == silences.last, "no connected/silent pairs while nothing comes: \(statuses)")
+            #expect(feeder.connections > opened, "the client connected again (gpsd reopened its source at the new WATCH)")
+        }
+    }
+
+    /// A peer that sends part of a line and then nothing (a hung gpsd, a stalled network): the
+    /// reader must wait on the socket, not spin on libgps's buffer, and so notice the silence.
+    @Test func aHalfLineThenNothingIsSilence() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-half-\(getpid()).txt")
+        let version = #"{"class":"VERSION","release":"3.22","proto_major":3,"proto_minor":14}"#
+        try Data((version + "\n" + #"{"class":"TPV","mode":1"#).utf8).write(to: log)
+        defer { try? FileManager.default.removeItem(at: log) }
+        // The feeder, standing in for gpsd, sends the one and a half lines and holds the line open.
+        let fake = try NMEAFeeder(log: log, linesPerTick: 1, tick: 10, verbatim: true)
+        defer { fake.stop() }
+        let client = GPSDClient(port: fake.port, silence: 1)
+        let box = Collected()
+        let reader = Task {
+            for await u in client.updates() {
+                if case .status(let s) = u { box.append(s) }
             }
+        }
+        defer { reader.cancel() }
+        try await box.waitFor(within: 5) {
+            box.statuses.contains { if case .disconnected(let why) = $0 { why.contains("silent for 1 s") } else { false } }
         }
     }
 
     /// No gpsd at start: the client keeps trying (saying so once) and connects when it appears.
     @Test func waitsForAnAbsentGpsd() async throws {
-        let before = SharedMemory.keys()
         let feeder = try NMEAFeeder(log: Self.walk)
         let gpsd = GPSDProcess(feederPort: feeder.port)
         defer {
             gpsd.finish()
             feeder.stop()
-            for key in SharedMemory.keys().subtracting(before) { SharedMemory.remove(key: key) }
         }
         let client = GPSDClient(port: gpsd.port, silence: 30)
         let box = Collected()
@@ -197,7 +218,7 @@ import Glibc
             Issue.record("expected a disconnected status first, got \(box.statuses)")
         }
         let started = Date()
-        try gpsd.start()
+        try await gpsd.start()
         try await box.waitForFixes(1, within: 10)
         // The next attempt comes at most 1.6 s after the start (the delay then doubles to 3.2 s).
         #expect(Date().timeIntervalSince(started) < 3.5)
@@ -214,6 +235,16 @@ final class Collected: @unchecked Sendable {
     var statuses: [GPSDStatus] { lock.withLock { _statuses } }
     func append(_ f: Fix) { lock.withLock { _fixes.append(f) } }
     func append(_ s: GPSDStatus) { lock.withLock { _statuses.append(s) } }
+
+    var disconnections: Int { statuses.filter { if case .disconnected = $0 { true } else { false } }.count }
+
+    func waitFor(within seconds: Double, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { throw POSIXError(.ETIMEDOUT, "not within \(seconds) s; statuses \(statuses)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
 
     func waitForFixes(_ n: Int, within seconds: Double) async throws {
         let deadline = Date().addingTimeInterval(seconds)
@@ -269,6 +300,12 @@ final class TreelineProcess: @unchecked Sendable {
     /// Ctrl-C, then what it wrote on standard error.
     func interrupt() -> String {
         kill(process.processIdentifier, SIGINT)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("treeline watch did not stop within 5 s of SIGINT")
+        }
         process.waitUntilExit()
         out.fileHandleForReading.readabilityHandler = nil
         return String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
