@@ -1,0 +1,229 @@
+/// A box on the screen before stacking.
+public struct ScreenBox: Sendable, Equatable {
+    /// Top-left corner, pixels.
+    public var x: Double
+    public var y: Double
+    public var distance: Double
+    public var id: String
+    public var priority: Double
+
+    public init(x: Double, y: Double, distance: Double, id: String, priority: Double = 0) {
+        self.x = x
+        self.y = y
+        self.distance = distance
+        self.id = id
+        self.priority = priority
+    }
+}
+
+/// Where stacking put a box.
+public struct Placement: Sendable, Equatable {
+    public var y: Double
+    /// How many times the box was lifted.
+    public var level: Int
+    /// The box could not be placed (more than `maxLevels` lifts, or above `topLimit`); it is left
+    /// where it was given up and other boxes do not stack on it.
+    public var hidden: Bool
+
+    public init(y: Double, level: Int, hidden: Bool) {
+        self.y = y
+        self.level = level
+        self.hidden = hidden
+    }
+}
+
+/// HDAugmentedReality's vertical stacking, with the same result box for box, in O(n log n + L)
+/// where L is the total number of lifts (the sum of the levels it reports).
+///
+/// The reference (`ARPresenter.stackAnnotationViews`): boxes in order of y descending (here:
+/// priority first, then y descending, distance, id); each box is compared in turn with every box
+/// placed before it and, when they overlap (strictly: touching is not overlap), moved to
+/// `other.y − h − 5`; the scan goes on from there with the new y, and when a pass has moved the box
+/// it starts again from the first placed box, until a pass moves it no more. Boxes near the ends
+/// of the panorama are also tested one panorama (360·hPPD) away. That costs O(n²) comparisons per
+/// pass.
+///
+/// The same walk, found without the scans: while a box climbs, what overlaps it is some placed box
+/// whose x is within w of its own and whose y is within h. Placed boxes are kept in columns w wide,
+/// each sorted by y, so the ones overlapping the current y are a few entries around a cursor in
+/// three columns (six near the seam), and the cursor only moves up because boxes only move up. A
+/// pass of the reference hits, after the last hit at placement index i, the overlapping box with
+/// the smallest index above i; when there is none the pass ends, and if it moved the box the next
+/// pass hits the overlapping box with the smallest index of all. So each lift is found among a
+/// handful of candidates, with the same floating-point comparisons and the same `y − h − 5` as the
+/// reference, hence the same bits.
+public struct Stacking: Sendable {
+    public var boxWidth: Double
+    public var boxHeight: Double
+    /// The space the reference leaves between a box and the one it is lifted over.
+    public static let gap = 5.0
+
+    /// The linear projection's panorama: the screen's centre x and the width of 360°.
+    public struct Seam: Sendable, Equatable {
+        public var centerX: Double
+        public var panoramaWidth: Double
+        public init(centerX: Double, panoramaWidth: Double) {
+            self.centerX = centerX
+            self.panoramaWidth = panoramaWidth
+        }
+    }
+
+    /// nil when x is not periodic (pinhole).
+    public var seam: Seam?
+    /// A box that would need more lifts than this is hidden. nil: no limit.
+    public var maxLevels: Int?
+    /// A box that would be lifted to a y above this (smaller) is hidden. nil: no limit.
+    public var topLimit: Double?
+
+    public init(boxWidth: Double, boxHeight: Double, seam: Seam? = nil, maxLevels: Int? = nil, topLimit: Double? = nil) {
+        self.boxWidth = boxWidth
+        self.boxHeight = boxHeight
+        self.seam = seam
+        self.maxLevels = maxLevels
+        self.topLimit = topLimit
+    }
+
+    /// The order boxes are placed in: priority descending, then y descending (lowest on the screen
+    /// first), distance ascending, id, and finally input position.
+    public func order(_ boxes: [ScreenBox]) -> [Int] {
+        boxes.indices.sorted { i, j in
+            let a = boxes[i], b = boxes[j]
+            if a.priority != b.priority { return a.priority > b.priority }
+            if a.y != b.y { return a.y > b.y }
+            if a.distance != b.distance { return a.distance < b.distance }
+            if a.id != b.id { return a.id < b.id }
+            return i < j
+        }
+    }
+
+    /// The x at which a box near an end of the panorama is tested too, as the reference decides:
+    /// its right edge within a box width of the right border, or its left edge within one of the
+    /// left border.
+    public func alternateX(_ x: Double) -> Double? {
+        guard let seam else { return nil }
+        let w = boxWidth
+        let rightBorder = seam.centerX + seam.panoramaWidth / 2
+        let leftBorder = seam.centerX - seam.panoramaWidth / 2
+        if x + w > rightBorder - w { return x - seam.panoramaWidth }
+        if x < leftBorder + w { return x + seam.panoramaWidth }
+        return nil
+    }
+
+    /// The placements, in the boxes' order.
+    public func stack(_ boxes: [ScreenBox]) -> [Placement] {
+        let n = boxes.count
+        var result = [Placement](repeating: Placement(y: 0, level: 0, hidden: false), count: n)
+        guard n > 0 else { return result }
+        let w = boxWidth, h = boxHeight, gap = Stacking.gap
+        let order = self.order(boxes)
+
+        // Columns of width w, keyed by floor(x / w). Each holds its placed boxes sorted by y
+        // descending (the bottom of the screen first), in parallel arrays.
+        var columnOf: [Int: Int] = [:]
+        columnOf.reserveCapacity(n)
+        func key(_ x: Double) -> Int {
+            let k = (x / w).rounded(.down)
+            return Int(max(-1e15, min(1e15, k)))
+        }
+        for b in boxes where columnOf[key(b.x)] == nil { columnOf[key(b.x)] = columnOf.count }
+        var ys = [[Double]](repeating: [], count: columnOf.count)
+        var xs = [[Double]](repeating: [], count: columnOf.count)
+        var ranks = [[Int32]](repeating: [], count: columnOf.count)
+
+        // Per box: the columns that can hold an overlapping box, and a cursor in each.
+        var queried: [Int] = []
+        var cursors: [Int] = []
+        queried.reserveCapacity(8)
+        cursors.reserveCapacity(8)
+
+        for (rank, index) in order.enumerated() {
+            let box = boxes[index]
+            let x = box.x, alt = alternateX(x)
+            var y = box.y
+
+            // A box overlaps ours only if |x' − x| < w (up to rounding): three columns, or four
+            // when x sits on a column edge; the same again around the alternate x.
+            // The slack, over 4 ulps of |x| + w, covers the rounding of the reference's x + w.
+            queried.removeAll(keepingCapacity: true)
+            func addColumns(around c: Double) {
+                let slack = (abs(c) + w) * 1e-15
+                for k in key(c - w - slack)...key(c + w + slack) {
+                    if let col = columnOf[k], !queried.contains(col) { queried.append(col) }
+                }
+            }
+            addColumns(around: x)
+            if let alt { addColumns(around: alt) }
+            let hasAlt = alt != nil, ax = alt ?? 0
+            cursors.removeAll(keepingCapacity: true)
+            let startSlack = (abs(y) + h) * 1e-12 + 1e-9
+            for col in queried {
+                // The first entry that can overlap now or later: y' < y + h.
+                var lo = 0, hi = ys[col].count
+                let bound = y + h + startSlack
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if ys[col][mid] >= bound { lo = mid + 1 } else { hi = mid }
+                }
+                cursors.append(lo)
+            }
+
+            var level = 0
+            var hidden = false
+            var pointer: Int32 = 0  // the pass goes on from this placement rank
+            var movedInPass = false
+            climb: while true {
+                let slack = (abs(y) + h) * 1e-12 + 1e-9
+                var next = Int32.max, nextY = 0.0
+                var first = Int32.max, firstY = 0.0
+                for (q, col) in queried.enumerated() {
+                    let colY = ys[col]
+                    var j = cursors[q]
+                    while j < colY.count, colY[j] >= y + h + slack { j += 1 }
+                    cursors[q] = j
+                    while j < colY.count, colY[j] > y - h - slack {
+                        let py = colY[j], px = xs[col][j]
+                        // The reference's test, the primary frame then the alternate one.
+                        let overlaps = (x < px + w && px < x + w && y < py + h && py < y + h)
+                            || (hasAlt && ax < px + w && px < ax + w && y < py + h && py < y + h)
+                        if overlaps {
+                            let r = ranks[col][j]
+                            if r >= pointer, r < next { next = r; nextY = py }
+                            if r < first { first = r; firstY = py }
+                        }
+                        j += 1
+                    }
+                }
+                var hitY: Double
+                if next != Int32.max {
+                    hitY = nextY
+                } else if movedInPass && first != Int32.max {
+                    // The pass ended after a move: the next one starts from the first placed box.
+                    next = first
+                    hitY = firstY
+                } else {
+                    break climb
+                }
+                let lifted = hitY - h - gap
+                if let maxLevels, level >= maxLevels { hidden = true; break climb }
+                if let topLimit, lifted < topLimit { hidden = true; break climb }
+                y = lifted
+                level += 1
+                pointer = next + 1
+                movedInPass = true
+            }
+            result[index] = Placement(y: y, level: level, hidden: hidden)
+            if hidden { continue }
+
+            let col = columnOf[key(x)]!
+            var lo = 0, hi = ys[col].count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if ys[col][mid] >= y { lo = mid + 1 } else { hi = mid }
+            }
+            ys[col].insert(y, at: lo)
+            xs[col].insert(x, at: lo)
+            ranks[col].insert(Int32(rank), at: lo)
+        }
+        return result
+    }
+}
