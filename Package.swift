@@ -61,6 +61,6 @@ let package = Package(
             dependencies: ["NMEA", "Replay", "Geo"],
             resources: [.copy("gpsd-3.22")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["treeline"]),
+        .testTarget(name: "CLITests", dependencies: ["treeline", "Geo"]),
     ]
 )

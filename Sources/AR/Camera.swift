@@ -26,6 +26,22 @@ public enum DistanceOffset: Sendable, Equatable {
     case automatic
 }
 
+/// One thing wrong with a camera or the layout options, worded for a user, and which setting.
+public struct SettingProblem: Sendable, Equatable, CustomStringConvertible {
+    public enum Setting: Sendable, Equatable {
+        case screen, fieldOfView, heading, pitch, box, offset, maxDistance, maxVisible, maxLevels
+    }
+
+    public var setting: Setting
+    public var message: String
+    public var description: String { message }
+
+    public init(_ setting: Setting, _ message: String) {
+        self.setting = setting
+        self.message = message
+    }
+}
+
 /// Where the observer looks and with what: the screen, the field of view, heading and pitch.
 public struct Camera: Sendable, Equatable {
     public var screenWidth: Double
@@ -58,25 +74,26 @@ public struct Camera: Sendable, Equatable {
     public var focalLength: Double { (screenWidth / 2) / tan(horizontalFOV / 2 * .pi / 180) }
     public var verticalFocalLength: Double { (screenHeight / 2) / tan(verticalFOV / 2 * .pi / 180) }
 
-    /// What is wrong with these values, worded for a user; empty when they can be used.
-    public var problems: [String] {
-        var p: [String] = []
+    /// What is wrong with these values; empty when they can be used.
+    public var problems: [SettingProblem] {
+        var p: [SettingProblem] = []
         if !(screenWidth > 0 && screenWidth.isFinite && screenHeight > 0 && screenHeight.isFinite) {
-            p.append("the screen must be wider and taller than 0 pixels")
+            p.append(SettingProblem(.screen, "the screen must be wider and taller than 0 pixels"))
         }
         let maxH = projection == .pinhole ? 180.0 : 360.0
         if !(horizontalFOV > 0 && horizontalFOV < maxH || projection == .linear && horizontalFOV == 360) {
-            p.append(projection == .pinhole ? "a pinhole camera's horizontal field of view must be more than 0 and less than 180 degrees"
-                : "the horizontal field of view must be more than 0 and at most 360 degrees")
+            p.append(SettingProblem(.fieldOfView, projection == .pinhole
+                ? "a pinhole camera's horizontal field of view must be more than 0 and less than 180 degrees"
+                : "the horizontal field of view must be more than 0 and at most 360 degrees"))
         }
         if !(verticalFOV > 0 && verticalFOV < 180) {
-            p.append("the vertical field of view must be more than 0 and less than 180 degrees")
+            p.append(SettingProblem(.fieldOfView, "the vertical field of view must be more than 0 and less than 180 degrees"))
         }
-        if !heading.isFinite { p.append("the heading must be a number of degrees") }
+        if !heading.isFinite { p.append(SettingProblem(.heading, "the heading must be a number of degrees")) }
         let maxPitch = 90.0
         if !(pitch.isFinite && abs(pitch) <= maxPitch && (projection == .linear || abs(pitch) < maxPitch)) {
-            p.append(projection == .pinhole ? "a pinhole camera's pitch must be between -90 and 90 degrees, exclusive"
-                : "the pitch must be between -90 and 90 degrees")
+            p.append(SettingProblem(.pitch, projection == .pinhole ? "a pinhole camera's pitch must be between -90 and 90 degrees, exclusive"
+                : "the pitch must be between -90 and 90 degrees"))
         }
         return p
     }
@@ -109,17 +126,18 @@ public struct LayoutOptions: Sendable, Equatable {
         self.clampToScreen = clampToScreen
     }
 
-    public var problems: [String] {
-        var p: [String] = []
+    /// What is wrong with these values; empty when they can be used.
+    public var problems: [SettingProblem] {
+        var p: [SettingProblem] = []
         if !(boxWidth > 0 && boxWidth.isFinite && boxHeight > 0 && boxHeight.isFinite) {
-            p.append("the box must be wider and taller than 0 pixels")
+            p.append(SettingProblem(.box, "the box must be wider and taller than 0 pixels"))
         }
         if case let .manual(t, m) = offset, !(t >= 0 && t.isFinite && m >= 0 && m.isFinite) {
-            p.append("a manual offset needs a threshold of 0 metres or more and 0 or more pixels per metre")
+            p.append(SettingProblem(.offset, "a manual offset needs a threshold of 0 metres or more and 0 or more pixels per metre"))
         }
-        if !(maxDistance >= 0 && maxDistance.isFinite) { p.append("the maximum distance must be 0 (no limit) or more metres") }
-        if maxVisible < 1 { p.append("the number of active POIs (max visible) must be at least 1") }
-        if let maxLevels, maxLevels < 0 { p.append("max levels must be 0 or more") }
+        if !(maxDistance >= 0 && maxDistance.isFinite) { p.append(SettingProblem(.maxDistance, "the maximum distance must be 0 (no limit) or more metres")) }
+        if maxVisible < 1 { p.append(SettingProblem(.maxVisible, "the number of active POIs must be at least 1")) }
+        if let maxLevels, maxLevels < 0 { p.append(SettingProblem(.maxLevels, "the level cap must be 0 or more")) }
         return p
     }
 }
