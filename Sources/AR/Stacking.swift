@@ -32,8 +32,10 @@ public struct Placement: Sendable, Equatable {
     }
 }
 
-/// HDAugmentedReality's vertical stacking, with the same result box for box, in O(n log n + L)
-/// where L is the total number of lifts (the sum of the levels it reports).
+/// HDAugmentedReality's vertical stacking, with the same result box for box and bit for bit.
+/// When all boxes start on one row (offset none), in O(n log n · (1 + rows/64)) (see
+/// `stackOnOneRow`); otherwise in O(n log n + L), L the total number of lifts (the sum of the
+/// levels it reports), which for 10,000 active POIs on a narrow screen is millions.
 ///
 /// The reference (`ARPresenter.stackAnnotationViews`): boxes in order of y descending (here:
 /// priority first, then y descending, distance, id); each box is compared in turn with every box
@@ -43,10 +45,11 @@ public struct Placement: Sendable, Equatable {
 /// of the panorama are also tested one panorama (360·hPPD) away. That costs O(n²) comparisons per
 /// pass.
 ///
-/// The same walk, found without the scans: while a box climbs, what overlaps it is some placed box
-/// whose x is within w of its own and whose y is within h. Placed boxes are kept in columns w wide,
-/// each sorted by y, so the ones overlapping the current y are a few entries around a cursor in
-/// three columns (six near the seam), and the cursor only moves up because boxes only move up. A
+/// The general case (`walk`) finds the same climb without the scans: while a box climbs, what
+/// overlaps it is some placed box whose x is within w of its own and whose y is within h. Placed
+/// boxes are kept in columns w wide, each sorted by y, so the ones overlapping the current y are a
+/// few entries around a cursor in three columns (six near the seam), and the cursor only moves up
+/// because boxes only move up. A
 /// pass of the reference hits, after the last hit at placement index i, the overlapping box with
 /// the smallest index above i; when there is none the pass ends, and if it moved the box the next
 /// pass hits the overlapping box with the smallest index of all. So each lift is found among a

@@ -9,39 +9,48 @@ struct LayoutCommand: ParsableCommand {
         commandName: "layout",
         abstract: "Lay out points of interest on an AR screen: where each box goes so that none hides another.",
         discussion: """
-        Given where you stand (--at), where the camera looks (--heading, --pitch) and the camera
-        (--fov, --screen), prints one JSON line per active POI:
-          {"id":…,"distance":…,"bearing":…,"x":…,"y":…,"level":…,"visible":…,"near":…,"hidden":…}
-        distance in metres and bearing in degrees (geodesic, from the observer); x, y the box's
-        top-left corner in pixels after stacking (x is null when a pinhole camera cannot see that
-        direction); level how many times stacking lifted the box; visible whether the box
-        intersects the screen; near whether the POI is within the horizontal field of view of the
-        heading; hidden whether --max-levels or --clamp gave up on it. A summary goes to standard
-        error.
+        Given where you stand (--at), where the camera looks (--heading, --pitch)
+        and the camera (--fov, --screen), prints one JSON line per active POI:
+          {"id":…,"distance":…,"bearing":…,"x":…,"y":…,"level":…,
+           "visible":…,"near":…,"hidden":…}
+        distance (m) and bearing (°) are geodesic, from the observer; x, y the
+        box's top-left corner in pixels after stacking (x is null where a pinhole
+        camera cannot see); level how many times stacking lifted the box; visible
+        whether the box intersects the screen; near whether the POI is within the
+        horizontal field of view of the heading; hidden whether --max-levels or
+        --clamp gave up on it. A summary with the counts goes to standard error.
 
-        The layout is HDAugmentedReality's by default:
-        - active POIs: the nearest --max-visible within --max-distance, in every direction;
-        - x = W/2 - w/2 + (bearing - heading)·W/hFov, y = 0.55·H - h/2 + offset + pitch·H/vFov;
-        - --offset none (all on one row), manual:T:M (-(d - T)·M px for POIs farther than T
-          metres) or automatic (T the nearest, M so that the farthest is 30 px from the top);
-        - stacking: boxes in order of y descending (ties: distance, then id), each moved above
-          any box placed before it that it overlaps, 5 px apart, until it overlaps none; the ends
-          of the 360° panorama see each other.
-        Beyond it: --projection pinhole (a real camera's tangent mapping, for drawing over video),
-        a properties.priority (higher first, before distance), --clamp (boxes start on the screen,
-        and one that would go over the top is hidden) and --max-levels (a box that would be lifted
-        more often is hidden). Hidden boxes are counted in the summary.
+        By default the layout is HDAugmentedReality's:
+        - active POIs: the nearest --max-visible within --max-distance, in every
+          direction;
+        - x = W/2 - w/2 + (bearing - heading)·W/hFov,
+          y = 0.55·H - h/2 + offset + pitch·H/vFov;
+        - --offset none (all on one row), manual:T:M (-(d - T)·M px for POIs
+          farther than T metres) or automatic (T the nearest, M so that the
+          farthest is 30 px from the top);
+        - stacking: boxes in order of y descending (ties: distance, then id),
+          each moved 5 px above any box placed before it that it overlaps, until
+          it overlaps none; the two ends of the 360° panorama see each other.
+        Beyond it: --projection pinhole (a real camera's tangent mapping, for
+        drawing over video), properties.priority (higher first, before distance),
+        --clamp (boxes start on the screen; one that would be lifted over its top
+        is hidden) and --max-levels (one that would be lifted more often is
+        hidden).
 
-        POIs come from --pois, a GeoJSON FeatureCollection of Points with properties.id (unique)
-        and optionally name and priority, or from --regions, a regions file (circles give their
-        centre, polygons their area centroid; name and priority from the properties).
+        POIs come from --pois, a GeoJSON FeatureCollection of Points with
+        properties.id (unique) and optionally name and priority, or from
+        --regions, a regions file (circles give their centre, polygons their
+        area centroid).
 
-        --svg FILE draws the screen: the boxes with names and distances, lines from lifted boxes
-        down to where they started, the horizon, a compass strip, arrows for POIs just off screen.
+        --svg FILE draws the screen: boxes with names and distances, lines from
+        lifted boxes down to where they stood, the horizon, a compass strip, and
+        arrows for POIs in the near view but off screen.
 
         Examples:
-          treeline layout --at 40.1005,-8.2405 --heading 45 --fov 60,45 --screen 1280x720 --regions Data/regions.geojson
-          treeline layout --at 45.0,18.0 --heading 0 --fov 60,80 --screen 360x640 --pois pois.geojson --offset manual:0:0.05 --svg screen.svg
+          treeline layout --at 45.0,18.0 --heading 0 --fov 60,80 \\
+              --screen 360x640 --pois Data/pois.geojson --svg screen.svg
+          treeline layout --at 40.1005,-8.2405 --heading 45 --fov 60,45 \\
+              --screen 1280x720 --regions Data/regions.geojson --offset automatic
         """
     )
 
