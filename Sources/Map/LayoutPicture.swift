@@ -115,32 +115,42 @@ public struct LayoutPicture: Sendable {
             emit("<line x1=\"\(n(cx, 1))\" y1=\"\(n(item.y + h, 1))\" x2=\"\(n(cx, 1))\" y2=\"\(n(item.anchorY + h / 2, 1))\" stroke=\"#2b3a4a\" stroke-width=\"1\" stroke-opacity=\"0.55\"/>")
             emit("<circle cx=\"\(n(cx, 1))\" cy=\"\(n(item.anchorY + h / 2, 1))\" r=\"2.5\" fill=\"#2b3a4a\" fill-opacity=\"0.7\"/>")
         }
-        // The boxes: name on the first line, distance and level on the second.
-        for item in visible {
+        // The boxes: name on the first line, distance and level on the second. A box cut by the
+        // screen's edge keeps its place; its text goes in the part on the screen, and when that
+        // part is too thin for any text the box gets an edge arrow instead.
+        var slivers: Set<Int> = []
+        for (k, item) in layout.items.enumerated() where item.visible {
             let x = item.x!, y = item.y
+            let textLeft = max(x + 6, 4), textRight = min(x + w - 3, W - 3)
+            let room = textRight - textLeft
             let name = pois[item.poi].name
-            let lines = h >= 2 * Self.nameSize + 6
-            let text = Self.fit(name, width: w - 12, size: Self.nameSize, bold: true)
-            var detail = Self.distanceLabel(item.distance)
-            if item.level > 0 { detail += "  ↑\(item.level)" }
+            // The distance, then the lifts if they fit too (the line down shows them as well).
+            let distance = Self.distanceLabel(item.distance)
+            let withLevel = distance + "  ↑\(item.level)"
+            let detail = item.level > 0 && SVGText.width(withLevel, size: Self.detailSize) <= room ? withLevel : distance
             emit("<g class=\"poi\" id=\"poi-\(SVGText.escape(item.id))\">")
             emit("<rect x=\"\(n(x + 0.5, 1))\" y=\"\(n(y + 0.5, 1))\" width=\"\(n(w - 1, 1))\" height=\"\(n(h - 1, 1))\" rx=\"5\" fill=\"#ffffff\" fill-opacity=\"0.93\" stroke=\"#1f4f99\" stroke-width=\"1.2\"/>")
-            if lines {
-                emit("<text x=\"\(n(x + 6, 1))\" y=\"\(n(y + h / 2 - 3, 1))\" font-size=\"\(n(Self.nameSize, 1))\" font-weight=\"bold\" fill=\"#14243a\">\(SVGText.escape(text))</text>")
-                emit("<text x=\"\(n(x + 6, 1))\" y=\"\(n(y + h / 2 + Self.detailSize, 1))\" font-size=\"\(n(Self.detailSize, 1))\" fill=\"#3a4a5c\">\(SVGText.escape(Self.fit(detail, width: w - 10, size: Self.detailSize)))</text>")
+            if room < 24 {
+                slivers.insert(k)
+            } else if h >= 2 * Self.nameSize + 6 {
+                let text = Self.fit(name, width: room, size: Self.nameSize, bold: true)
+                emit("<text x=\"\(n(textLeft, 1))\" y=\"\(n(y + h / 2 - 3, 1))\" font-size=\"\(n(Self.nameSize, 1))\" font-weight=\"bold\" fill=\"#14243a\">\(SVGText.escape(text))</text>")
+                emit("<text x=\"\(n(textLeft, 1))\" y=\"\(n(y + h / 2 + Self.detailSize, 1))\" font-size=\"\(n(Self.detailSize, 1))\" fill=\"#3a4a5c\">\(SVGText.escape(Self.fit(detail, width: room, size: Self.detailSize)))</text>")
             } else {
-                let one = Self.fit(name + " " + Self.distanceLabel(item.distance), width: w - 8, size: min(Self.nameSize, h - 4))
-                emit("<text x=\"\(n(x + 4, 1))\" y=\"\(n(y + h / 2 + 4, 1))\" font-size=\"\(n(min(Self.nameSize, h - 4), 1))\" fill=\"#14243a\">\(SVGText.escape(one))</text>")
+                let size = min(Self.nameSize, h - 4)
+                let one = Self.fit(name + " " + Self.distanceLabel(item.distance), width: room, size: size)
+                emit("<text x=\"\(n(textLeft, 1))\" y=\"\(n(y + h / 2 + size / 3, 1))\" font-size=\"\(n(size, 1))\" fill=\"#14243a\">\(SVGText.escape(one))</text>")
             }
             emit("</g>")
         }
         // In the near view but off the screen's side: arrows stacked under the compass strip at
         // that edge, nearest the heading first, on a white label so that boxes do not hide them.
         for right in [false, true] {
-            let side = layout.items.filter { item in
-                guard item.inNearView, !item.visible, !item.hidden, let x = item.x else { return false }
-                return right ? x >= W : x + w <= 0
-            }.sorted { abs($0.delta) < abs($1.delta) }
+            let side = layout.items.enumerated().filter { k, item in
+                guard item.inNearView || slivers.contains(k), !item.hidden, let x = item.x else { return false }
+                if item.visible && !slivers.contains(k) { return false }
+                return right ? x + w / 2 >= W / 2 && (x >= W || slivers.contains(k)) : x + w / 2 < W / 2 && (x + w <= 0 || slivers.contains(k))
+            }.map(\.element).sorted { abs($0.delta) < abs($1.delta) }
             let room = max(1, Int((H - 40) / 18))
             for (k, item) in side.prefix(room).enumerated() {
                 let y = 36 + Double(k) * 18

@@ -60,6 +60,24 @@ import Testing
         #expect(arrows.contains { $0.allText.contains("West gate 500 m") })
     }
 
+    /// A box cut by the screen's edge stays where the layout put it; its text moves into the part
+    /// on the screen, and a sliver too thin for text gets an edge arrow.
+    @Test func boxesCutByTheEdgeKeepReadableText() throws {
+        // x = 130 + 6Δ: Δ −31.67° puts the box at x −60 (40 px on screen), Δ 35.83° at x 345 (15 px).
+        let pois = [poi("cut", "Old chestnut", bearing: 360 - 190.0 / 6, metres: 800), poi("sliver", "Ridge planting", bearing: 215.0 / 6, metres: 1000)]
+        let (root, layout) = picture(pois)
+        #expect(layout.items.allSatisfy { $0.visible })
+        let cut = try #require(root.element(id: "poi-cut"))
+        #expect(abs((cut.elements("rect").first?.double("x") ?? 0) + 59.5) < 0.06, "the box keeps its place")
+        let texts = cut.elements("text")
+        #expect(texts.count == 2 && texts.allSatisfy { $0.double("x") == 4 }, "text starts on the screen")
+        #expect(texts[0].allText.hasPrefix("Old") && texts[1].allText == "800 m", "\(texts.map(\.allText))")
+        let sliver = try #require(root.element(id: "poi-sliver"))
+        #expect(sliver.elements("text").isEmpty)
+        let arrows = root.elements("g").filter { $0["class"] == "offscreen" }
+        #expect(arrows.count == 1 && arrows[0].allText.contains("Ridge planting 1 km"))
+    }
+
     @Test func distanceLabels() {
         #expect(LayoutPicture.distanceLabel(85.4) == "85 m")
         #expect(LayoutPicture.distanceLabel(999.4) == "999 m")
