@@ -22,7 +22,9 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CPROJ"]),
         .target(name: "NMEA", dependencies: ["Geo"]),
         .target(name: "Rules", dependencies: ["Geo"]),
-        .target(name: "Map", dependencies: ["Geo", "Rules"]),
+        // The stacking projector: AR screen layout of points of interest.
+        .target(name: "AR", dependencies: ["Geo"]),
+        .target(name: "Map", dependencies: ["Geo", "Rules", "AR"]),
 
         // Edges.
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
@@ -31,7 +33,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "NMEA", "Replay", "Rules", "Config", "Map", "GPSD",
+                "Geo", "NMEA", "Replay", "Rules", "Config", "Map", "GPSD", "AR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -39,23 +41,26 @@ let package = Package(
         // Benchmarks: `swift run -c release treeline-bench --help`.
         .executableTarget(
             name: "treeline-bench",
-            dependencies: ["NMEA", "Replay", "Geo", "Rules"],
+            dependencies: ["NMEA", "Replay", "Geo", "Rules", "AR", "TestSupport"],
             path: "Benchmarks/TreelineBench"
         ),
 
-        .target(name: "TestSupport", path: "Tests/Support"),
+        // Seeded random numbers, and the literal reference stacking (HDAugmentedReality's loop) that
+        // ARTests and `treeline-bench layout` compare the projector's stacking with.
+        .target(name: "TestSupport", dependencies: ["AR"], path: "Tests/Support"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Replay", "treeline"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "TestSupport"]),
-        .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo"]),
+        .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "AR"]),
+        .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["NMEA", "Replay", "Geo"],
             resources: [.copy("gpsd-3.22")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["treeline"]),
+        .testTarget(name: "CLITests", dependencies: ["treeline", "Geo"]),
     ]
 )

@@ -1,6 +1,7 @@
 // treeline-bench: throughput figures for Treeline's hot paths, measured in a release build.
 //
 //   swift run -c release treeline-bench nmea FILE [--runs N]
+//   swift run -c release treeline-bench layout [--runs N] [--reference-runs N]
 //
 // `nmea` streams FILE through LogFile (1 MiB chunks) and NMEAReader, as `treeline replay` does,
 // and reports lines/s, valid sentences/s and fixes/s (median of N runs after one uncounted warm-up)
@@ -8,10 +9,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AR
 import Geo
 import NMEA
 import Replay
 import Rules
+import TestSupport
 
 func now() -> Double {
     var ts = timespec()
@@ -196,6 +199,67 @@ func benchPipeline(logPath: String, fencesPath: String, runs: Int, eventsPath: S
     print("{\"bench\":\"pipeline\",\"K\":\(set.count),\"fixes\":\(fixes),\"used\":\(used),\"events\":\(events),\"parse_s\":\(fmt(p, 4)),\"pipeline_s\":\(fmt(w, 4)),\"ratio\":\(fmt(w / p, 3))}")
 }
 
+/// The AR layout of N random POIs (uniform over a 3 km disc around the observer, all active) on
+/// the issue's camera (360×640, fov 60×80, box 100×40, heading 30): our layout and our stacking
+/// against the literal reference stacking (HDAugmentedReality's loop, Tests/Support) on the same
+/// boxes, in one process. The geodesics (Karney, PROJ) are timed apart: both need them.
+func benchLayout(counts: [Int], runs: Int, referenceRuns: Int) {
+    let observer = Coordinate(latitude: 45.0, longitude: 18.0)
+    let camera = Camera(screenWidth: 360, screenHeight: 640, horizontalFOV: 60, verticalFOV: 80, heading: 30)
+    let configurations: [(String, DistanceOffset, Bool)] = [
+        ("offset none (the default)", .none, false), ("offset automatic", .automatic, false), ("offset automatic, --clamp", .automatic, true),
+    ]
+    print("layout: the issue's camera (360x640, fov 60x80, box 100x40), heading 30; POIs uniform within 3 km, all active")
+    print("ours: median of \(runs) runs after one warm-up; reference: median of \(referenceRuns) runs; times in ms")
+    func col(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
+    print("  " + col("configuration", 28) + col("POIs", 7) + col("geodesics", 11) + col("layout", 9) + col("stacking", 10)
+          + col("reference", 11) + col("ratio", 8) + col("lifts", 9) + col("top", 5) + "hidden")
+    var json: [String] = []
+    for (name, offset, clamp) in configurations {
+        for n in counts {
+            var rng = SplitMix64(seed: UInt64(n))
+            let pois = (0..<n).map { i in
+                POI(id: "poi-\(i)", coordinate: Geodesic.wgs84.direct(from: observer, bearing: rng.uniform(0, 360),
+                                                                      distance: 3000 * rng.uniform(0, 1).squareRoot()))
+            }
+            let projector = StackingProjector(camera: camera, options: LayoutOptions(offset: offset, maxVisible: n, clampToScreen: clamp))
+            let s = projector.stacking
+            var geodesic: [Double] = [], layout: [Double] = [], ours: [Double] = [], reference: [Double] = []
+            var items: [LayoutItem] = []
+            var boxes: [ScreenBox] = []
+            var fast: [Placement] = []
+            for run in 0...runs {
+                var t = now()
+                let sightings = StackingProjector.sightings(from: observer, to: pois)
+                let g = now() - t
+                t = now()
+                items = projector.layout(pois: pois, sightings: sightings).items
+                let l = now() - t
+                boxes = items.map { ScreenBox(x: $0.x!, y: $0.anchorY, distance: $0.distance, id: $0.id) }
+                t = now()
+                fast = s.stack(boxes)
+                let f = now() - t
+                if run > 0 { geodesic.append(g); layout.append(l); ours.append(f) }
+            }
+            for _ in 0..<referenceRuns {
+                let t = now()
+                let slow = ReferenceStacking.stack(boxes, boxWidth: s.boxWidth, boxHeight: s.boxHeight, seam: s.seam, maxLevels: s.maxLevels, topLimit: s.topLimit)
+                reference.append(now() - t)
+                guard slow == fast else { fail("\(name), \(n) POIs: the stacking differs from the reference") }
+            }
+            let lifts = items.reduce(0) { $0 + $1.level }, top = items.map { $0.level }.max() ?? 0
+            let hidden = items.reduce(0) { $0 + ($1.hidden ? 1 : 0) }
+            let (g, l, f, r) = (median(geodesic) * 1e3, median(layout) * 1e3, median(ours) * 1e3, median(reference) * 1e3)
+            print("  " + col(name, 28) + col("\(n)", 7) + col(fmt(g, 2), 11) + col(fmt(l, 2), 9) + col(fmt(f, 2), 10) + col(fmt(r, 1), 11)
+                  + col(fmt(r / f, 0) + "x", 8) + col("\(lifts)", 9) + col("\(top)", 5) + "\(hidden)")
+            json.append("{\"bench\":\"layout\",\"configuration\":\"\(name)\",\"pois\":\(n),\"geodesics_ms\":\(fmt(g, 3)),\"layout_ms\":\(fmt(l, 3)),\"layout_runs_ms\":[\(layout.map { fmt($0 * 1e3, 2) }.joined(separator: ","))],\"stacking_ms\":\(fmt(f, 3)),\"reference_ms\":\(fmt(r, 1)),\"ratio\":\(fmt(r / f, 1)),\"lifts\":\(lifts),\"max_level\":\(top),\"hidden\":\(hidden)}")
+        }
+    }
+    print("  layout = choosing, projecting and stacking (no geodesics); stacking and reference on the same boxes;")
+    print("  every reference run's y, level and hidden flag equal ours, box for box")
+    for line in json { print(line) }
+}
+
 /// A plain buffered file writer for the pairs dump.
 final class ByteSink {
     let fd: Int32
@@ -237,7 +301,11 @@ let runs = option("--runs", default: 5, in: &args)
 let pointsFile = stringOption("--points-file", in: &args)
 let pairsFile = stringOption("--pairs", in: &args)
 let eventsFile = stringOption("--events", in: &args)
+let referenceRuns = option("--reference-runs", default: 3, in: &args)
 switch args.first {
+case "layout":
+    guard args.count == 1 else { fail("usage: treeline-bench layout [--runs N] [--reference-runs N]") }
+    benchLayout(counts: [1000, 10_000], runs: runs, referenceRuns: referenceRuns)
 case "pipeline":
     guard args.count == 3 else { fail("usage: treeline-bench pipeline LOG FENCES.geojson [--runs N] [--events OUT]") }
     benchPipeline(logPath: args[1], fencesPath: args[2], runs: runs, eventsPath: eventsFile)
@@ -252,6 +320,7 @@ default:
     usage: treeline-bench nmea FILE [--runs N]
            treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]
            treeline-bench pipeline LOG FENCES.geojson [--runs N] [--events OUT]
+           treeline-bench layout [--runs N] [--reference-runs N]
 
       nmea   read and assemble a whole NMEA log (as `treeline replay` does); report lines/s,
              sentences/s, fixes/s and peak RSS. Make the 1,000,000-epoch log with
@@ -263,6 +332,11 @@ default:
       pipeline  replay LOG through the quality gate and the region monitor over FENCES, against
              reading and parsing LOG alone, alternating runs; report both and the ratio.
              --events OUT first writes the events (ns time, type, region id, transit) to OUT.
+      layout lay out 1,000 and 10,000 random POIs (all active) on the issue's camera with offset
+             none, automatic, and automatic with --clamp; report the geodesics, our layout, our
+             stacking and the literal reference stacking (HDAugmentedReality's loop) on the same
+             boxes, their ratio, the lifts; fails if the two stackings differ anywhere.
+             --runs (default 5) for ours, --reference-runs (default 3) for the slow reference.
     """)
     exit(args.isEmpty ? 0 : 2)
 }

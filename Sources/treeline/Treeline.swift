@@ -4,11 +4,11 @@ import ArgumentParser
 struct Treeline: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "treeline",
-        abstract: "Location rules for a GPS board: live fixes from gpsd or replayed NMEA logs, geofence events, maps.",
+        abstract: "Location rules for a GPS board: live fixes from gpsd or replayed NMEA logs, geofence events, maps, AR layouts.",
         discussion: """
         Treeline reads fixes from an NMEA 0183 log (or, on a board, from gpsd) and turns them into
         events. See README.md for the whole picture.
         """,
-        subcommands: [Replay.self, Watch.self, Check.self, Where.self]
+        subcommands: [Replay.self, Watch.self, Check.self, Where.self, LayoutCommand.self]
     )
 }

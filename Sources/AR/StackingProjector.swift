@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Geo
+
+/// The geodesic from the observer to one POI.
+public struct Sighting: Sendable, Equatable {
+    /// Index of the POI in the caller's array.
+    public var poi: Int
+    /// Metres.
+    public var distance: Double
+    /// Initial bearing, degrees clockwise from north, [0, 360).
+    public var bearing: Double
+
+    public init(poi: Int, distance: Double, bearing: Double) {
+        self.poi = poi
+        self.distance = distance
+        self.bearing = bearing
+    }
+}
+
+/// One active POI on the screen.
+public struct LayoutItem: Sendable, Equatable {
+    public var poi: Int
+    public var id: String
+    public var distance: Double
+    public var bearing: Double
+    /// bearing − heading, wrapped into (−180, 180].
+    public var delta: Double
+    /// Left edge, pixels; nil when a pinhole camera cannot see that direction (|delta| ≥ 90°).
+    public var x: Double?
+    /// Top edge before stacking (after clamping, with `clampToScreen`).
+    public var anchorY: Double
+    /// Top edge after stacking.
+    public var y: Double
+    /// How many times stacking lifted the box.
+    public var level: Int
+    /// |delta| < the horizontal field of view (the reference's test for putting a view on screen).
+    public var inNearView: Bool
+    /// The box intersects the screen (and is not hidden).
+    public var visible: Bool
+    /// Stacking gave up on the box (`maxLevels`, or the top edge with `clampToScreen`).
+    public var hidden: Bool
+}
+
+/// A screen layout: the active POIs, and what was left out.
+public struct Layout: Sendable {
+    /// The active POIs in the order they were chosen: priority descending, distance, id.
+    public var items: [LayoutItem]
+    /// POIs given, and those beyond `maxDistance` or beyond the `maxVisible` nearest.
+    public var poiCount: Int
+    public var beyondMaxDistance: Int
+    public var beyondMaxVisible: Int
+
+    public var hiddenCount: Int { items.reduce(0) { $0 + ($1.hidden ? 1 : 0) } }
+    public var visibleCount: Int { items.reduce(0) { $0 + ($1.visible ? 1 : 0) } }
+    public var nearViewCount: Int { items.reduce(0) { $0 + ($1.inNearView ? 1 : 0) } }
+}
+
+/// Lays out points of interest on an AR screen as HDAugmentedReality does (see `Stacking` for the
+/// stacking), with a pinhole projection, priorities, clamping and a level cap on top.
+///
+/// - Active POIs: within `maxDistance` (0: any), the first `maxVisible` by priority (descending),
+///   then distance, then id — in every direction, whatever the heading.
+/// - `x = W/2 − w/2 + Δ·W/hFov` (linear) or `W/2 − w/2 + f·tan Δ` (pinhole), Δ = bearing − heading.
+/// - `y = H·0.55 − h/2 + offset(d) + pitch·H/vFov` (linear) or `+ fv·tan(pitch)` (pinhole).
+/// - Stacking over all active boxes with an x; then `visible` = the box intersects the screen.
+///
+/// Pure: no I/O. The geodesics are Karney's (PROJ) through `Geo`.
+public struct StackingProjector: Sendable {
+    public var camera: Camera
+    public var options: LayoutOptions
+
+    public init(camera: Camera, options: LayoutOptions = LayoutOptions()) {
+        self.camera = camera
+        self.options = options
+    }
+
+    /// Distance and bearing from the observer to every POI.
+    public static func sightings(from observer: Coordinate, to pois: [POI]) -> [Sighting] {
+        let g = Geodesic.wgs84
+        return pois.indices.map { i in
+            let r = g.inverse(observer, pois[i].coordinate)
+            return Sighting(poi: i, distance: r.distance, bearing: r.initialBearing)
+        }
+    }
+
+    public func layout(observer: Coordinate, pois: [POI]) -> Layout {
+        layout(pois: pois, sightings: Self.sightings(from: observer, to: pois))
+    }
+
+    /// The stacking rules this camera and these options give.
+    public var stacking: Stacking {
+        let seam = camera.projection == .linear
+            ? Stacking.Seam(centerX: camera.screenWidth / 2, panoramaWidth: 360 * camera.horizontalPixelsPerDegree) : nil
+        return Stacking(boxWidth: options.boxWidth, boxHeight: options.boxHeight, seam: seam, maxLevels: options.maxLevels,
+                        topLimit: options.clampToScreen ? 0 : nil)
+    }
+
+    /// The active POIs' sightings, in the order of choice.
+    public func active(pois: [POI], sightings: [Sighting]) -> (active: [Sighting], beyondMaxDistance: Int) {
+        let limit = options.maxDistance
+        var candidates = sightings.filter { limit == 0 || $0.distance <= limit }
+        let beyond = sightings.count - candidates.count
+        candidates.sort { a, b in
+            let pa = pois[a.poi].priority, pb = pois[b.poi].priority
+            if pa != pb { return pa > pb }
+            if a.distance != b.distance { return a.distance < b.distance }
+            let ia = pois[a.poi].id, ib = pois[b.poi].id
+            if ia != ib { return ia < ib }
+            return a.poi < b.poi
+        }
+        if candidates.count > options.maxVisible { candidates.removeSubrange(options.maxVisible...) }
+        return (candidates, beyond)
+    }
+
+    /// Δ wrapped into (−180, 180].
+    public static func delta(bearing: Double, heading: Double) -> Double {
+        var d = (bearing - heading).truncatingRemainder(dividingBy: 360)
+        if d < 0 { d += 360 }
+        return d > 180 ? d - 360 : d
+    }
+
+    /// The box's left edge for a direction Δ degrees right of the heading.
+    public func x(delta: Double) -> Double? {
+        let base = camera.screenWidth / 2 - options.boxWidth / 2
+        switch camera.projection {
+        case .linear:
+            return base + delta * camera.horizontalPixelsPerDegree
+        case .pinhole:
+            guard abs(delta) < 90 else { return nil }
+            return base + camera.focalLength * tan(delta * .pi / 180)
+        }
+    }
+
+    /// The offset function for a set of active distances.
+    public func offset(distances: [Double]) -> (Double) -> Double {
+        switch options.offset {
+        case .none:
+            return { _ in 0 }
+        case let .manual(t, m):
+            return { d in d > t ? -(d - t) * m : 0 }
+        case .automatic:
+            guard let dmin = distances.min(), let dmax = distances.max() else { return { _ in 0 } }
+            let available = camera.screenHeight * 0.55 - 30
+            let m = dmax - dmin > 0 ? available / (dmax - dmin) : 0
+            return { d in d > dmin ? -(d - dmin) * m : 0 }
+        }
+    }
+
+    /// The box's top edge before stacking, without clamping.
+    public func anchorY(offset: Double) -> Double {
+        let pitchTerm: Double
+        switch camera.projection {
+        case .linear: pitchTerm = camera.pitch * camera.verticalPixelsPerDegree
+        case .pinhole: pitchTerm = camera.verticalFocalLength * tan(camera.pitch * .pi / 180)
+        }
+        return camera.screenHeight * 0.55 - options.boxHeight / 2 + offset + pitchTerm
+    }
+
+    public func layout(pois: [POI], sightings: [Sighting]) -> Layout {
+        let (chosen, beyond) = active(pois: pois, sightings: sightings)
+        let offsetOf = offset(distances: chosen.map(\.distance))
+        let w = options.boxWidth, h = options.boxHeight
+        let W = camera.screenWidth, H = camera.screenHeight
+        var items: [LayoutItem] = []
+        items.reserveCapacity(chosen.count)
+        var boxes: [ScreenBox] = []
+        var boxItem: [Int] = []
+        boxes.reserveCapacity(chosen.count)
+        boxItem.reserveCapacity(chosen.count)
+        for s in chosen {
+            let poi = pois[s.poi]
+            let d = Self.delta(bearing: s.bearing, heading: camera.heading)
+            var y = anchorY(offset: offsetOf(s.distance))
+            if options.clampToScreen { y = max(0, min(y, H - h)) }
+            let x = x(delta: d)
+            if let x {
+                boxItem.append(items.count)
+                boxes.append(ScreenBox(x: x, y: y, distance: s.distance, id: poi.id, priority: poi.priority))
+            }
+            items.append(LayoutItem(poi: s.poi, id: poi.id, distance: s.distance, bearing: s.bearing, delta: d, x: x, anchorY: y,
+                                    y: y, level: 0, inNearView: abs(d) < camera.horizontalFOV, visible: false, hidden: false))
+        }
+        for (k, p) in stacking.stack(boxes).enumerated() {
+            let i = boxItem[k]
+            items[i].y = p.y
+            items[i].level = p.level
+            items[i].hidden = p.hidden
+            let x = boxes[k].x
+            items[i].visible = !p.hidden && x < W && x + w > 0 && p.y < H && p.y + h > 0
+        }
+        return Layout(items: items, poiCount: pois.count, beyondMaxDistance: beyond,
+                      beyondMaxVisible: sightings.count - beyond - chosen.count)
+    }
+}
