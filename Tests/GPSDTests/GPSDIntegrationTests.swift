@@ -24,10 +24,11 @@ import Glibc
     static func fixes(from client: GPSDClient, idle: Double) async -> [Fix] {
         let (box, reader) = Collected.reading(client)
         defer { reader.cancel() }
-        var last = (box.fixes.count, Date())
-        while Date().timeIntervalSince(last.1) <= idle {
-            try? await Task.sleep(for: .milliseconds(50))
-            if box.fixes.count != last.0 { last = (box.fixes.count, Date()) }
+        var count = box.fixes.count
+        var quiet = Patience()
+        while quiet.waited <= idle {
+            await quiet.nap(0.05)
+            if box.fixes.count != count { (count, quiet) = (box.fixes.count, Patience()) }
         }
         return box.fixes
     }
@@ -215,18 +216,18 @@ final class Collected: @unchecked Sendable {
     var disconnections: Int { statuses.filter { if case .disconnected = $0 { true } else { false } }.count }
 
     func waitFor(within seconds: Double, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
+        var patience = Patience()
         while !condition() {
-            if Date() > deadline { throw POSIXError(.ETIMEDOUT, "not within \(seconds) s; statuses \(statuses)") }
-            try await Task.sleep(for: .milliseconds(10))
+            if patience.waited > seconds { throw POSIXError(.ETIMEDOUT, "not within \(seconds) s; statuses \(statuses)") }
+            await patience.nap(0.01)
         }
     }
 
     func waitForFixes(_ n: Int, within seconds: Double) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
+        var patience = Patience()
         while fixes.count < n {
-            if Date() > deadline { throw POSIXError(.ETIMEDOUT, "only \(fixes.count) of \(n) fixes within \(seconds) s; statuses \(statuses)") }
-            try await Task.sleep(for: .milliseconds(10))
+            if patience.waited > seconds { throw POSIXError(.ETIMEDOUT, "only \(fixes.count) of \(n) fixes within \(seconds) s; statuses \(statuses)") }
+            await patience.nap(0.01)
         }
     }
 }
@@ -263,13 +264,14 @@ final class TreelineProcess: @unchecked Sendable {
             let text = lock.withLock { String(decoding: buffer, as: UTF8.self) }
             return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         }
-        var last = (0, Date())
+        var seen = 0
+        var quiet = Patience()
         while true {
             let l = current()
             if l.count >= count { return l }
-            if l.count != last.0 { last = (l.count, Date()) }
-            if Date().timeIntervalSince(last.1) > idle { return l }
-            try? await Task.sleep(for: .milliseconds(50))
+            if l.count != seen { (seen, quiet) = (l.count, Patience()) }
+            if quiet.waited > idle { return l }
+            await quiet.nap(0.05)
         }
     }
 
