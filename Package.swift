@@ -6,10 +6,15 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "treeline", targets: ["treeline"]),
+        .executable(name: "treelined", targets: ["treelined"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // System libraries. Each module map's header is the C shim: static inline wrappers for what
@@ -30,6 +35,30 @@ let package = Package(
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
         .target(name: "Replay", dependencies: ["NMEA", "Geo"]),
         .target(name: "Config", dependencies: ["Rules", .product(name: "Yams", package: "Yams")]),
+        // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
+        // region, plants' watering. Events are committed with the state they leave.
+        .target(name: "Store", dependencies: ["Rules", "Geo", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The Unix-socket protocol (SwiftNIO): newline-delimited JSON, subscriptions that resume
+        // by sequence number, bounded queues for slow readers.
+        .target(name: "Server", dependencies: [
+            "Rules", "Geo", "Store", "AR",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The systemd service: gpsd → monitor → journal → subscribers.
+        .executableTarget(
+            name: "treelined",
+            dependencies: [
+                "Geo", "Rules", "Config", "GPSD", "Replay", "Store", "Server", "AR",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "treeline",
             dependencies: [
@@ -48,10 +77,23 @@ let package = Package(
         // Seeded random numbers, and the literal reference stacking (HDAugmentedReality's loop) that
         // ARTests and `treeline-bench layout` compare the projector's stacking with.
         .target(name: "TestSupport", dependencies: ["AR"], path: "Tests/Support"),
+        // Real processes for integration tests: an NMEA feeder standing in for a receiver, gpsd,
+        // the treeline and treelined executables.
+        .target(name: "IntegrationSupport", path: "Tests/IntegrationSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Replay", "treeline"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Replay", "treeline", "IntegrationSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Rules", "Geo", "Replay", "NMEA"]),
+        .testTarget(name: "ServerTests", dependencies: [
+            "Server", "Store", "Rules", "Geo",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ]),
+        // The daemon binary with a real gpsd, a real socket and a real SQLite file.
+        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Geo", "Replay"]),
+        // systemd's own checks of the units in systemd/.
+        .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "TestSupport"]),
         .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "AR"]),
         .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import IntegrationSupport
 import Geo
 import GPSD
 import Replay
@@ -229,78 +230,5 @@ final class Collected: @unchecked Sendable {
             if patience.waited > seconds { throw POSIXError(.ETIMEDOUT, "only \(fixes.count) of \(n) fixes within \(seconds) s; statuses \(statuses)") }
             await patience.nap(0.01)
         }
-    }
-}
-
-/// The `treeline` executable, run as a user would.
-final class TreelineProcess: @unchecked Sendable {
-    static var binary: URL {
-        let bundle = Bundle(for: TreelineProcess.self).bundleURL
-        let products = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
-        return products.appendingPathComponent("treeline")
-    }
-
-    private let process = Process()
-    private let out = Pipe(), err = Pipe()
-    private let lock = NSLock()
-    private var buffer = Data()
-
-    init(_ arguments: [String]) throws {
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { [weak self] h in
-            let d = h.availableData
-            guard let self else { return }
-            self.lock.withLock { self.buffer.append(d) }
-        }
-        try process.run()
-    }
-
-    /// Complete lines of standard output once `count` have come, or nothing more for `idle` s.
-    func lines(count: Int, idle: Double) async -> [String] {
-        func current() -> [String] {
-            let text = lock.withLock { String(decoding: buffer, as: UTF8.self) }
-            return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        }
-        var seen = 0
-        var quiet = Patience()
-        while true {
-            let l = current()
-            if l.count >= count { return l }
-            if l.count != seen { (seen, quiet) = (l.count, Patience()) }
-            if quiet.waited > idle { return l }
-            await quiet.nap(0.05)
-        }
-    }
-
-    /// Ctrl-C, then what it wrote on standard error.
-    func interrupt() -> String {
-        kill(process.processIdentifier, SIGINT)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            Issue.record("treeline watch did not stop within 5 s of SIGINT")
-        }
-        process.waitUntilExit()
-        out.fileHandleForReading.readabilityHandler = nil
-        return String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
-
-    var status: Int32 { process.terminationStatus }
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = arguments
-        let o = Pipe()
-        p.standardOutput = o
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = o.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

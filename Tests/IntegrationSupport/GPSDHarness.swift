@@ -4,14 +4,14 @@ import Synchronization
 import Glibc
 #endif
 
-let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+public let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// A stand-in for a receiver on a TCP port: serves an NMEA log to whoever connects (gpsd), a few
 /// lines at a time, and hangs up at its end. It keeps its place across connections, so a gpsd
 /// that is killed and started again reads on where the last one stopped, as from a receiver that
 /// kept talking.
-final class NMEAFeeder: Sendable {
-    let port: Int
+public final class NMEAFeeder: Sendable {
+    public let port: Int
     private let listener: Int32
     private let state = State()
 
@@ -19,11 +19,12 @@ final class NMEAFeeder: Sendable {
         let stopped = Atomic<Bool>(false)
         let position = Atomic<Int>(0)
         let connections = Atomic<Int>(0)
+        let paused = Atomic<Bool>(false)
     }
 
     /// `linesPerTick` lines every `tick` seconds; comment lines (`#`) are left out. `verbatim`
     /// sends the file's bytes as they are, in one piece (e.g. a line cut short).
-    init(log: URL, linesPerTick: Int = 40, tick: Double = 0.005, verbatim: Bool = false) throws {
+    public init(log: URL, linesPerTick: Int = 40, tick: Double = 0.005, verbatim: Bool = false) throws {
         let text = try Data(contentsOf: log)
         let lines = verbatim ? [Array(text)] : text.split(separator: 0x0A, omittingEmptySubsequences: true)
             .filter { $0.first != UInt8(ascii: "#") }
@@ -41,6 +42,7 @@ final class NMEAFeeder: Sendable {
         guard bound == 0, listen(listener, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
         port = Self.localPort(listener)
         self.listener = listener
+        count = lines.count
         let state = self.state
         Thread.detachNewThread {
             while !state.stopped.load(ordering: .acquiring) {
@@ -48,12 +50,17 @@ final class NMEAFeeder: Sendable {
                 if c < 0 { continue }
                 state.connections.add(1, ordering: .relaxed)
                 while !state.stopped.load(ordering: .acquiring) {
+                    if state.paused.load(ordering: .acquiring) {
+                        usleep(UInt32(tick * 1e6))
+                        continue
+                    }
                     let at = state.position.load(ordering: .acquiring)
                     if at >= lines.count { break }
                     let chunk = lines[at..<min(lines.count, at + linesPerTick)].flatMap { $0 }
                     let sent = chunk.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     if sent < chunk.count { break }  // gpsd went away: wait for the next one
-                    state.position.store(at + linesPerTick, ordering: .releasing)
+                    // A rewind meanwhile wins.
+                    _ = state.position.compareExchange(expected: at, desired: at + linesPerTick, ordering: .acquiringAndReleasing)
                     usleep(UInt32(tick * 1e6))
                 }
                 // The log is out (or the reader gone): give gpsd a moment to read it all, then
@@ -65,18 +72,36 @@ final class NMEAFeeder: Sendable {
     }
 
     /// How many lines have been served.
-    var served: Int { state.position.load(ordering: .acquiring) }
+    public var served: Int { state.position.load(ordering: .acquiring) }
 
     /// How many times a gpsd has opened it.
-    var connections: Int { state.connections.load(ordering: .relaxed) }
+    public var connections: Int { state.connections.load(ordering: .relaxed) }
 
-    func stop() {
+    /// How many lines the log has (after leaving out comments).
+    public let count: Int
+
+    /// Holds the feed (gpsd hears nothing) until `resume`.
+    public func pause() { state.paused.store(true, ordering: .releasing) }
+    public func resume() { state.paused.store(false, ordering: .releasing) }
+
+    /// Goes back `lines` lines: they are served again, as from a receiver whose data a client
+    /// missed being offered once more.
+    public func rewind(_ lines: Int) {
+        var at = state.position.load(ordering: .acquiring)
+        while true {
+            let (done, now) = state.position.compareExchange(expected: at, desired: max(0, at - lines), ordering: .acquiringAndReleasing)
+            if done { return }
+            at = now
+        }
+    }
+
+    public func stop() {
         state.stopped.store(true, ordering: .releasing)
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
 
-    static func localPort(_ fd: Int32) -> Int {
+    public static func localPort(_ fd: Int32) -> Int {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
@@ -86,7 +111,7 @@ final class NMEAFeeder: Sendable {
     }
 
     /// A TCP port free at the moment of asking.
-    static func freePort() -> Int {
+    public static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -101,16 +126,16 @@ final class NMEAFeeder: Sendable {
 
 /// A real gpsd (Debian's /usr/sbin/gpsd) in the foreground, reading a feeder, listening on a port
 /// of its own, with its own shared-memory key; `finish` kills it and removes what it left.
-final class GPSDProcess {
+public final class GPSDProcess {
     static let binary = "/usr/sbin/gpsd"
-    let port: Int
-    let shmKey: Int32
-    let source: String
+    public let port: Int
+    public let shmKey: Int32
+    public let source: String
     private var process: Process?
     /// Every gpsd this object started: the shared-memory segments they created are removed.
-    private(set) var pids: [Int32] = []
+    public private(set) var pids: [Int32] = []
 
-    init(port: Int = NMEAFeeder.freePort(), feederPort: Int, shmKey: Int32 = Int32.random(in: 0x4750_0000...0x4750_FFFF)) {
+    public init(port: Int = NMEAFeeder.freePort(), feederPort: Int, shmKey: Int32 = Int32.random(in: 0x4750_0000...0x4750_FFFF)) {
         self.port = port
         self.shmKey = shmKey
         source = "tcp://127.0.0.1:\(feederPort)"
@@ -118,7 +143,7 @@ final class GPSDProcess {
 
     /// Starts gpsd: `-N` foreground, `-b` read-only, `-S` its port; without `-n` it opens the
     /// source at the first WATCH, so a client sees the whole log.
-    func start() async throws {
+    public func start() async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw POSIXError(.ENOENT, "gpsd is not installed at \(Self.binary): run `make test` (it installs Debian's gpsd)")
         }
@@ -152,7 +177,7 @@ final class GPSDProcess {
     }
 
     /// Kills gpsd at once (SIGKILL), as a crash would.
-    func kill() {
+    public func kill() {
         guard let p = process else { return }
         Glibc.kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
@@ -160,13 +185,13 @@ final class GPSDProcess {
     }
 
     /// Kills gpsd and removes the shared-memory segments its runs created.
-    func finish() {
+    public func finish() {
         kill()
         SharedMemory.remove(key: shmKey)
         SharedMemory.removeCreated(by: Set(pids))
     }
 
-    static func accepts(_ port: Int) -> Bool {
+    public static func accepts(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -181,10 +206,10 @@ final class GPSDProcess {
 
 /// SysV shared memory that gpsd (as root) leaves behind: its export segment (GPSD_SHM_KEY) and
 /// the NTP segments (keys 0x4e545030…).
-enum SharedMemory {
+public enum SharedMemory {
     /// Removes the segments created by the processes `pids` (the creator's pid is in
     /// /proc/sysvipc/shm), and only those: other runs' gpsd may share the NTP keys.
-    static func removeCreated(by pids: Set<Int32>) {
+    public static func removeCreated(by pids: Set<Int32>) {
         guard let text = try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8) else { return }
         for line in text.split(separator: "\n").dropFirst() {
             let f = line.split(separator: " ")
@@ -193,7 +218,7 @@ enum SharedMemory {
         }
     }
 
-    static func remove(key: Int32) {
+    public static func remove(key: Int32) {
         let id = shmget(key, 0, 0)
         if id >= 0 { shmctl(id, IPC_RMID, nil) }
     }
@@ -203,11 +228,13 @@ enum SharedMemory {
 /// its length. Tests of other suites run alongside on the same few threads; a task kept off them
 /// for seconds must not take that for seconds of gpsd's (or the client's) silence, nor for a
 /// missed deadline it could not watch.
-struct Patience {
-    private(set) var waited = 0.0
+public struct Patience {
+    public private(set) var waited = 0.0
     private var last = Date()
 
-    mutating func nap(_ seconds: Double) async {
+    public init() {}
+
+    public mutating func nap(_ seconds: Double) async {
         try? await Task.sleep(for: .seconds(seconds))
         let now = Date()
         waited += min(now.timeIntervalSince(last), 2 * seconds)
@@ -217,7 +244,7 @@ struct Patience {
 
 /// Runs `body` with a feeder and a gpsd for `log`, and removes every process and shared-memory
 /// segment the test made, whatever happens.
-func withGPSD<T>(log: URL, linesPerTick: Int = 40, tick: Double = 0.005, _ body: (NMEAFeeder, GPSDProcess) async throws -> T) async throws -> T {
+public func withGPSD<T>(log: URL, linesPerTick: Int = 40, tick: Double = 0.005, _ body: (NMEAFeeder, GPSDProcess) async throws -> T) async throws -> T {
     let feeder = try NMEAFeeder(log: log, linesPerTick: linesPerTick, tick: tick)
     let gpsd = GPSDProcess(feederPort: feeder.port)
     defer {
@@ -229,7 +256,87 @@ func withGPSD<T>(log: URL, linesPerTick: Int = 40, tick: Double = 0.005, _ body:
 }
 
 extension POSIXError {
-    init(_ code: POSIXErrorCode, _ message: String) {
+    public init(_ code: POSIXErrorCode, _ message: String) {
         self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+}
+
+/// An executable of this package (`treeline`, `treelined`), run as a user would.
+public final class TreelineProcess: @unchecked Sendable {
+    /// The folder with the package's built products: the test bundle's own.
+    public static var products: URL {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        // On Linux the test bundle is .build/debug/X.xctest (a file); elsewhere a folder inside it.
+        while dir.pathExtension == "xctest" || dir.lastPathComponent == "MacOS" || dir.lastPathComponent == "Contents" {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir
+    }
+
+    public static var binary: URL { products.appendingPathComponent("treeline") }
+
+    private let process = Process()
+    private let out = Pipe(), err = Pipe()
+    private let lock = NSLock()
+    private var buffer = Data()
+
+    public init(_ arguments: [String], executable: String = "treeline", environment: [String: String]? = nil) throws {
+        process.executableURL = Self.products.appendingPathComponent(executable)
+        if let environment { process.environment = environment }
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { [weak self] h in
+            let d = h.availableData
+            guard let self else { return }
+            self.lock.withLock { self.buffer.append(d) }
+        }
+        try process.run()
+    }
+
+    /// Complete lines of standard output once `count` have come, or nothing more for `idle` s.
+    public func lines(count: Int, idle: Double) async -> [String] {
+        func current() -> [String] {
+            let text = lock.withLock { String(decoding: buffer, as: UTF8.self) }
+            return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        }
+        var seen = 0
+        var quiet = Patience()
+        while true {
+            let l = current()
+            if l.count >= count { return l }
+            if l.count != seen { (seen, quiet) = (l.count, Patience()) }
+            if quiet.waited > idle { return l }
+            await quiet.nap(0.05)
+        }
+    }
+
+    /// Ctrl-C, then what it wrote on standard error.
+    public func interrupt() -> String {
+        kill(process.processIdentifier, SIGINT)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)  // its status then says so (not 0)
+        }
+        process.waitUntilExit()
+        out.fileHandleForReading.readabilityHandler = nil
+        return String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    public var status: Int32 { process.terminationStatus }
+
+    public static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = arguments
+        let o = Pipe()
+        p.standardOutput = o
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = o.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
