@@ -7,8 +7,9 @@ BENCH_DIR  ?= /tmp/treeline-bench
 
 # Debian packages: libgps-dev and libproj-dev to build against, gpsd for the integration tests,
 # proj-bin for PROJ's own `geod` and `cs2cs` (reference values), pkg-config for the
-# system-library targets. The benchmarks also need GNU time (shapely's peak RSS) and python3-venv.
-DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd
+# system-library targets, libsqlite3-dev for GRDB (the daemon's journal). The benchmarks also need
+# GNU time (shapely's peak RSS) and python3-venv.
+DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd libsqlite3-dev
 BENCH_PACKAGES := time python3-venv
 
 APT := DEBIAN_FRONTEND=noninteractive apt-get
@@ -54,12 +55,14 @@ demo: build
 	  --regions Data/regions.geojson --regions Data/regions-pt-tm06.geojson --svg out/walk.svg
 	@echo "map of the walk: out/walk.svg (open it in a web browser)"
 
-# The gpsd integration suite runs on its own, after the rest: it times the client's reconnection
-# against real processes, and on a 2-core machine the CPU-bound suites would otherwise hold the
-# threads its waits run on.
+# The suites that run real gpsd and treelined processes go on their own, after the rest: they
+# time reconnections and latencies, and on a 2-core machine the CPU-bound suites would otherwise
+# hold the threads their waits run on.
+INTEGRATION := GPSDTests.GPSDIntegration|DaemonTests
 test: deps
-	$(SWIFT) test --skip GPSDIntegration
-	$(SWIFT) test --skip-build --filter GPSDIntegration
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip '$(INTEGRATION)'
+	$(SWIFT) test --skip-build --filter '$(INTEGRATION)'
 
 bench: release
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BENCH_PACKAGES)"

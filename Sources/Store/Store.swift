@@ -1,1 +1,210 @@
+import Foundation
+import Geo
 import GRDB
+import Rules
+
+/// A problem with the database: which file, what went wrong, what to do.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "database \(path): \(message)" }
+}
+
+/// What the store holds of the monitor: the last fix it used and each region's state, by id.
+public struct StoredState: Sendable, Equatable {
+    public var lastFix: LastFix?
+    public var regions: [String: RegionState]
+    public init(lastFix: LastFix? = nil, regions: [String: RegionState] = [:]) {
+        self.lastFix = lastFix
+        self.regions = regions
+    }
+}
+
+/// Treeline's SQLite file (WAL): the event journal, numbered by `seq`, which is never reused (not
+/// even after a crash or a deleted row); the monitor's state per region; the last fix used.
+///
+/// `commit` writes a fix's events together with the state they leave, in one transaction, and
+/// returns their numbers: an event is durable (synced to disk) before anyone is sent it, and
+/// after `kill -9` the state and the journal agree. A commit with no event and no change of a
+/// region's state (a fix that moved nothing) is not synced at once: losing it to a power cut
+/// costs only the position of the last fix, not an event.
+///
+/// Reads (`events(after:)`) run beside the writer, as WAL allows: a subscriber catching up never
+/// holds up the monitor.
+public final class Store: Sendable {
+    public let path: String
+    private let pool: DatabasePool
+
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        do {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
+                throw StoreError(path: path, message: "the folder \(directory) does not exist: create it, or set database: in the config to a writable place")
+            }
+            var config = Configuration()
+            config.busyMode = .timeout(5)
+            config.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            pool = try DatabasePool(path: path, configuration: config)
+            try Self.migrator.migrate(pool)
+        } catch let e as StoreError {
+            throw e
+        } catch let e as DatabaseError {
+            throw StoreError(path: path, message: "\(e.message ?? "\(e)") — check that the file is a Treeline database and that its folder is writable")
+        } catch {
+            throw StoreError(path: path, message: "\(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            // AUTOINCREMENT: a seq is never given twice, even once its row is gone.
+            try db.execute(sql: """
+                CREATE TABLE journal (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    time INTEGER NOT NULL,
+                    type TEXT NOT NULL,
+                    region TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    json TEXT NOT NULL
+                );
+                CREATE TABLE region_state (
+                    region TEXT PRIMARY KEY,
+                    inside INTEGER NOT NULL,
+                    entered_at INTEGER,
+                    dwell_done INTEGER NOT NULL,
+                    last_watered INTEGER,
+                    alerted_for INTEGER
+                ) WITHOUT ROWID;
+                CREATE TABLE last_fix (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    time INTEGER NOT NULL,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    error REAL NOT NULL,
+                    jump_time INTEGER,
+                    jump_lat REAL,
+                    jump_lon REAL
+                );
+                """)
+        }
+        return m
+    }
+
+    private func wrap<T>(_ what: String, _ body: () throws -> T) throws(StoreError) -> T {
+        do { return try body() } catch let e as DatabaseError {
+            throw StoreError(path: path, message: "\(what): \(e.message ?? "\(e)")")
+        } catch {
+            throw StoreError(path: path, message: "\(what): \(error)")
+        }
+    }
+
+    /// The last sequence number given, 0 when none has been.
+    public func lastSeq() throws(StoreError) -> Int64 {
+        try wrap("reading the last seq") {
+            try pool.read { db in
+                try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'journal'") ?? 0
+            }
+        }
+    }
+
+    /// The monitor's state as last committed.
+    public func state() throws(StoreError) -> StoredState {
+        try wrap("reading the monitor's state") {
+            try pool.read { db in
+                var s = StoredState()
+                if let row = try Row.fetchOne(db, sql: "SELECT time, lat, lon, error, jump_time, jump_lat, jump_lon FROM last_fix WHERE id = 1") {
+                    var jump: PendingJump?
+                    if let t = row[4] as Int64?, let lat = row[5] as Double?, let lon = row[6] as Double? {
+                        jump = PendingJump(time: UTCTime(nanoseconds: t), coordinate: Coordinate(latitude: lat, longitude: lon))
+                    }
+                    s.lastFix = LastFix(time: UTCTime(nanoseconds: row[0]),
+                                        coordinate: Coordinate(latitude: row[1], longitude: row[2]), error: row[3], pendingJump: jump)
+                }
+                let rows = try Row.fetchCursor(db, sql: "SELECT region, inside, entered_at, dwell_done, last_watered, alerted_for FROM region_state")
+                while let r = try rows.next() {
+                    let time: (Int) -> UTCTime? = { i in (r[i] as Int64?).map(UTCTime.init(nanoseconds:)) }
+                    s.regions[r[0]] = RegionState(inside: r[1], enteredAt: time(2), dwellDone: r[3],
+                                                  lastWatered: time(4), alertedFor: time(5))
+                }
+                return s
+            }
+        }
+    }
+
+    /// Commits events and the state they leave in one transaction; returns the events with their
+    /// sequence numbers (consecutive, in the order given).
+    @discardableResult
+    public func commit(_ entries: [JournalEntry], lastFix: LastFix?, regions: [(id: String, state: RegionState)]) throws(StoreError) -> [JournalEvent] {
+        try wrap("committing \(entries.count) event(s)") {
+            try pool.writeWithoutTransaction { db in
+                // Events and changed regions are synced before this returns; a fix that changed
+                // nothing need not wear the flash.
+                let sync = entries.isEmpty && regions.isEmpty ? "NORMAL" : "FULL"
+                try db.execute(sql: "PRAGMA synchronous = \(sync)")
+                var out: [JournalEvent] = []
+                out.reserveCapacity(entries.count)
+                try db.inTransaction(.immediate) {
+                    for e in entries {
+                        try db.execute(sql: "INSERT INTO journal (time, type, region, kind, json) VALUES (?, ?, ?, ?, ?)",
+                                       arguments: [e.time.nanoseconds, e.type, e.region, e.kind, String(decoding: e.json, as: UTF8.self)])
+                        out.append(JournalEvent(seq: db.lastInsertedRowID, entry: e))
+                    }
+                    for (id, s) in regions {
+                        try db.execute(sql: """
+                            INSERT INTO region_state (region, inside, entered_at, dwell_done, last_watered, alerted_for)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT(region) DO UPDATE SET inside = excluded.inside, entered_at = excluded.entered_at,
+                              dwell_done = excluded.dwell_done, last_watered = excluded.last_watered, alerted_for = excluded.alerted_for
+                            """, arguments: [id, s.inside, s.enteredAt?.nanoseconds, s.dwellDone, s.lastWatered?.nanoseconds, s.alertedFor?.nanoseconds])
+                    }
+                    if let f = lastFix {
+                        try db.execute(sql: """
+                            INSERT INTO last_fix (id, time, lat, lon, error, jump_time, jump_lat, jump_lon) VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+                            ON CONFLICT(id) DO UPDATE SET time = excluded.time, lat = excluded.lat, lon = excluded.lon, error = excluded.error,
+                              jump_time = excluded.jump_time, jump_lat = excluded.jump_lat, jump_lon = excluded.jump_lon
+                            """, arguments: [f.time.nanoseconds, f.coordinate.latitude, f.coordinate.longitude, f.error,
+                                             f.pendingJump?.time.nanoseconds, f.pendingJump?.coordinate.latitude, f.pendingJump?.coordinate.longitude])
+                    }
+                    return .commit
+                }
+                return out
+            }
+        }
+    }
+
+    /// Up to `limit` events after `seq` that `filter` lets through, in order.
+    public func events(after seq: Int64, filter: EventFilter = .all, limit: Int = 512) throws(StoreError) -> [JournalEvent] {
+        try wrap("reading the journal after seq \(seq)") {
+            try pool.read { db in
+                var sql = "SELECT seq, time, type, region, kind, json FROM journal WHERE seq > ?"
+                var arguments: StatementArguments = [seq]
+                for (column, values) in [("kind", filter.kinds), ("region", filter.regions), ("type", filter.types)] {
+                    guard let values else { continue }
+                    let marks = values.isEmpty ? "NULL" : Array(repeating: "?", count: values.count).joined(separator: ",")
+                    sql += " AND \(column) IN (\(marks))"
+                    for v in values.sorted() { _ = arguments.append(contentsOf: [v]) }
+                }
+                sql += " ORDER BY seq LIMIT ?"
+                _ = arguments.append(contentsOf: [limit])
+                return try Row.fetchAll(db, sql: sql, arguments: arguments).map { r in
+                    JournalEvent(seq: r[0], entry: JournalEntry(time: UTCTime(nanoseconds: r[1]), type: r[2], region: r[3], kind: r[4],
+                                                                json: Array((r[5] as String).utf8)))
+                }
+            }
+        }
+    }
+
+    /// How many events the journal holds.
+    public func count() throws(StoreError) -> Int {
+        try wrap("counting the journal") { try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0 } }
+    }
+
+    /// Deletes the journal's events up to `seq` (their numbers stay used).
+    public func prune(through seq: Int64) throws(StoreError) {
+        try wrap("pruning the journal") { try pool.write { db in try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [seq]) } }
+    }
+}

@@ -1,0 +1,297 @@
+import Geo
+import Logging
+import NIOCore
+import Store
+
+/// One client: answers its commands in order, and when it subscribes sends it the journal from
+/// `since` and then live events, without a gap or a repeat at the seam.
+///
+/// Everything here runs on the connection's event loop. Catching up reads the journal a page at a
+/// time, as fast as the client reads (no queue). Live events go straight to the socket while it
+/// takes them, else into a queue of at most `queueLimit`; past that the client gets
+/// `{"class":"ERROR","lagged":true,"seq":N}` (N: the last event handed to its socket) and is
+/// closed, to resume with `since`.
+final class ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ClientLine
+    typealias OutboundOut = ByteBuffer
+
+    struct Subscription {
+        var filter: EventFilter
+        var timing: Bool
+        /// The last seq handed to the socket or passed over by the filter.
+        var lastSeq: Int64
+        var catchingUp: Bool
+        var queue = CircularBuffer<(JournalEvent, ByteBuffer, UInt64?)>()
+    }
+
+    let delegate: any ServerDelegate
+    let hub: Hub
+    let queueLimit: Int
+    let logger: Logger
+    private var context: ChannelHandlerContext?
+    private var subscription: Subscription?
+    /// Commands waiting for the one before to be answered: replies go out in request order.
+    private var requests = CircularBuffer<Request>()
+    private var busy = false
+    private var inputClosed = false
+    private var closing = false
+
+    init(delegate: any ServerDelegate, hub: Hub, queueLimit: Int, logger: Logger) {
+        self.delegate = delegate
+        self.hub = hub
+        self.queueLimit = queueLimit
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func channelActive(context: ChannelHandlerContext) {
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"class":"HELLO","version":"#.utf8)
+        JSONBytes.appendString(delegate.version, to: &out)
+        out.append(contentsOf: #","seq":"#.utf8)
+        out.append(contentsOf: String(delegate.lastSeq()).utf8)
+        out.append(contentsOf: "}\n".utf8)
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: out)), promise: nil)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if subscription != nil { hub.remove(self) }
+        subscription = nil
+        self.context = nil
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .some(.inputClosed) = event as? ChannelEvent {
+            // `echo '{"cmd":"state"}' | nc -U …`: answer, then close unless subscribed.
+            inputClosed = true
+            closeIfDone()
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    private func closeIfDone() {
+        guard inputClosed, subscription == nil, !busy, requests.isEmpty, let context else { return }
+        context.close(promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .tooLong(let n):
+            reply(error: "line of \(n) bytes is over the limit of 64 KiB: send one command per line")
+        case .line(let line):
+            let bytes = line.readableBytesView
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are allowed
+            do {
+                handle(try Request.parse(bytes))
+            } catch {
+                reply(error: error.message)
+            }
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { pump() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.debug("client connection: \(error)")
+        context.close(promise: nil)
+    }
+
+    // MARK: commands
+
+    private func handle(_ request: Request) {
+        guard requests.count < 64 else {
+            reply(error: "more than 64 commands waiting for their answers: wait for the answers before sending more")
+            return
+        }
+        requests.append(request)
+        next()
+    }
+
+    /// Runs the next command once the one before it has been answered.
+    private func next() {
+        guard !busy, let context else { return }
+        guard let request = requests.popFirst() else {
+            closeIfDone()
+            return
+        }
+        let delegate = self.delegate
+        let work: @Sendable () async -> Result<[UInt8], RequestError>
+        switch request {
+        case let .subscribe(filter, since, timing):
+            subscribe(filter: filter, since: since, timing: timing)
+            next()
+            return
+        case .water(let plant):
+            work = {
+                await delegate.water(plant: plant).map { e in
+                    var out: [UInt8] = []
+                    e.appendLine(to: &out)
+                    out.removeLast()
+                    return out
+                }
+            }
+        case .state:
+            work = { .success(await delegate.state()) }
+        case .regions:
+            work = { .success(await delegate.regions()) }
+        }
+        busy = true
+        let loop = context.eventLoop
+        let promise = loop.makePromise(of: Result<[UInt8], RequestError>.self)
+        promise.completeWithTask { await work() }
+        let this = NIOLoopBound(self, eventLoop: loop)
+        promise.futureResult.whenSuccess { result in this.value.answered(result) }
+    }
+
+    private func answered(_ result: Result<[UInt8], RequestError>) {
+        busy = false
+        switch result {
+        case .success(let json): write(line: json)
+        case .failure(let e): reply(error: e.message)
+        }
+        next()
+    }
+
+    private func write(line json: [UInt8]) {
+        guard let context, !closing else { return }
+        var buffer = context.channel.allocator.buffer(capacity: json.count + 1)
+        buffer.writeBytes(json)
+        buffer.writeInteger(UInt8(0x0A))
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    private func reply(error message: String) {
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"class":"ERROR","message":"#.utf8)
+        JSONBytes.appendString(message, to: &out)
+        out.append(UInt8(ascii: "}"))
+        write(line: out)
+    }
+
+    // MARK: subscription
+
+    private func subscribe(filter: EventFilter, since: Int64?, timing: Bool) {
+        guard let context else { return }
+        if subscription != nil {
+            reply(error: "already subscribed on this connection: open another connection for another subscription")
+            return
+        }
+        let last = delegate.lastSeq()
+        if let since, since > last {
+            reply(error: "since \(since) is after the last event, \(last): this journal is not the one you read before; subscribe with since 0 to read it from the start")
+            return
+        }
+        subscription = Subscription(filter: filter, timing: timing, lastSeq: since ?? last, catchingUp: since != nil)
+        hub.add(self, on: context.eventLoop)
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"class":"SUBSCRIBED","since":"#.utf8)
+        out.append(contentsOf: String(since ?? last).utf8)
+        out.append(UInt8(ascii: "}"))
+        write(line: out)
+        pump()
+    }
+
+    /// Sends what can be sent now: journal pages while catching up, else the queue.
+    private func pump() {
+        guard let context, var s = subscription, !closing else { return }
+        defer { if !closing { subscription = s } }
+        let channel = context.channel
+        while s.catchingUp && channel.isWritable {
+            let page: [JournalEvent]
+            do {
+                page = try delegate.store.events(after: s.lastSeq, filter: s.filter, limit: 256)
+            } catch {
+                logger.error("\(error)")
+                reply(error: "cannot read the journal: \(error.description)")
+                return
+            }
+            // Read and switch in one step on this loop: an event committed after this read is
+            // published here after it, and so comes live.
+            if page.isEmpty {
+                s.catchingUp = false
+                break
+            }
+            var scratch: [UInt8] = []
+            for e in page {
+                scratch.removeAll(keepingCapacity: true)
+                e.appendLine(to: &scratch)
+                context.write(wrapOutboundOut(ByteBuffer(bytes: scratch)), promise: nil)
+                s.lastSeq = e.seq
+            }
+            context.flush()
+        }
+        var wrote = false
+        while !s.catchingUp, channel.isWritable, let (e, line, received) = s.queue.popFirst() {
+            send(e, line, received, timing: s.timing, context: context)
+            s.lastSeq = e.seq
+            wrote = true
+        }
+        if wrote { context.flush() }
+    }
+
+    private func send(_ e: JournalEvent, _ line: ByteBuffer, _ received: UInt64?, timing: Bool, context: ChannelHandlerContext) {
+        guard timing, let received else {
+            context.write(wrapOutboundOut(line), promise: nil)
+            return
+        }
+        var timed = line
+        timed.moveWriterIndex(to: timed.writerIndex - 2)  // drop "}\n"
+        timed.writeString(#","received_ns":\#(received)}"#)
+        timed.writeInteger(UInt8(0x0A))
+        context.write(wrapOutboundOut(timed), promise: nil)
+    }
+
+    /// A committed batch from the hub.
+    func deliver(_ batch: Batch) {
+        guard let context, var s = subscription, !closing else { return }
+        // While catching up the journal has these (they were committed before being published).
+        guard !s.catchingUp else { return }
+        defer { if !closing { subscription = s } }
+        var wrote = false
+        for (k, e) in batch.events.enumerated() where e.seq > s.lastSeq {
+            guard s.filter.matches(e.entry) else {
+                if s.queue.isEmpty { s.lastSeq = e.seq }
+                continue
+            }
+            if s.queue.isEmpty && context.channel.isWritable {
+                send(e, batch.lines[k], batch.receivedNanos, timing: s.timing, context: context)
+                s.lastSeq = e.seq
+                wrote = true
+            } else {
+                s.queue.append((e, batch.lines[k], batch.receivedNanos))
+                if s.queue.count > queueLimit {
+                    if wrote { context.flush() }
+                    lagged(at: s.lastSeq, context: context)
+                    return
+                }
+            }
+        }
+        if wrote { context.flush() }
+    }
+
+    private func lagged(at seq: Int64, context: ChannelHandlerContext) {
+        closing = true
+        hub.remove(self)
+        subscription = nil
+        logger.notice("a subscriber stopped reading: closed after seq \(seq) (its queue passed \(queueLimit) events)")
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"class":"ERROR","lagged":true,"seq":"#.utf8)
+        out.append(contentsOf: String(seq).utf8)
+        out.append(contentsOf: #","message":"you were not reading: resubscribe with since \#(seq)"}"#.utf8)
+        out.append(0x0A)
+        // Close once the line is out, or after 10 s if the client never reads it.
+        let channel = context.channel
+        let done = context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: out)))
+        let timeout = channel.eventLoop.scheduleTask(in: .seconds(10)) { channel.close(promise: nil) }
+        done.whenComplete { _ in
+            timeout.cancel()
+            channel.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Store
+
+/// A client's command: one JSON object per line, `{"cmd":…}`.
+public enum Request: Equatable, Sendable {
+    /// Journal events after `since` (nil: from now on), then live ones; `timing` adds the
+    /// daemon's monotonic receive time of the fix (`received_ns`) to live events.
+    case subscribe(filter: EventFilter, since: Int64?, timing: Bool)
+    case water(plant: String)
+    case state
+    case regions
+
+    public static let commands = ["subscribe", "water", "state", "regions"]
+
+    /// Parses one line; the error is the message the client gets back.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(RequestError) -> Request {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+        } catch {
+            throw RequestError("not JSON: send one JSON object per line, e.g. {\"cmd\":\"state\"}")
+        }
+        guard let o = object as? [String: Any] else { throw RequestError("not a JSON object: send {\"cmd\":…}") }
+        guard let cmdValue = o["cmd"] else { throw RequestError("missing \"cmd\": one of \(commands.joined(separator: ", "))") }
+        guard let cmd = cmdValue as? String, !(cmdValue is NSNumber) else { throw RequestError("\"cmd\" must be a string") }
+        func allowed(_ keys: Set<String>) throws(RequestError) {
+            for k in o.keys.sorted() where k != "cmd" && !keys.contains(k) {
+                throw RequestError("unknown key \"\(k)\" for cmd '\(cmd)'" + (keys.isEmpty ? "" : ": it takes \(keys.sorted().joined(separator: ", "))"))
+            }
+        }
+        switch cmd {
+        case "subscribe":
+            try allowed(["kinds", "regions", "types", "since", "timing"])
+            let filter = EventFilter(kinds: try strings(o, "kinds", from: ["reforestation", "plant", "album"]),
+                                     regions: try strings(o, "regions"),
+                                     types: try strings(o, "types", from: eventTypes))
+            var since: Int64?
+            if let v = o["since"], !(v is NSNull) {
+                guard let n = integer(v), n >= 0 else { throw RequestError("\"since\" must be a whole number ≥ 0 (the last seq you received)") }
+                since = n
+            }
+            var timing = false
+            if let v = o["timing"] {
+                guard let b = boolean(v) else { throw RequestError("\"timing\" must be true or false") }
+                timing = b
+            }
+            return .subscribe(filter: filter, since: since, timing: timing)
+        case "water":
+            try allowed(["plant"])
+            guard let p = o["plant"] else { throw RequestError("missing \"plant\": the id of the plant watered") }
+            guard let id = p as? String, !(p is NSNumber), !id.isEmpty else { throw RequestError("\"plant\" must be a plant's id (a string)") }
+            return .water(plant: id)
+        case "state":
+            try allowed([])
+            return .state
+        case "regions":
+            try allowed([])
+            return .regions
+        default:
+            throw RequestError("unknown cmd '\(cmd)': one of \(commands.joined(separator: ", "))")
+        }
+    }
+
+    static let eventTypes: Set<String> = ["enter", "exit", "dwell", "water_due", "watered", "capture_allowed", "capture_locked",
+                                          "planting_allowed", "planting_forbidden"]
+
+    static func strings(_ o: [String: Any], _ key: String, from known: Set<String>? = nil) throws(RequestError) -> Set<String>? {
+        guard let v = o[key], !(v is NSNull) else { return nil }
+        guard let list = v as? [Any], list.allSatisfy({ $0 is String && !($0 is NSNumber) }) else {
+            throw RequestError("\"\(key)\" must be a list of strings")
+        }
+        let set = Set(list.map { $0 as! String })
+        if let known, let bad = set.subtracting(known).sorted().first {
+            throw RequestError("\"\(key)\": unknown '\(bad)': one of \(known.sorted().joined(separator: ", "))")
+        }
+        return set
+    }
+
+    /// JSON's true and false: Foundation gives them as NSNumbers of type char (`c`), which
+    /// no JSON number parses to.
+    static func isBool(_ v: Any) -> Bool {
+        guard let n = v as? NSNumber else { return false }
+        return String(cString: n.objCType) == "c"
+    }
+
+    static func integer(_ v: Any) -> Int64? {
+        guard !isBool(v), let n = v as? NSNumber else { return nil }
+        let d = n.doubleValue
+        guard d.isFinite, d == d.rounded(), abs(d) < 9e15 else { return nil }
+        return n.int64Value
+    }
+
+    static func boolean(_ v: Any) -> Bool? {
+        guard isBool(v) else { return nil }
+        return (v as? NSNumber)?.boolValue
+    }
+}
+
+/// Why a request was refused: the text of the ERROR line.
+public struct RequestError: Error, Equatable, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GPSD
+import Logging
+import Server
+import ServiceLifecycle
+import UnixSignals
+
+/// Monotonic clock, nanoseconds (the same clock in every process on the machine).
+func monotonicNanos() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+/// gpsd's fixes into the engine, until shutdown.
+struct FixService: Service {
+    let client: GPSDClient
+    let engine: Engine
+
+    func run() async throws {
+        // Ending the stream (graceful shutdown) stops the client's reader thread.
+        for await update in client.updates().cancelOnGracefulShutdown() {
+            switch update {
+            case .fix(let fix): await engine.process(fix, receivedNanos: monotonicNanos())
+            case .status(let s): await engine.gpsd(s)
+            }
+        }
+    }
+}
+
+/// The socket: serves until shutdown, then stops accepting and closes.
+struct SocketService: Service {
+    let server: SocketServer
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await server.close()
+    }
+}
+
+/// systemd: WATCHDOG=1 while the engine answers; STOPPING=1 at shutdown.
+struct SystemdService: Service {
+    let notifier: SystemdNotifier
+    let engine: Engine
+
+    func run() async throws {
+        guard let interval = notifier.watchdogInterval else {
+            try? await gracefulShutdown()
+            notifier.notify("STOPPING=1")
+            return
+        }
+        while !Task.isShuttingDownGracefully {
+            // Pinged only when the engine (an actor) answers: a stuck engine gets the service
+            // restarted by systemd.
+            _ = await engine.heartbeat()
+            notifier.notify("WATCHDOG=1")
+            _ = try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+        notifier.notify("STOPPING=1")
+    }
+}
+
+/// SIGHUP: reload the config file and the regions; on any error the old ones stay.
+struct ReloadService: Service {
+    let reload: @Sendable () async -> Void
+
+    func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        for await _ in signals.cancelOnGracefulShutdown() {
+            await reload()
+        }
+    }
+}

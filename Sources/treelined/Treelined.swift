@@ -1,0 +1,153 @@
+import ArgumentParser
+import Config
+import Foundation
+import Geo
+import GPSD
+import Logging
+import NIOPosix
+import Replay
+import Rules
+import Server
+import ServiceLifecycle
+import Store
+
+let treelineVersion = "0.6.0"
+
+@main
+struct Treelined: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "treelined",
+        abstract: "Treeline's service: gpsd's fixes → region monitor → event journal → subscribers on a Unix socket.",
+        discussion: """
+        Reads the config file (YAML: gpsd:, regions:, socket:, database:, monitor:; see
+        Data/treeline.yaml), the regions files it names, and the SQLite database, where every
+        event is committed, numbered (seq), before anyone is sent it, together with the
+        monitor's state. After a stop or a crash it goes on where it was: no enter for a fence
+        it was inside, no seq given twice, plants' watering kept.
+
+        Clients connect to the socket (mode 0660, group treeline) and send JSON lines:
+          {"cmd":"subscribe","kinds":["plant"],"since":1000}   journal after 1000, then live
+          {"cmd":"water","plant":"plant-7"}   {"cmd":"state"}   {"cmd":"regions"}
+        `treeline subscribe`, `treeline water` and `treeline state` do this from a shell.
+
+        Signals: SIGTERM or SIGINT stop it (within 2 s, exit 0); SIGHUP reloads the config's
+        monitor: section and the regions (a broken file is logged with every reason and the
+        old one stays in force). Under systemd (Type=notify) it reports READY=1, RELOADING=1,
+        STOPPING=1 and STATUS=, pings the watchdog when WatchdogSec= is set, and takes its
+        socket from treelined.socket when started by it.
+        """
+    )
+
+    @Option(help: "The config file.")
+    var config = "/etc/treeline/treeline.yaml"
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    @Option(help: "Live events a subscriber may have waiting before it is dropped as lagging.")
+    var queueLimit = 1024
+
+    func validate() throws {
+        if queueLimit < 1 { throw ValidationError("--queue-limit must be at least 1") }
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = level
+            return h
+        }
+        let logger = Logger(label: "treelined")
+        do {
+            try await serve(logger: logger)
+        } catch let e as DaemonError {
+            logger.critical("\(e.description)")
+            throw ExitCode(1)
+        }
+    }
+
+    func serve(logger: Logger) async throws {
+        let settings = try Self.loadConfig(config)
+        let regions = try Self.loadRegions(settings.regions)
+        let store: Store
+        do { store = try Store(path: settings.database) } catch { throw DaemonError(error.description) }
+        let notifier = SystemdNotifier()
+        let hub = Hub()
+        let engine: Engine
+        do {
+            engine = try Engine(store: store, monitor: RegionMonitor(regions: regions, config: settings.monitor), hub: hub,
+                                version: treelineVersion, logger: logger,
+                                onStatus: { notifier.notify(SystemdNotifier.status($0)) })
+        } catch { throw DaemonError(error.description) }
+
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let listener: SocketServer.Listener = SocketActivation.listener().map { .descriptor($0, path: settings.socket) } ?? .path(settings.socket)
+        let server: SocketServer
+        do {
+            server = try await SocketServer.start(listener, group: loops, delegate: engine, hub: hub, queueLimit: queueLimit, logger: logger)
+        } catch { throw DaemonError("\(error)") }
+
+        let configPath = config
+        let reload = ReloadService {
+            notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanos() / 1000)")
+            do {
+                let next = try Self.loadConfig(configPath)
+                let regions = try Self.loadRegions(next.regions)
+                if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database {
+                    logger.warning("\(configPath): changes to gpsd:, socket: or database: take effect at the next start (systemctl restart treelined)")
+                }
+                await engine.reload(regions: regions, config: next.monitor)
+                logger.notice("reloaded \(configPath): \(regions.count) regions from \(next.regions.joined(separator: ", "))")
+                notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
+            } catch {
+                logger.error("reload refused, the regions and settings in force stay: \(error)")
+                notifier.notify("READY=1\n" + SystemdNotifier.status("reload refused (see the log); " + (await engine.heartbeat())))
+            }
+        }
+
+        let client = GPSDClient(host: settings.gpsdHost, port: settings.gpsdPort, silence: 10)
+        var groupConfig = ServiceGroupConfiguration(
+            services: [
+                .init(service: FixService(client: client, engine: engine)),
+                .init(service: SocketService(server: server)),
+                .init(service: SystemdService(notifier: notifier, engine: engine)),
+                .init(service: reload),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        groupConfig.maximumGracefulShutdownDuration = .milliseconds(1500)
+        let group = ServiceGroup(configuration: groupConfig)
+        logger.notice("treelined \(treelineVersion): \(regions.count) regions, database \(settings.database) (last seq \(engine.lastSeq())), socket \(settings.socket), gpsd \(settings.gpsdHost):\(settings.gpsdPort)")
+        notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
+        do {
+            try await group.run()
+        } catch {
+            logger.error("\(error)")
+        }
+        try? await loops.shutdownGracefully()
+        logger.notice("stopped; last seq \(engine.lastSeq())")
+    }
+
+    static func loadConfig(_ path: String) throws -> TreelineConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw DaemonError("cannot read the config file \(path): \((error as NSError).localizedDescription) — pass --config PATH, or install one (make install puts the default in /etc/treeline)")
+        }
+        do { return try TreelineConfig.parse(text, file: path) } catch { throw DaemonError(error.description) }
+    }
+
+    static func loadRegions(_ paths: [String]) throws -> RegionSet {
+        do { return try RegionLoader.load(paths) } catch { throw DaemonError(error.description) }
+    }
+}
+
+struct DaemonError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,147 @@
+import Foundation
+import IntegrationSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let walk = repository.appendingPathComponent("Data/walk.nmea")
+let sampleRegions = [repository.appendingPathComponent("Data/regions.geojson"),
+                     repository.appendingPathComponent("Data/regions-pt-tm06.geojson")]
+
+/// `treeline replay --regions` of a log: the events a daemon fed the same log must send.
+func replayed(_ log: URL, regions: [URL], monitor: [String] = []) throws -> [String] {
+    let r = try TreelineProcess.run(["replay", log.path] + regions.flatMap { ["--regions", $0.path] } + monitor)
+    return r.stdout.split(separator: "\n").map(String.init)
+}
+
+/// An EVENT line without its `class` and `seq`: what replay prints for the same event.
+func withoutSeq(_ line: String) -> (seq: Int64, event: String)? {
+    guard line.hasPrefix(#"{"class":"EVENT","seq":"#) else { return nil }
+    let rest = line.dropFirst(#"{"class":"EVENT","seq":"#.count)
+    guard let comma = rest.firstIndex(of: ","), let seq = Int64(rest[..<comma]) else { return nil }
+    var event = "{" + rest[rest.index(after: comma)...]
+    if let r = event.range(of: #","received_ns":"#) { event = String(event[..<r.lowerBound]) + "}" }
+    return (seq, event)
+}
+
+/// The daemon with a real gpsd fed an NMEA log, a real socket and a real SQLite file.
+@Suite(.serialized) struct Daemon {
+    @Test func aSubscriberGetsTheEventsReplayGives() async throws {
+        let expected = try replayed(walk, regions: sampleRegions)
+        #expect(expected.count == 28)
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try await daemon.start()
+            let (client, hello) = try daemon.client()
+            #expect(hello["class"] as? String == "HELLO")
+            #expect(client.ask(#"{"cmd":"subscribe","since":0}"#).map { json($0)["class"] as? String } == "SUBSCRIBED")
+            var got: [(seq: Int64, event: String)] = []
+            while got.count < expected.count, let line = client.line(timeout: 20) {
+                if let e = withoutSeq(line) { got.append(e) }
+            }
+            #expect(got.map(\.event) == expected)
+            #expect(got.map(\.seq) == Array(1...Int64(expected.count)))
+            // Nothing more comes.
+            #expect(client.line(timeout: 1) == nil)
+            let stopped = daemon.terminate()
+            #expect(stopped?.status == 0, "log: \(daemon.logText)")
+            #expect((stopped?.seconds ?? 99) < 2, "SIGTERM to exit: \(stopped?.seconds ?? -1) s")
+        }
+    }
+}
+
+extension Daemon {
+    /// Every kind of bad input gets an ERROR that says what is wrong, and the same connection
+    /// then answers a good command; other clients are served all along.
+    @Test func badInputGetsAnErrorAndTheConnectionStaysUsable() async throws {
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try await daemon.start()
+            let (c, _) = try daemon.client()
+            let cases: [(String, String)] = [
+                ("this is not json", "not JSON"),
+                ("[1,2,3]", "not a JSON object"),
+                (#"{"command":"state"}"#, "missing \"cmd\""),
+                (#"{"cmd":"foo"}"#, "unknown cmd 'foo'"),
+                (#"{"cmd":"subscribe","since":"ten"}"#, "\"since\" must be a whole number"),
+                (#"{"cmd":"subscribe","kinds":"plant"}"#, "\"kinds\" must be a list of strings"),
+                (#"{"cmd":"water","plant":12}"#, "\"plant\" must be a plant's id"),
+                (#"{"cmd":"water","plant":"no-such-plant"}"#, "no region 'no-such-plant'"),
+                (#"{"cmd":"water","plant":"album-miradouro"}"#, "not a plant"),
+                ("\u{01}\u{02}\u{ff}garbage", "not JSON"),
+            ]
+            for (input, message) in cases {
+                let reply = json(c.ask(input))
+                #expect(reply["class"] as? String == "ERROR", "\(input): \(reply)")
+                #expect((reply["message"] as? String)?.contains(message) == true, "\(input): \(reply)")
+            }
+            // A line over 64 KiB, sent in pieces.
+            let long = #"{"cmd":"state","x":""# + String(repeating: "a", count: 70_000) + "\"}\n"
+            c.send(long)
+            let tooLong = json(c.line())
+            #expect(tooLong["class"] as? String == "ERROR")
+            #expect((tooLong["message"] as? String)?.contains("over the limit of 64 KiB") == true, "\(tooLong)")
+            // Still usable, and still the daemon is healthy for everyone.
+            #expect(json(c.ask(#"{"cmd":"state"}"#))["class"] as? String == "STATE")
+            let (other, _) = try daemon.client()
+            #expect(json(other.ask(#"{"cmd":"regions"}"#))["class"] as? String == "REGIONS")
+            #expect(daemon.isRunning)
+        }
+    }
+
+    /// SIGHUP with a broken regions file: the log names the file and the reason, the regions in
+    /// force stay; mended (with a region more), SIGHUP takes it.
+    @Test func reloadWithABrokenRegionsFileKeepsTheOldOnes() async throws {
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try await daemon.start()
+            let (c, _) = try daemon.client()
+            func ids() -> [String] {
+                (json(c.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            }
+            let before = ids()
+            #expect(before.count > 5)
+            let file = daemon.regionFile(0)
+            let good = try Data(contentsOf: file)
+            // Not JSON at all.
+            try Data("{\"type\": \"FeatureCollection\", \"features\": [".utf8).write(to: file)
+            daemon.signal(SIGHUP)
+            try await waitFor(within: 10) { daemon.logText.contains("reload refused") }
+            #expect(daemon.logText.contains(file.path), "the error names the file: \(daemon.logText)")
+            #expect(ids() == before)
+            // JSON, but a feature without a kind.
+            var text = String(decoding: good, as: UTF8.self)
+            text = text.replacingOccurrences(of: "\"kind\": \"album\"", with: "\"kinf\": \"album\"")
+            text = text.replacingOccurrences(of: "\"kind\":\"album\"", with: "\"kinf\":\"album\"")
+            try Data(text.utf8).write(to: file)
+            daemon.signal(SIGHUP)
+            try await waitFor(within: 10) { daemon.logText.components(separatedBy: "reload refused").count == 3 }
+            #expect(daemon.logText.contains("kind"), "the reason is given: \(daemon.logText)")
+            #expect(ids() == before)
+            // Mended, with one region more: taken.
+            var mended = try JSONSerialization.jsonObject(with: good) as! [String: Any]
+            var features = mended["features"] as! [[String: Any]]
+            features.append(["type": "Feature",
+                             "properties": ["id": "album-new", "kind": "album", "name": "New album", "radius_m": 50],
+                             "geometry": ["type": "Point", "coordinates": [-8.236, 40.103]]])
+            mended["features"] = features
+            try JSONSerialization.data(withJSONObject: mended).write(to: file)
+            daemon.signal(SIGHUP)
+            try await waitFor(within: 10) { daemon.logText.contains("reloaded") }
+            #expect(ids() == before + ["album-new"] || Set(ids()) == Set(before + ["album-new"]))
+            #expect(daemon.isRunning)
+        }
+    }
+}
+
+func waitFor(within seconds: Double, _ condition: () -> Bool) async throws {
+    var patience = Patience()
+    while !condition() {
+        if patience.waited > seconds { throw POSIXError(.ETIMEDOUT, "not within \(seconds) s") }
+        await patience.nap(0.02)
+    }
+}

@@ -1,0 +1,70 @@
+import NIOCore
+import NIOEmbedded
+import Server
+import Store
+import Testing
+
+@Suite struct LineFraming {
+    func lines(_ chunks: [String], maximum: Int = 64 * 1024) throws -> [ClientLine] {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(LineFramer(maximum: maximum)))
+        for c in chunks { try channel.writeInbound(ByteBuffer(string: c)) }
+        var out: [ClientLine] = []
+        while let l = try channel.readInbound(as: ClientLine.self) { out.append(l) }
+        _ = try? channel.finish()
+        return out
+    }
+
+    @Test func splitsAcrossChunksAndDropsCR() throws {
+        #expect(try lines(["{\"cmd\":", "\"state\"}\r\n{\"cmd\":\"regions\"}\n", "partial"])
+            == [.line(ByteBuffer(string: #"{"cmd":"state"}"#)), .line(ByteBuffer(string: #"{"cmd":"regions"}"#))])
+    }
+
+    @Test func aLineOverTheLimitIsReportedOnceAndTheNextLineStillComes() throws {
+        let long = String(repeating: "x", count: 100)
+        // In one piece, and in pieces that pass the limit before the newline comes.
+        #expect(try lines([long + "\nok\n"], maximum: 64) == [.tooLong(100), .line(ByteBuffer(string: "ok"))])
+        #expect(try lines([String(long.prefix(70)), String(long.dropFirst(70)) + "\n", "ok\n"], maximum: 64)
+            == [.tooLong(100), .line(ByteBuffer(string: "ok"))])
+        #expect(try lines([String(repeating: "y", count: 64) + "\n"], maximum: 64) == [.line(ByteBuffer(string: String(repeating: "y", count: 64)))])
+    }
+}
+
+@Suite struct Requests {
+    func error(_ line: String) -> String? {
+        do {
+            _ = try Request.parse(Array(line.utf8))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func commands() throws {
+        #expect(try Request.parse(Array(#"{"cmd":"state"}"#.utf8)) == .state)
+        #expect(try Request.parse(Array(#"{"cmd":"regions"}"#.utf8)) == .regions)
+        #expect(try Request.parse(Array(#"{"cmd":"water","plant":"plant-7"}"#.utf8)) == .water(plant: "plant-7"))
+        #expect(try Request.parse(Array(#"{"cmd":"subscribe","kinds":["plant","album"],"since":1000}"#.utf8))
+            == .subscribe(filter: EventFilter(kinds: ["plant", "album"]), since: 1000, timing: false))
+        #expect(try Request.parse(Array(#"{"cmd":"subscribe","types":["enter"],"regions":["a"],"timing":true}"#.utf8))
+            == .subscribe(filter: EventFilter(regions: ["a"], types: ["enter"]), since: nil, timing: true))
+    }
+
+    @Test func badInputSaysWhatIsWrong() {
+        #expect(error("hello")?.hasPrefix("not JSON") == true)
+        #expect(error("[1,2]")?.hasPrefix("not a JSON object") == true)
+        #expect(error(#"{"command":"state"}"#)?.hasPrefix("missing \"cmd\"") == true)
+        #expect(error(#"{"cmd":"foo"}"#) == "unknown cmd 'foo': one of subscribe, water, state, regions")
+        #expect(error(#"{"cmd":7}"#) == "\"cmd\" must be a string")
+        #expect(error(#"{"cmd":"subscribe","since":"12"}"#)?.hasPrefix("\"since\" must be a whole number") == true)
+        #expect(error(#"{"cmd":"subscribe","since":-1}"#)?.hasPrefix("\"since\" must be a whole number") == true)
+        #expect(error(#"{"cmd":"subscribe","since":1.5}"#)?.hasPrefix("\"since\" must be a whole number") == true)
+        #expect(error(#"{"cmd":"subscribe","since":true}"#)?.hasPrefix("\"since\" must be a whole number") == true)
+        #expect(error(#"{"cmd":"subscribe","kinds":"plant"}"#) == "\"kinds\" must be a list of strings")
+        #expect(error(#"{"cmd":"subscribe","kinds":["tree"]}"#) == "\"kinds\": unknown 'tree': one of album, plant, reforestation")
+        #expect(error(#"{"cmd":"subscribe","types":["entered"]}"#)?.hasPrefix("\"types\": unknown 'entered'") == true)
+        #expect(error(#"{"cmd":"subscribe","sinse":3}"#)?.hasPrefix("unknown key \"sinse\" for cmd 'subscribe'") == true)
+        #expect(error(#"{"cmd":"water"}"#)?.hasPrefix("missing \"plant\"") == true)
+        #expect(error(#"{"cmd":"water","plant":7}"#) == "\"plant\" must be a plant's id (a string)")
+        #expect(error(#"{"cmd":"state","verbose":true}"#) == "unknown key \"verbose\" for cmd 'state'")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Geo
+import Rules
+import Store
+import Testing
+
+/// A real SQLite file in a temporary folder, removed afterwards.
+func withStoreFile<T>(_ body: (String) throws -> T) throws -> T {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-store-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    return try body(dir.appendingPathComponent("treeline.sqlite").path)
+}
+
+func entry(_ n: Int, type: String = "enter", region: String = "plant-1", kind: String = "plant") -> JournalEntry {
+    JournalEntry(time: UTCTime(nanoseconds: Int64(n) * 1_000_000_000), type: type, region: region, kind: kind,
+                 json: Array(#"{"time":"t\#(n)","type":"\#(type)","region":"\#(region)"}"#.utf8))
+}
+
+@Suite struct Journal {
+    @Test func seqsAreConsecutiveAndSurviveReopening() throws {
+        try withStoreFile { path in
+            do {
+                let store = try Store(path: path)
+                #expect(try store.lastSeq() == 0)
+                let a = try store.commit([entry(1), entry(2)], lastFix: nil, regions: [])
+                #expect(a.map(\.seq) == [1, 2])
+                let b = try store.commit([entry(3)], lastFix: nil, regions: [])
+                #expect(b.map(\.seq) == [3])
+            }
+            let again = try Store(path: path)
+            #expect(try again.lastSeq() == 3)
+            #expect(try again.commit([entry(4)], lastFix: nil, regions: []).map(\.seq) == [4])
+            #expect(try again.events(after: 0).map(\.entry) == [entry(1), entry(2), entry(3), entry(4)])
+        }
+    }
+
+    @Test func aSeqIsNeverGivenTwiceEvenOnceItsRowIsGone() throws {
+        try withStoreFile { path in
+            let store = try Store(path: path)
+            try store.commit([entry(1), entry(2)], lastFix: nil, regions: [])
+            // Someone prunes the journal by hand: the next number is still 3.
+            try store.prune(through: 2)
+            #expect(try store.count() == 0)
+            #expect(try store.commit([entry(3)], lastFix: nil, regions: []).map(\.seq) == [3])
+        }
+    }
+
+    @Test func eventsAfterFilterAndPage() throws {
+        try withStoreFile { path in
+            let store = try Store(path: path)
+            var all: [JournalEntry] = []
+            for n in 1...1000 {
+                let kind = ["plant", "album", "reforestation"][n % 3]
+                let type = ["enter", "exit"][n % 2]
+                all.append(entry(n, type: type, region: "\(kind)-\(n % 7)", kind: kind))
+            }
+            try store.commit(Array(all[..<600]), lastFix: nil, regions: [])
+            try store.commit(Array(all[600...]), lastFix: nil, regions: [])
+            let page = try store.events(after: 100, limit: 256)
+            #expect(page.first?.seq == 101 && page.last?.seq == 356 && page.count == 256)
+            let filter = EventFilter(kinds: ["plant", "album"], regions: nil, types: ["exit"])
+            var got: [JournalEvent] = []
+            var after: Int64 = 0
+            while true {
+                let p = try store.events(after: after, filter: filter, limit: 50)
+                if p.isEmpty { break }
+                got += p
+                after = p.last!.seq
+            }
+            let want = all.enumerated().filter { filter.matches($0.element) }
+            #expect(got.map(\.seq) == want.map { Int64($0.offset + 1) })
+            #expect(got.map(\.entry) == want.map(\.element))
+            #expect(try store.events(after: 0, filter: EventFilter(kinds: [])).isEmpty)
+        }
+    }
+
+    @Test func eventLineCarriesClassAndSeq() {
+        var out: [UInt8] = []
+        JournalEvent(seq: 42, entry: entry(7)).appendLine(to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == #"{"class":"EVENT","seq":42,"time":"t7","type":"enter","region":"plant-1"}"# + "\n")
+    }
+}
+
+@Suite struct MonitorStateStorage {
+    @Test func stateRoundTripsAndChangesOnlyWhatIsGiven() throws {
+        try withStoreFile { path in
+            let t = UTCTime(nanoseconds: 1_800_000_000_000_000_000)
+            let fix = LastFix(time: t, coordinate: Coordinate(latitude: 40.1, longitude: -8.2), error: 3.5)
+            do {
+                let store = try Store(path: path)
+                #expect(try store.state() == StoredState())
+                try store.commit([entry(1)], lastFix: fix, regions: [
+                    (id: "plant-1", state: RegionState(inside: true, enteredAt: t, dwellDone: false, lastWatered: t, alertedFor: nil)),
+                    (id: "album-2", state: RegionState(inside: false, enteredAt: nil, dwellDone: true, lastWatered: nil, alertedFor: t)),
+                ])
+                var later = fix
+                later.time = UTCTime(nanoseconds: t.nanoseconds + 1_000_000_000)
+                try store.commit([], lastFix: later, regions: [(id: "album-2", state: RegionState(inside: true, enteredAt: later.time))])
+            }
+            let s = try Store(path: path).state()
+            #expect(s.lastFix?.time.nanoseconds == t.nanoseconds + 1_000_000_000)
+            #expect(s.lastFix?.coordinate == fix.coordinate && s.lastFix?.error == 3.5)
+            #expect(s.regions["plant-1"] == RegionState(inside: true, enteredAt: t, dwellDone: false, lastWatered: t, alertedFor: nil))
+            #expect(s.regions["album-2"] == RegionState(inside: true, enteredAt: UTCTime(nanoseconds: t.nanoseconds + 1_000_000_000)))
+            #expect(s.regions.count == 2)
+        }
+    }
+
+    @Test func aMissingFolderIsAClearError() {
+        #expect {
+            _ = try Store(path: "/nonexistent-treeline/treeline.sqlite")
+        } throws: { e in
+            "\(e)".contains("/nonexistent-treeline") && "\(e)".contains("does not exist")
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsAClearError() throws {
+        try withStoreFile { path in
+            try Data("hello, not sqlite, just text that is long enough to be a header".utf8).write(to: URL(fileURLWithPath: path))
+            #expect {
+                _ = try Store(path: path)
+            } throws: { e in
+                "\(e)".contains(path) && "\(e)".contains("not a database")
+            }
+        }
+    }
+}
