@@ -151,11 +151,27 @@ public struct RegionMonitor: Sendable {
         }
         previous = (t, c, error)
         previousSpace = p
+        // In the order of the regions, even for a far region's exit (from `insideList`, whose
+        // order depends on the history): the same state gives the same events.
+        if atFix.count > 1 { Self.sortByRegion(&atFix) }
         for e in atFix { emit(e) }
         atFix.removeAll(keepingCapacity: true)
         self.atFix = atFix
         candidates.removeAll(keepingCapacity: true)
         self.candidates = candidates
+    }
+
+    /// Stable insertion sort by region: a fix's events are few, and a region's stay in order.
+    static func sortByRegion(_ events: inout [RegionEvent]) {
+        for k in 1..<events.count {
+            let e = events[k]
+            var j = k
+            while j > 0, events[j - 1].region > e.region {
+                events[j] = events[j - 1]
+                j -= 1
+            }
+            events[j] = e
+        }
     }
 
     /// Moves a scratch buffer out of `self`, so that filling it does not copy it and a closure
