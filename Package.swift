@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Geo", "Replay"]),
         // systemd's own checks of the units in systemd/.
         .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
-        .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "TestSupport"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "NMEA", "TestSupport"]),
         .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "AR"]),
         .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),

@@ -28,11 +28,20 @@ public struct QualityGate: Sendable {
     public private(set) var last: (time: UTCTime, coordinate: Coordinate)?
     /// The last accepted fix's position in space (for the monitor, which needs it too).
     public private(set) var lastSpace = ECEF(x: 0, y: 0, z: 0)
-    private var lastJump: (time: UTCTime, coordinate: Coordinate)?
+    /// A fix dropped as a jump since `last`: the next fix that agrees with it is accepted.
+    private(set) var lastJump: (time: UTCTime, coordinate: Coordinate)?
     /// The fix being judged, in space.
     private var space = ECEF(x: 0, y: 0, z: 0)
 
     public init(config: MonitorConfig) { self.config = config }
+
+    /// Puts back a stored last accepted fix and the jump dropped after it (see
+    /// `RegionMonitor.restore`); the counts stay.
+    mutating func resume(last: (time: UTCTime, coordinate: Coordinate)?, jump: (time: UTCTime, coordinate: Coordinate)?) {
+        self.last = last
+        lastSpace = last.map { ECEF($0.coordinate) } ?? ECEF(x: 0, y: 0, z: 0)
+        lastJump = last == nil ? nil : jump
+    }
 
     /// The fix's horizontal error in metres: its own estimate (GST), else HDOP × 5 m, else 0.
     public static func horizontalError(_ fix: Fix) -> Double {

@@ -19,13 +19,17 @@ import Geo
 ///
 /// Pure logic: feed it fixes in time order, it returns events. Per-fence state lives in arrays
 /// sized once; a fix costs a few index queries and no allocation per fence.
+///
+/// What must survive a restart (`state(of:)`, `lastFix`), which regions' state changed
+/// (`takeChangedRegions()`), putting it back (`restore(last:regions:)`) and handing it to a
+/// monitor over reloaded regions (`carried(to:config:)`): see MonitorState.swift.
 public struct RegionMonitor: Sendable {
     public let regions: RegionSet
     public var config: MonitorConfig
-    public private(set) var gate: QualityGate
+    public internal(set) var gate: QualityGate
 
     /// Per region: inside or not, since when, whether its dwell has fired.
-    public private(set) var inside: [Bool]
+    public internal(set) var inside: [Bool]
     var enteredAt: [UTCTime?]
     var dwellDone: [Bool]
     /// Regions currently inside, for the exit check of regions far from the fix.
@@ -52,11 +56,15 @@ public struct RegionMonitor: Sendable {
     let kinds: [RegionKind]
     let wateringInterval: [Int64?]
     /// Plants: when each was last watered, and the watering its last alert was for.
-    public private(set) var lastWatered: [UTCTime?]
+    public internal(set) var lastWatered: [UTCTime?]
     var alertedFor: [UTCTime?]
     /// The last accepted fix, its position and error, for transit.
     var previous: (time: UTCTime, coordinate: Coordinate, error: Double)?
     var previousSpace = ECEF(x: 0, y: 0, z: 0)
+    /// Per region, whether its `RegionState` changed since `takeChangedRegions`, and the regions
+    /// that did, each once (see MonitorState.swift): O(changes) a fix, no allocation once warm.
+    var stateChanged: [Bool]
+    var changedRegions: [Int32] = []
 
     public init(regions: RegionSet, config: MonitorConfig = MonitorConfig()) {
         self.regions = regions
@@ -76,6 +84,7 @@ public struct RegionMonitor: Sendable {
         }
         lastWatered = regions.regions.map(\.lastWatered)
         alertedFor = Array(repeating: nil, count: regions.count)
+        stateChanged = Array(repeating: false, count: regions.count)
     }
 
     /// A plant was watered at `time`: its next due period starts. Returns the `watered` event, or
@@ -83,6 +92,7 @@ public struct RegionMonitor: Sendable {
     public mutating func water(_ region: Int, at time: UTCTime) -> RegionEvent? {
         guard kinds[region] == .plant else { return nil }
         lastWatered[region] = time
+        noteStateChange(region)
         let c = previous?.coordinate ?? Coordinate(latitude: .nan, longitude: .nan)
         return RegionEvent(time: time, type: .watered, region: region, coordinate: c,
                            distance: previous.map { _ in regions.signedDistance(region, c) } ?? .nan, error: previous?.error ?? 0)
@@ -107,6 +117,7 @@ public struct RegionMonitor: Sendable {
         case (.plant, .enter):
             guard waterDue(e.region, at: e.time) else { return }
             alertedFor[e.region] = lastWatered[e.region]
+            noteStateChange(e.region)
             rule.type = .waterDue
         default: return
         }
@@ -151,11 +162,27 @@ public struct RegionMonitor: Sendable {
         }
         previous = (t, c, error)
         previousSpace = p
+        // In the order of the regions, even for a far region's exit (from `insideList`, whose
+        // order depends on the history): the same state gives the same events.
+        if atFix.count > 1 { Self.sortByRegion(&atFix) }
         for e in atFix { emit(e) }
         atFix.removeAll(keepingCapacity: true)
         self.atFix = atFix
         candidates.removeAll(keepingCapacity: true)
         self.candidates = candidates
+    }
+
+    /// Stable insertion sort by region: a fix's events are few, and a region's stay in order.
+    static func sortByRegion(_ events: inout [RegionEvent]) {
+        for k in 1..<events.count {
+            let e = events[k]
+            var j = k
+            while j > 0, events[j - 1].region > e.region {
+                events[j] = events[j - 1]
+                j -= 1
+            }
+            events[j] = e
+        }
     }
 
     /// Moves a scratch buffer out of `self`, so that filling it does not copy it and a closure
@@ -263,10 +290,12 @@ public struct RegionMonitor: Sendable {
         if config.dwellSeconds > 0, !dwellDone[i], let since = enteredAt[i],
            Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
             dwellDone[i] = true
+            noteStateChange(i)
             emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
         }
         if waterDue(i, at: t) {  // the interval ran out while inside
             alertedFor[i] = lastWatered[i]
+            noteStateChange(i)
             emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
         }
     }
@@ -281,6 +310,7 @@ public struct RegionMonitor: Sendable {
     mutating func setInside(_ i: Int, _ value: Bool, at t: UTCTime) {
         inside[i] = value
         changed[i] = fixNumber
+        noteStateChange(i)
         boundCenter[i].x = .nan  // the bound's direction turns with the state
         if value {
             enteredAt[i] = t

@@ -1,0 +1,186 @@
+import Geo
+
+/// What must survive a restart for one region: with `LastFix`, enough for a monitor to go on
+/// as if it had never stopped.
+public struct RegionState: Sendable, Equatable {
+    /// The state the evidence gave (not the geometry of the last fix: see `RegionMonitor`).
+    public var inside: Bool
+    /// When the state became inside (nil outside): dwell counts from it.
+    public var enteredAt: UTCTime?
+    /// The dwell event of this stay has fired.
+    public var dwellDone: Bool
+    /// Plants: when last watered.
+    public var lastWatered: UTCTime?
+    /// Plants: the watering the last `water_due` was for (one alert per due period).
+    public var alertedFor: UTCTime?
+
+    /// The defaults are a fresh region: outside, never watered, never alerted.
+    public init(inside: Bool = false, enteredAt: UTCTime? = nil, dwellDone: Bool = false,
+                lastWatered: UTCTime? = nil, alertedFor: UTCTime? = nil) {
+        self.inside = inside
+        self.enteredAt = enteredAt
+        self.dwellDone = dwellDone
+        self.lastWatered = lastWatered
+        self.alertedFor = alertedFor
+    }
+}
+
+/// The last accepted fix: what the quality gate and transit need.
+public struct LastFix: Sendable, Equatable {
+    public var time: UTCTime
+    public var coordinate: Coordinate
+    /// Its horizontal error, metres (see `QualityGate.horizontalError`).
+    public var error: Double
+    /// A later fix the gate dropped as an impossible jump, still pending: the next fix that
+    /// agrees with it is accepted (the receiver really moved). Changes with dropped fixes too.
+    public var pendingJump: PendingJump?
+
+    public init(time: UTCTime, coordinate: Coordinate, error: Double, pendingJump: PendingJump? = nil) {
+        self.time = time
+        self.coordinate = coordinate
+        self.error = error
+        self.pendingJump = pendingJump
+    }
+}
+
+/// A fix dropped as an impossible jump: its time and position.
+public struct PendingJump: Sendable, Equatable {
+    public var time: UTCTime
+    public var coordinate: Coordinate
+
+    public init(time: UTCTime, coordinate: Coordinate) {
+        self.time = time
+        self.coordinate = coordinate
+    }
+}
+
+/// The monitor's persistent state, for a daemon that stores it after every fix and restores it
+/// on start, or hands it to a monitor over a reloaded regions file.
+///
+/// Stored: `lastFix` (compare it after each fix, dropped ones included) and, by region id, the
+/// `state(of:)` of the regions `takeChangedRegions()` lists. Restored with `restore(last:regions:)`,
+/// the next fix gives the events it would have given had the monitor never stopped.
+extension RegionMonitor {
+    /// State of region `i` (an index in `regions`).
+    public func state(of i: Int) -> RegionState {
+        RegionState(inside: inside[i], enteredAt: enteredAt[i], dwellDone: dwellDone[i],
+                    lastWatered: lastWatered[i], alertedFor: alertedFor[i])
+    }
+
+    /// The last accepted fix, with a jump dropped after it; nil before the first.
+    public var lastFix: LastFix? {
+        guard let p = previous else { return nil }
+        return LastFix(time: p.time, coordinate: p.coordinate, error: p.error,
+                       pendingJump: gate.lastJump.map { PendingJump(time: $0.time, coordinate: $0.coordinate) })
+    }
+
+    /// The regions whose `state(of:)` changed since the last call (or since `restore`, or the
+    /// start), each once, ascending; and clears the list. Every change counts: the first fix
+    /// setting the state silently, enter and exit, dwell, `water_due` (transit ones too),
+    /// `water(_:at:)`. Costs O(changes); nothing in `process` allocates for it.
+    public mutating func takeChangedRegions() -> [Int] {
+        guard !changedRegions.isEmpty else { return [] }
+        changedRegions.sort()
+        let list = changedRegions.map(Int.init)
+        for i in changedRegions { stateChanged[Int(i)] = false }
+        changedRegions.removeAll(keepingCapacity: true)
+        return list
+    }
+
+    /// Region `i`'s state changed (for `takeChangedRegions`).
+    @inline(__always)
+    mutating func noteStateChange(_ i: Int) {
+        if !stateChanged[i] {
+            stateChanged[i] = true
+            changedRegions.append(Int32(i))
+        }
+    }
+
+    /// Puts a stored state back, replacing this monitor's: the last accepted fix (the gate drops
+    /// fixes not after it, judges jumps from it, and transit starts from it; the next fix is not
+    /// the first) and the regions' states by id.
+    ///
+    /// Regions whose id is not in `stored` start fresh (outside); ids not in `regions` are
+    /// ignored. A plant keeps the later of the stored `lastWatered` and the regions file's (a
+    /// keeper may have edited the file). Without `last` no fix has been used, so every region is
+    /// outside (only the waterings are kept). The distance bounds the monitor keeps between
+    /// fixes start unknown. Afterwards `takeChangedRegions()` lists the stored regions whose
+    /// state differs from what was stored (a later watering from the file). The gate's counts
+    /// stay.
+    public mutating func restore(last: LastFix?, regions stored: [String: RegionState]) {
+        let n = regions.count
+        insideList.removeAll(keepingCapacity: true)
+        for i in changedRegions { stateChanged[Int(i)] = false }
+        changedRegions.removeAll(keepingCapacity: true)
+        for i in 0..<n {
+            let region = regions.regions[i]
+            let given = stored[region.id]
+            var s = given ?? RegionState(lastWatered: region.lastWatered)
+            if region.kind == .plant {
+                if let file = region.lastWatered, s.lastWatered.map({ $0 < file }) ?? true { s.lastWatered = file }
+            } else {
+                s.lastWatered = region.lastWatered
+            }
+            if last == nil {
+                s.inside = false
+                s.enteredAt = nil
+                s.dwellDone = false
+            }
+            inside[i] = s.inside
+            enteredAt[i] = s.enteredAt
+            dwellDone[i] = s.dwellDone
+            lastWatered[i] = s.lastWatered
+            alertedFor[i] = s.alertedFor
+            if s.inside { insideList.append(Int32(i)) }
+            if let given, given != s { noteStateChange(i) }
+        }
+
+        gate.resume(last: last.map { ($0.time, $0.coordinate) },
+                    jump: last?.pendingJump.map { ($0.time, $0.coordinate) })
+        previous = last.map { ($0.time, $0.coordinate, $0.error) }
+        previousSpace = gate.lastSpace
+
+        // Nothing known between fixes is trusted: no bounds, no stamps, no cached query.
+        nearby = NearbyCache()
+        for i in 0..<n {
+            visited[i] = 0
+            changed[i] = 0
+            containedAt[i] = 0
+            boundCenter[i] = ECEF(x: .nan, y: 0, z: 0)
+            bound[i] = 0
+        }
+        fixNumber = 0
+        // Except which regions contain the last fix, as evaluating it had recorded: transit
+        // asks it of the fix before (see `transits`). The last fix becomes fix 1.
+        if let last {
+            fixNumber = 1
+            let c = last.coordinate, p = previousSpace, set = regions
+            var contained: [Int] = []
+            set.forEachRegion(near: c, within: 0) { i in
+                if set.classify(i, c, p).inside { contained.append(i) }
+            }
+            for i in contained { containedAt[i] = 1 }
+        }
+    }
+
+    /// A monitor over `regions` (a reloaded regions file, say) with `config` that takes over
+    /// this one's state: the last fix and the gate (its counts too), and each region's state by
+    /// id, as `restore(last:regions:)` does. Regions no longer there are dropped, new ones start
+    /// fresh (outside). Produces no events. Its `takeChangedRegions()` lists the regions whose
+    /// state changed here and was not yet taken, and those whose watering the new file moves later.
+    public func carried(to regions: RegionSet, config: MonitorConfig) -> RegionMonitor {
+        var states: [String: RegionState] = [:]
+        states.reserveCapacity(self.regions.count)
+        for i in 0..<self.regions.count { states[self.regions.regions[i].id] = state(of: i) }
+        var next = RegionMonitor(regions: regions, config: config)
+        next.restore(last: lastFix, regions: states)
+        next.gate = gate
+        next.gate.config = config
+        if !changedRegions.isEmpty {
+            var pending = Set<String>()
+            for i in changedRegions { pending.insert(self.regions.regions[Int(i)].id) }
+            for i in 0..<regions.count where pending.contains(regions.regions[i].id) { next.noteStateChange(i) }
+        }
+        return next
+    }
+}
