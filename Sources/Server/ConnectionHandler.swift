@@ -285,10 +285,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         out.append(contentsOf: String(seq).utf8)
         out.append(contentsOf: #","message":"you were not reading: resubscribe with since \#(seq)"}"#.utf8)
         out.append(0x0A)
-        // Close once the line is out, or after 10 s if the client never reads it.
+        // Close once the line is out, or after a minute if the client never reads it (then it
+        // finds the end of the stream and resumes after the last seq it did read).
         let channel = context.channel
         let done = context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: out)))
-        let timeout = channel.eventLoop.scheduleTask(in: .seconds(10)) { channel.close(promise: nil) }
+        let timeout = channel.eventLoop.scheduleTask(in: .seconds(60)) { channel.close(promise: nil) }
         done.whenComplete { _ in
             timeout.cancel()
             channel.close(promise: nil)
