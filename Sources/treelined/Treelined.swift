@@ -52,6 +52,8 @@ struct Treelined: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A SIGHUP before the reload service traps it (just after READY=1) must not kill us.
+        signal(SIGHUP, SIG_IGN)
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)

@@ -1,0 +1,99 @@
+import Foundation
+import IntegrationSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET: what the daemon tells it.
+final class NotifySocket: @unchecked Sendable {
+    let path: String
+    let fd: Int32
+
+    init() throws {
+        path = "/tmp/tl-notify-\(UUID().uuidString.prefix(8)).sock"
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard r == 0 else { throw POSIXError(.EADDRINUSE, "cannot bind \(path)") }
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+
+    /// Messages until `until` says stop, or `timeout` seconds without one.
+    func read(timeout: Double = 10, until: ([String]) -> Bool) -> [String] {
+        var messages: [String] = []
+        while !until(messages) {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(timeout * 1000)) > 0 else { break }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { messages.append(String(decoding: buffer[..<n], as: UTF8.self)) }
+        }
+        return messages
+    }
+}
+
+extension Daemon {
+    /// Under systemd (Type=notify): READY=1 with a STATUS once it serves, WATCHDOG=1 every half
+    /// WATCHDOG_USEC, RELOADING=1 then READY=1 around a SIGHUP, STOPPING=1 at SIGTERM.
+    @Test func tellsSystemdWhatItDoes() async throws {
+        try await withGPSD(log: walk) { _, gpsd in
+            let notify = try NotifySocket()
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            daemon.environment = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]
+            try await daemon.start()
+            let start = notify.read { m in m.contains { $0.hasPrefix("READY=1") } && m.filter { $0 == "WATCHDOG=1" }.count >= 3 }
+            let ready = start.first { $0.hasPrefix("READY=1") } ?? ""
+            #expect(ready.contains("STATUS=") && ready.contains("regions"), "\(start)")
+            #expect(start.filter { $0 == "WATCHDOG=1" }.count >= 3, "pings every 0.1 s: \(start)")
+            daemon.signal(SIGHUP)
+            // (STATUS= updates, gpsd's connection for one, may come between.)
+            let raw = notify.read { m in m.contains { $0.hasPrefix("READY=1") } }
+            let reload = raw.filter { $0.hasPrefix("RELOADING=1") || $0.hasPrefix("READY=1") }
+            #expect(reload.first?.hasPrefix("RELOADING=1") == true && reload.last?.hasPrefix("READY=1") == true, "\(reload) log: \(daemon.logText)")
+            #expect(reload.first?.contains("MONOTONIC_USEC=") == true)
+            let stopping = Task { notify.read { m in m.contains("STOPPING=1") } }
+            let stopped = daemon.terminate()
+            #expect(stopped?.status == 0)
+            #expect(await stopping.value.contains("STOPPING=1"))
+        }
+    }
+
+    /// Socket activation: systemd-socket-activate holds the socket and starts treelined on the
+    /// first connection, passing it as fd 3 (LISTEN_FDS); the daemon serves on it without binding.
+    @Test func takesItsSocketFromSystemd() async throws {
+        let activate = "/usr/bin/systemd-socket-activate"
+        try #require(FileManager.default.isExecutableFile(atPath: activate), "systemd-socket-activate is part of Debian's systemd package")
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: activate)
+            p.arguments = ["-l", daemon.socket, TreelineProcess.products.appendingPathComponent("treelined").path, "--config", daemon.config.path]
+            p.standardError = FileHandle.nullDevice
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            defer {
+                kill(p.processIdentifier, SIGTERM)
+                p.waitUntilExit()
+            }
+            try await waitFor(within: 10) { FileManager.default.fileExists(atPath: daemon.socket) }
+            var hello: [String: Any] = [:]
+            try await waitFor(within: 20) {
+                hello = (try? daemon.client().hello) ?? [:]
+                return hello["class"] as? String == "HELLO"
+            }
+            let (c, _) = try daemon.client()
+            #expect(json(c.ask(#"{"cmd":"state"}"#))["class"] as? String == "STATE")
+        }
+    }
+}
