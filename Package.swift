@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Replay", "treeline"]),
-        .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "TestSupport"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "NMEA", "TestSupport"]),
         .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "AR"]),
         .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
