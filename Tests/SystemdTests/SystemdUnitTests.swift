@@ -28,7 +28,7 @@ import Testing
         let units = try install.unitsForVerify()
         let good = try String(contentsOf: units.service, encoding: .utf8)
 
-        try good.replacingOccurrences(of: "ProtectSystem=strict", with: "ProtectSytem=strict")
+        try good.replacingOccurrences(of: "[Service]\n", with: "[Service]\nProtectSytem=strict\n")
             .write(to: units.service, atomically: true, encoding: .utf8)
         let typo = try run("systemd-analyze", ["verify", units.service.path, units.socket.path])
         #expect(typo.all.contains("Unknown key 'ProtectSytem'"), "\(typo.all)")
