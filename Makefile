@@ -5,12 +5,12 @@ SWIFT      ?= swift
 BENCH_DIR  ?= /tmp/treeline-bench
 
 # `make install`: where. DESTDIR is prepended to every path (a staging root for packaging); the
-# paths written into the units are without it.
+# paths written into the units are without it. The config is always /etc/treeline, whatever the
+# prefix: treelined's default, and the unit's ConfigurationDirectory= (relative to /etc).
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BINDIR     ?= $(PREFIX)/bin
 DATADIR    ?= $(PREFIX)/share/treeline
-SYSCONFDIR ?= /etc
 # systemd reads units from /usr/local/lib/systemd/system and /usr/lib/systemd/system itself
 # (`systemd-analyze unit-paths`), and sysusers.d files from /usr/local/lib/sysusers.d and
 # /usr/lib/sysusers.d: for these two prefixes the units go there, as a package's would, and
@@ -20,8 +20,8 @@ ifneq ($(filter /usr /usr/local,$(PREFIX)),)
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 else
-UNITDIR     ?= $(SYSCONFDIR)/systemd/system
-SYSUSERSDIR ?= $(SYSCONFDIR)/sysusers.d
+UNITDIR     ?= /etc/systemd/system
+SYSUSERSDIR ?= /etc/sysusers.d
 endif
 # `make install`: what. It builds CONFIGURATION (release or debug) first, unless BUILD=no: then
 # it installs the treeline and treelined already in PRODUCTS, without swift or the network
@@ -97,13 +97,13 @@ bench: release
 	Benchmarks/fences.sh $(BENCH_DIR)
 
 # The daemon as a systemd service: see "Running as a service" in README.md. An existing
-# $(SYSCONFDIR)/treeline/treeline.yaml or regions.geojson is never overwritten.
+# /etc/treeline/treeline.yaml or regions.geojson is never overwritten.
 install: $(if $(filter yes,$(BUILD)),install-build)
 	@for p in treeline treelined; do \
 	  [ -x "$(PRODUCTS)/$$p" ] || { echo "$(PRODUCTS)/$$p is missing: build it (make release) or leave BUILD=yes" >&2; exit 1; }; \
 	done
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" \
-	  "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(SYSCONFDIR)/treeline"
+	  "$(DESTDIR)$(DATADIR)" "$(DESTDIR)/etc/treeline"
 	install -m 0755 "$(PRODUCTS)/treeline" "$(PRODUCTS)/treelined" "$(DESTDIR)$(BINDIR)/"
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/treelined.service > "$(DESTDIR)$(UNITDIR)/treelined.service"
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/treelined.service"
@@ -111,7 +111,7 @@ install: $(if $(filter yes,$(BUILD)),install-build)
 	install -m 0644 systemd/treeline.sysusers "$(DESTDIR)$(SYSUSERSDIR)/treeline.conf"
 	install -m 0644 Data/species.json "$(DESTDIR)$(DATADIR)/species.json"
 	@for f in treeline.yaml:Data/treeline.yaml regions.geojson:Data/regions.geojson; do \
-	  to="$(DESTDIR)$(SYSCONFDIR)/treeline/$${f%%:*}"; \
+	  to="$(DESTDIR)/etc/treeline/$${f%%:*}"; \
 	  if [ -e "$$to" ]; then echo "kept $$to (the new default is $${f#*:})"; \
 	  else echo "install -m 0644 $${f#*:} $$to"; install -m 0644 "$${f#*:}" "$$to" || exit 1; fi; \
 	done
@@ -120,19 +120,19 @@ install: $(if $(filter yes,$(BUILD)),install-build)
 	@echo "  systemd-sysusers $(SYSUSERSDIR)/treeline.conf   # the user and group treeline"
 	@echo "  systemctl daemon-reload"
 	@echo "  systemctl enable --now treelined.socket treelined.service"
-	@echo "Then: systemctl status treelined; journalctl -u treelined; systemctl reload treelined (after editing $(SYSCONFDIR)/treeline/)"
+	@echo "Then: systemctl status treelined; journalctl -u treelined; systemctl reload treelined (after editing /etc/treeline/)"
 
 install-build: deps
 	$(SWIFT) build -c $(CONFIGURATION)
 
-# Leaves $(SYSCONFDIR)/treeline (your config and regions), /var/lib/treeline (the journal) and the
+# Leaves /etc/treeline (your config and regions), /var/lib/treeline (the journal) and the
 # user treeline in place. Stop the units first: systemctl disable --now treelined.socket treelined.service
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/treeline" "$(DESTDIR)$(BINDIR)/treelined" \
 	  "$(DESTDIR)$(UNITDIR)/treelined.service" "$(DESTDIR)$(UNITDIR)/treelined.socket" \
 	  "$(DESTDIR)$(SYSUSERSDIR)/treeline.conf" "$(DESTDIR)$(DATADIR)/species.json"
 	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
-	@echo "kept $(SYSCONFDIR)/treeline, /var/lib/treeline and the user treeline; then: systemctl daemon-reload"
+	@echo "kept /etc/treeline, /var/lib/treeline and the user treeline; then: systemctl daemon-reload"
 
 clean:
 	rm -rf .build

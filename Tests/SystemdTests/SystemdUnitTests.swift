@@ -306,7 +306,7 @@ func run(_ program: String, _ arguments: [String]) throws -> Output {
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = arguments
     let makeVariables = ["MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "DESTDIR", "PREFIX", "BINDIR", "DATADIR",
-                         "SYSCONFDIR", "UNITDIR", "SYSUSERSDIR", "CONFIGURATION", "BUILD", "PRODUCTS", "SWIFT"]
+                         "UNITDIR", "SYSUSERSDIR", "CONFIGURATION", "BUILD", "PRODUCTS", "SWIFT"]
     p.environment = environment.filter { !makeVariables.contains($0.key) }
     // Files, not pipes: nothing blocks however much either stream says.
     let folder = try temporaryDirectory()
