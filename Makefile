@@ -2,20 +2,48 @@
 # with Swift 6 installed: they first install the system packages Treeline needs (as root, or via sudo).
 
 SWIFT      ?= swift
-PREFIX     ?= /usr/local
 BENCH_DIR  ?= /tmp/treeline-bench
+
+# `make install`: where. DESTDIR is prepended to every path (a staging root for packaging); the
+# paths written into the units are without it. The config is always /etc/treeline, whatever the
+# prefix: treelined's default, and the unit's ConfigurationDirectory= (relative to /etc).
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share/treeline
+# systemd reads units from /usr/local/lib/systemd/system and /usr/lib/systemd/system itself
+# (`systemd-analyze unit-paths`), and sysusers.d files from /usr/local/lib/sysusers.d and
+# /usr/lib/sysusers.d: for these two prefixes the units go there, as a package's would, and
+# /etc/systemd/system stays the administrator's (`systemctl edit` writes its overrides there).
+# Any other prefix is outside systemd's search paths, so its units go to /etc.
+ifneq ($(filter /usr /usr/local,$(PREFIX)),)
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+else
+UNITDIR     ?= /etc/systemd/system
+SYSUSERSDIR ?= /etc/sysusers.d
+endif
+# `make install`: what. It builds CONFIGURATION (release or debug) first, unless BUILD=no: then
+# it installs the treeline and treelined already in PRODUCTS, without swift or the network
+# (e.g. `sudo make install BUILD=no` after `make release`, or a test's debug binaries).
+CONFIGURATION ?= release
+BUILD      ?= yes
+PRODUCTS   ?= .build/$(CONFIGURATION)
 
 # Debian packages: libgps-dev and libproj-dev to build against, gpsd for the integration tests,
 # proj-bin for PROJ's own `geod` and `cs2cs` (reference values), pkg-config for the
-# system-library targets, libsqlite3-dev for GRDB (the daemon's journal). The benchmarks also need
-# GNU time (shapely's peak RSS) and python3-venv.
-DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd libsqlite3-dev
+# system-library targets, libsqlite3-dev for GRDB (the daemon's journal), systemd for
+# systemd-analyze, systemd-sysusers and systemd-socket-activate (the tests of the units in systemd/
+# and of socket activation) and procps for /bin/kill (the service's ExecReload=, which
+# systemd-analyze verify looks up): a Debian container has neither. The benchmarks also need GNU
+# time (shapely's peak RSS) and python3-venv.
+DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd libsqlite3-dev systemd procps
 BENCH_PACKAGES := time python3-venv
 
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps install-missing build release demo test bench clean help
+.PHONY: all deps install-missing build release demo test bench install install-build uninstall clean help
 
 all: build
 
@@ -24,6 +52,8 @@ help:
 	@echo "make test    install what is missing, build and run every test"
 	@echo "make bench   release build; NMEA throughput vs pynmea2, point-in-fence vs shapely (../shared/bench data)"
 	@echo "make deps    only install the Debian packages: $(DEB_PACKAGES)"
+	@echo "make install build release, install treeline, treelined, the systemd units and the config (PREFIX=$(PREFIX), DESTDIR, BUILD=no)"
+	@echo "make uninstall  remove what install put in place, except /etc/treeline and the daemon's state"
 
 # Installs only what is missing, so a second run costs nothing and needs no network.
 deps:
@@ -68,6 +98,44 @@ bench: release
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BENCH_PACKAGES)"
 	Benchmarks/nmea.sh $(BENCH_DIR)
 	Benchmarks/fences.sh $(BENCH_DIR)
+
+# The daemon as a systemd service: see "Running as a service" in README.md. An existing
+# /etc/treeline/treeline.yaml or regions.geojson is never overwritten.
+install: $(if $(filter yes,$(BUILD)),install-build)
+	@for p in treeline treelined; do \
+	  [ -x "$(PRODUCTS)/$$p" ] || { echo "$(PRODUCTS)/$$p is missing: build it (make release) or leave BUILD=yes" >&2; exit 1; }; \
+	done
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" \
+	  "$(DESTDIR)$(DATADIR)" "$(DESTDIR)/etc/treeline"
+	install -m 0755 "$(PRODUCTS)/treeline" "$(PRODUCTS)/treelined" "$(DESTDIR)$(BINDIR)/"
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/treelined.service > "$(DESTDIR)$(UNITDIR)/treelined.service"
+	chmod 0644 "$(DESTDIR)$(UNITDIR)/treelined.service"
+	install -m 0644 systemd/treelined.socket "$(DESTDIR)$(UNITDIR)/treelined.socket"
+	install -m 0644 systemd/treeline.sysusers "$(DESTDIR)$(SYSUSERSDIR)/treeline.conf"
+	install -m 0644 Data/species.json "$(DESTDIR)$(DATADIR)/species.json"
+	@for f in treeline.yaml:Data/treeline.yaml regions.geojson:Data/regions.geojson; do \
+	  to="$(DESTDIR)/etc/treeline/$${f%%:*}"; \
+	  if [ -e "$$to" ]; then echo "kept $$to (the new default is $${f#*:})"; \
+	  else echo "install -m 0644 $${f#*:} $$to"; install -m 0644 "$${f#*:}" "$$to" || exit 1; fi; \
+	done
+	@echo
+	@echo "Installed. To run treelined (as root):"
+	@echo "  systemd-sysusers $(SYSUSERSDIR)/treeline.conf   # the user and group treeline"
+	@echo "  systemctl daemon-reload"
+	@echo "  systemctl enable --now treelined.socket treelined.service"
+	@echo "Then: systemctl status treelined; journalctl -u treelined; systemctl reload treelined (after editing /etc/treeline/)"
+
+install-build: deps
+	$(SWIFT) build -c $(CONFIGURATION)
+
+# Leaves /etc/treeline (your config and regions), /var/lib/treeline (the journal) and the
+# user treeline in place. Stop the units first: systemctl disable --now treelined.socket treelined.service
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/treeline" "$(DESTDIR)$(BINDIR)/treelined" \
+	  "$(DESTDIR)$(UNITDIR)/treelined.service" "$(DESTDIR)$(UNITDIR)/treelined.socket" \
+	  "$(DESTDIR)$(SYSUSERSDIR)/treeline.conf" "$(DESTDIR)$(DATADIR)/species.json"
+	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
+	@echo "kept /etc/treeline, /var/lib/treeline and the user treeline; then: systemctl daemon-reload"
 
 clean:
 	rm -rf .build
