@@ -27,6 +27,10 @@ actor Engine: ServerDelegate {
     /// Committed nowhere yet: the commit failed; sent with the next one.
     private var unsaved: [JournalEntry] = []
     private var unsavedRegions: Set<Int> = []
+    /// Commits and their durations (ns): the disk's share of an event's latency.
+    private var commits = 0
+    private var commitNanos: UInt64 = 0
+    private var slowestCommit: UInt64 = 0
     /// The last fix as stored: a fix that changes nothing of it, and no region, costs no write.
     private var storedFix: LastFix?
     /// Called when the gpsd status or the regions change (systemd's STATUS=).
@@ -94,7 +98,13 @@ actor Engine: ServerDelegate {
         unsavedRegions.formUnion(monitor.takeChangedRegions())
         let changed = unsavedRegions.sorted().map { (id: monitor.regions.regions[$0].id, state: monitor.state(of: $0)) }
         do {
+            let started = monotonicNanos()
             let committed = try store.commit(entries, lastFix: monitor.lastFix, regions: changed)
+            let took = monotonicNanos() - started
+            commits += 1
+            commitNanos += took
+            if took > slowestCommit { slowestCommit = took }
+            if took > 250_000_000 { logger.warning("a commit took \(took / 1_000_000) ms: the disk is slow; events wait for it") }
             unsaved = []
             unsavedRegions = []
             storedFix = monitor.lastFix
@@ -179,6 +189,12 @@ actor Engine: ServerDelegate {
             JSONBytes.appendString(type, to: &out)
             out.append(contentsOf: ":\(n)".utf8)
         }
+        out.append(contentsOf: #"},"commits":"#.utf8)
+        out.append(contentsOf: String(commits).utf8)
+        out.append(contentsOf: #","commit_ms":{"mean":"#.utf8)
+        JSONBytes.appendFixed(commits == 0 ? 0 : Double(commitNanos) / Double(commits) / 1e6, decimals: 2, to: &out)
+        out.append(contentsOf: #","max":"#.utf8)
+        JSONBytes.appendFixed(Double(slowestCommit) / 1e6, decimals: 2, to: &out)
         out.append(contentsOf: #"},"subscribers":"#.utf8)
         out.append(contentsOf: String(hub.count).utf8)
         out.append(UInt8(ascii: "}"))

@@ -70,6 +70,21 @@ func firstDifference(_ a: [String], _ b: [String]) -> String? {
             #expect(got.map(\.seq) == Array(1...Int64(expected.count)))
             // Nothing more comes.
             #expect(client.line(timeout: 1) == nil)
+            // A filtered subscriber, from the journal: albums' events and every plant's enter.
+            let (filtered, _) = try daemon.client()
+            _ = filtered.ask(#"{"cmd":"subscribe","since":0,"kinds":["album"]}"#)
+            let albums = expected.filter { json($0)["kind"] as? String == "album" }
+            #expect(albums.count == 10)
+            var got2: [String] = []
+            while got2.count < albums.count, let line = filtered.line(timeout: 10) { if let e = withoutSeq(line) { got2.append(e.event) } }
+            #expect(firstDifference(got2, albums) == nil)
+            let (enters, _) = try daemon.client()
+            _ = enters.ask(#"{"cmd":"subscribe","since":3,"kinds":["plant"],"types":["enter"]}"#)
+            let plantEnters = Array(expected.dropFirst(3)).filter { json($0)["kind"] as? String == "plant" && json($0)["type"] as? String == "enter" }
+            var got3: [String] = []
+            while got3.count < plantEnters.count, let line = enters.line(timeout: 10) { if let e = withoutSeq(line) { got3.append(e.event) } }
+            #expect(!plantEnters.isEmpty && firstDifference(got3, plantEnters) == nil)
+            #expect(enters.line(timeout: 0.5) == nil)
             let stopped = daemon.terminate()
             #expect(stopped?.status == 0, "log: \(daemon.logText)")
             #expect((stopped?.seconds ?? 99) < 2, "SIGTERM to exit: \(stopped?.seconds ?? -1) s")

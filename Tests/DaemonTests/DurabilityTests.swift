@@ -118,8 +118,10 @@ extension Daemon {
             let latencies = all.flatMap { $0.map(\.latency) }.filter(\.isFinite).sorted()
             if !latencies.isEmpty {
                 let p = { (q: Double) in latencies[min(latencies.count - 1, Int(q * Double(latencies.count)))] }
-                print(String(format: "fix received → event read, %d events × 90 readers (10 stalled): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                             expected.count, p(0.5), p(0.99), latencies.last!))
+                let commit = json(try daemon.client().0.ask(#"{"cmd":"state"}"#))["commit_ms"] as? [String: Any] ?? [:]
+                print(String(format: "fix received → event read, %d events × 90 readers (10 stalled): p50 %.2f ms, p99 %.2f ms, max %.2f ms; the daemon's commits: mean %.2f ms, max %.2f ms",
+                             expected.count, p(0.5), p(0.99), latencies.last!,
+                             (commit["mean"] as? NSNumber)?.doubleValue ?? .nan, (commit["max"] as? NSNumber)?.doubleValue ?? .nan))
             }
             // Each stalled client: consecutive events, then the lagged ERROR with the last seq.
             for c in stalled {
