@@ -52,8 +52,6 @@ struct Treelined: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // A SIGHUP before the reload service traps it (just after READY=1) must not kill us.
-        signal(SIGHUP, SIG_IGN)
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)
@@ -91,7 +89,10 @@ struct Treelined: AsyncParsableCommand {
         } catch { throw DaemonError("\(error)") }
 
         let configPath = config
-        let reload = ReloadService {
+        let reload = ReloadService(ready: {
+            // Only now: a SIGHUP before its trap is in place would end the process.
+            notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
+        }) {
             notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanos() / 1000)")
             do {
                 let next = try Self.loadConfig(configPath)
@@ -122,7 +123,6 @@ struct Treelined: AsyncParsableCommand {
         groupConfig.maximumGracefulShutdownDuration = .milliseconds(1500)
         let group = ServiceGroup(configuration: groupConfig)
         logger.notice("treelined \(treelineVersion): \(regions.count) regions, database \(settings.database) (last seq \(engine.lastSeq())), socket \(settings.socket), gpsd \(settings.gpsdHost):\(settings.gpsdPort)")
-        notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
         do {
             try await group.run()
         } catch {

@@ -50,7 +50,9 @@ public final class SocketClient: @unchecked Sendable {
             }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let step = 0.1
-            if poll(&p, 1, Int32(step * 1000)) == 0 {
+            let ready = poll(&p, 1, Int32(step * 1000))
+            if ready < 0 && errno == EINTR { continue }  // a child process ended (SIGCHLD)
+            if ready <= 0 {
                 waited += step
                 if waited >= timeout { return nil }
                 continue
