@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "NMEA", "Replay", "Rules", "Config", "Map", "GPSD", "AR",
+                "Geo", "NMEA", "Replay", "Rules", "Config", "Map", "GPSD", "AR", "Store",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

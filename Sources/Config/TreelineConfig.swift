@@ -7,6 +7,7 @@ import Yams
 ///     regions: /etc/treeline/regions.geojson      # or a list of files
 ///     socket: /run/treeline/treeline.sock
 ///     database: /var/lib/treeline/treeline.sqlite
+///     species: /usr/local/share/treeline/species.json
 ///     monitor: {hysteresis_m: 5, accuracy_factor: 1, max_error_m: 50, max_speed_mps: 100,
 ///               dwell_s: 60, transit: true, initial_enter: false}
 ///
@@ -18,6 +19,8 @@ public struct TreelineConfig: Sendable, Equatable {
     public var regions = ["/etc/treeline/regions.geojson"]
     public var socket = "/run/treeline/treeline.sock"
     public var database = "/var/lib/treeline/treeline.sqlite"
+    /// The species catalog (planting rules, plans).
+    public var species = "/usr/local/share/treeline/species.json"
     public var monitor = MonitorConfig()
 
     public init() {}
@@ -67,7 +70,7 @@ extension TreelineConfig {
         guard let root else { return config }  // an empty file: every default
         guard let top = root.mapping else {
             throw ConfigError(issues: [ConfigIssue(file: file, line: root.mark?.line, column: root.mark?.column, key: nil,
-                                                   message: "the file must be a mapping of keys (gpsd, regions, socket, database, monitor)")])
+                                                   message: "the file must be a mapping of keys (gpsd, regions, socket, database, species, monitor)")])
         }
 
         func number(_ node: Node, _ key: String, min: Double = 0) -> Double? {
@@ -103,7 +106,7 @@ extension TreelineConfig {
             }
         }
 
-        entries(root, "", known: ["gpsd", "regions", "socket", "database", "monitor"]) { name, v in
+        entries(root, "", known: ["gpsd", "regions", "socket", "database", "species", "monitor"]) { name, v in
             switch name {
             case "gpsd":
                 entries(v, "gpsd", known: ["host", "port"]) { k, n in
@@ -121,6 +124,7 @@ extension TreelineConfig {
                 }
             case "socket": if let s = string(v, "socket") { config.socket = s }
             case "database": if let s = string(v, "database") { config.database = s }
+            case "species": if let s = string(v, "species") { config.species = s }
             default:
                 entries(v, "monitor", known: ["hysteresis_m", "accuracy_factor", "max_error_m", "max_speed_mps", "dwell_s", "transit", "initial_enter"]) { k, n in
                     let key = "monitor.\(k)"

@@ -140,6 +140,12 @@ final class ConnectionHandler: ChannelInboundHandler {
             work = { .success(await delegate.state()) }
         case .regions:
             work = { .success(await delegate.regions()) }
+        case let .canPlant(species, area, at):
+            work = { await delegate.canPlant(species: species, area: area, at: at) }
+        case let .plant(species, area, at):
+            work = { await delegate.plant(species: species, area: area, at: at) }
+        case let .plan(area, species, count, at, maxDistance, seed):
+            work = { await delegate.plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed) }
         }
         busy = true
         let loop = context.eventLoop

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import Store
 
 /// A client's command: one JSON object per line, `{"cmd":…}`.
@@ -9,8 +10,14 @@ public enum Request: Equatable, Sendable {
     case water(plant: String)
     case state
     case regions
+    /// "May I plant here": at `at`, else at the last fix.
+    case canPlant(species: String?, area: String?, at: Coordinate?)
+    /// Checks and records a tree: at `at`, else at the last fix.
+    case plant(species: String, area: String?, at: Coordinate?)
+    /// A planting plan of `count` trees, the first at `at` (else the last fix).
+    case plan(area: String, species: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64)
 
-    public static let commands = ["subscribe", "water", "state", "regions"]
+    public static let commands = ["subscribe", "water", "state", "regions", "can_plant", "plant", "plan"]
 
     /// Parses one line; the error is the message the client gets back.
     public static func parse(_ bytes: some Collection<UInt8>) throws(RequestError) -> Request {
@@ -56,6 +63,32 @@ public enum Request: Equatable, Sendable {
         case "regions":
             try allowed([])
             return .regions
+        case "can_plant":
+            try allowed(["species", "area", "at"])
+            return .canPlant(species: try string(o, "species"), area: try string(o, "area"), at: try coordinate(o))
+        case "plant":
+            try allowed(["species", "area", "at"])
+            guard let species = try string(o, "species") else { throw RequestError("missing \"species\": a Latin or common name from the catalog") }
+            return .plant(species: species, area: try string(o, "area"), at: try coordinate(o))
+        case "plan":
+            try allowed(["area", "species", "count", "at", "max_distance", "seed"])
+            guard let area = try string(o, "area") else { throw RequestError("missing \"area\": the reforestation area's id") }
+            guard let species = try string(o, "species") else { throw RequestError("missing \"species\": a Latin or common name from the catalog") }
+            guard let c = o["count"] else { throw RequestError("missing \"count\": how many trees") }
+            guard let count = integer(c), (1...10_000).contains(count) else { throw RequestError("\"count\" must be a whole number from 1 to 10000") }
+            var maxDistance: Double?
+            if let m = o["max_distance"] {
+                guard !isBool(m), let n = m as? NSNumber, n.doubleValue > 0, n.doubleValue.isFinite else {
+                    throw RequestError("\"max_distance\" must be a number of metres above 0")
+                }
+                maxDistance = n.doubleValue
+            }
+            var seed: UInt64 = 1
+            if let v = o["seed"] {
+                guard let n = integer(v), n >= 0 else { throw RequestError("\"seed\" must be a whole number ≥ 0") }
+                seed = UInt64(n)
+            }
+            return .plan(area: area, species: species, count: Int(count), at: try coordinate(o), maxDistance: maxDistance, seed: seed)
         default:
             throw RequestError("unknown cmd '\(cmd)': one of \(commands.joined(separator: ", "))")
         }
@@ -78,6 +111,23 @@ public enum Request: Equatable, Sendable {
 
     /// JSON's true and false: Foundation gives them as NSNumbers of type char (`c`), which
     /// no JSON number parses to.
+    static func string(_ o: [String: Any], _ key: String) throws(RequestError) -> String? {
+        guard let v = o[key], !(v is NSNull) else { return nil }
+        guard let s = v as? String, !(v is NSNumber), !s.isEmpty else { throw RequestError("\"\(key)\" must be a non-empty string") }
+        return s
+    }
+
+    /// `"at":[lat, lon]` in decimal degrees.
+    static func coordinate(_ o: [String: Any]) throws(RequestError) -> Coordinate? {
+        guard let v = o["at"], !(v is NSNull) else { return nil }
+        guard let a = v as? [Any], a.count == 2, !isBool(a[0]), !isBool(a[1]),
+              let lat = (a[0] as? NSNumber)?.doubleValue, let lon = (a[1] as? NSNumber)?.doubleValue,
+              abs(lat) <= 90, abs(lon) <= 180 else {
+            throw RequestError("\"at\" must be [latitude, longitude] in decimal degrees")
+        }
+        return Coordinate(latitude: lat, longitude: lon)
+    }
+
     static func isBool(_ v: Any) -> Bool {
         guard let n = v as? NSNumber else { return false }
         return String(cString: n.objCType) == "c"

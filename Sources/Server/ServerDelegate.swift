@@ -1,3 +1,4 @@
+import Geo
 import Store
 
 /// What the socket asks of the daemon. Replies are JSON objects (`{…}`, no newline).
@@ -15,4 +16,10 @@ public protocol ServerDelegate: Sendable {
     func state() async -> [UInt8]
     /// `{"class":"REGIONS",…}`: the regions in force.
     func regions() async -> [UInt8]
+    /// `{"class":"CAN_PLANT",…}`, or why it cannot be answered (no fix, no catalog).
+    func canPlant(species: String?, area: String?, at: Coordinate?) async -> Result<[UInt8], RequestError>
+    /// `{"class":"PLANT",…}`: recorded (with its number) or refused (with the reason).
+    func plant(species: String, area: String?, at: Coordinate?) async -> Result<[UInt8], RequestError>
+    /// `{"class":"PLAN",…}`: the positions placed and, when fewer than asked, why.
+    func plan(area: String, species: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) async -> Result<[UInt8], RequestError>
 }

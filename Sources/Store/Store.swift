@@ -91,6 +91,20 @@ public final class Store: Sendable {
                 );
                 """)
         }
+        m.registerMigration("v2: trees") { db in
+            // Trees planted (`treeline plant`, the socket's `plant`): numbered, never renumbered.
+            try db.execute(sql: """
+                CREATE TABLE tree (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    area TEXT NOT NULL,
+                    species TEXT NOT NULL,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    planted INTEGER
+                );
+                CREATE INDEX tree_area ON tree(area);
+                """)
+        }
         return m
     }
 
@@ -206,5 +220,51 @@ public final class Store: Sendable {
     /// Deletes the journal's events up to `seq` (their numbers stay used).
     public func prune(through seq: Int64) throws(StoreError) {
         try wrap("pruning the journal") { try pool.write { db in try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [seq]) } }
+    }
+
+    /// A `tree` row (id, area, species, lat, lon, planted).
+    static func tree(_ r: Row) -> PlantedTree {
+        PlantedTree(id: r[0], area: r[1], species: r[2], coordinate: Coordinate(latitude: r[3], longitude: r[4]),
+                    planted: (r[5] as Int64?).map(UTCTime.init(nanoseconds:)))
+    }
+
+    /// Records a planted tree; returns it with its number.
+    public func recordTree(area: String, species: String, at c: Coordinate, planted: UTCTime?) throws(StoreError) -> PlantedTree {
+        try wrap("recording a tree") {
+            try pool.write { db in
+                try db.execute(sql: "INSERT INTO tree (area, species, lat, lon, planted) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [area, species, c.latitude, c.longitude, planted?.nanoseconds])
+                return PlantedTree(id: db.lastInsertedRowID, area: area, species: species, coordinate: c, planted: planted)
+            }
+        }
+    }
+
+    /// The recorded trees (of one area, or all), in the order planted.
+    public func trees(area: String? = nil) throws(StoreError) -> [PlantedTree] {
+        try wrap("reading the trees") {
+            try pool.read { db in
+                let rows = area == nil
+                    ? try Row.fetchAll(db, sql: "SELECT id, area, species, lat, lon, planted FROM tree ORDER BY id")
+                    : try Row.fetchAll(db, sql: "SELECT id, area, species, lat, lon, planted FROM tree WHERE area = ? ORDER BY id", arguments: [area])
+                return rows.map(Self.tree)
+            }
+        }
+    }
+
+    /// Checks and records in one transaction, so that two planters at once cannot both take the
+    /// same spot: `check` sees every recorded tree and returns the area to record the tree in,
+    /// or the verdict's refusal (then nothing is written).
+    public func plant(species: String, at c: Coordinate, planted: UTCTime?,
+                      check: ([PlantedTree]) -> PlantingVerdict) throws(StoreError) -> (PlantingVerdict, PlantedTree?) {
+        try wrap("planting a tree") {
+            try pool.write { db in
+                let trees = try Row.fetchAll(db, sql: "SELECT id, area, species, lat, lon, planted FROM tree ORDER BY id").map(Self.tree)
+                let verdict = check(trees)
+                guard verdict.allowed, let area = verdict.area else { return (verdict, nil) }
+                try db.execute(sql: "INSERT INTO tree (area, species, lat, lon, planted) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [area, species, c.latitude, c.longitude, planted?.nanoseconds])
+                return (verdict, PlantedTree(id: db.lastInsertedRowID, area: area, species: species, coordinate: c, planted: planted))
+            }
+        }
     }
 }

@@ -9,6 +9,6 @@ struct Treeline: AsyncParsableCommand {
         Treeline reads fixes from an NMEA 0183 log (or, on a board, from gpsd) and turns them into
         events. See README.md for the whole picture.
         """,
-        subcommands: [Replay.self, Watch.self, Check.self, Where.self, LayoutCommand.self, Subscribe.self, Water.self, State.self]
+        subcommands: [Replay.self, Watch.self, Check.self, Where.self, LayoutCommand.self, Subscribe.self, Water.self, State.self, Plan.self, Plant.self, Trees.self]
     )
 }

@@ -81,6 +81,8 @@ struct Treelined: AsyncParsableCommand {
                                 onStatus: { notifier.notify(SystemdNotifier.status($0)) })
         } catch { throw DaemonError(error.description) }
 
+        await engine.setCatalog(Self.loadCatalog(settings.species, logger: logger))
+
         let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let listener: SocketServer.Listener = SocketActivation.listener().map { .descriptor($0, path: settings.socket) } ?? .path(settings.socket)
         let server: SocketServer
@@ -101,6 +103,7 @@ struct Treelined: AsyncParsableCommand {
                     logger.warning("\(configPath): changes to gpsd:, socket: or database: take effect at the next start (systemctl restart treelined)")
                 }
                 await engine.reload(regions: regions, config: next.monitor)
+                await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
                 logger.notice("reloaded \(configPath): \(regions.count) regions from \(next.regions.joined(separator: ", "))")
                 notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
             } catch {
@@ -140,6 +143,26 @@ struct Treelined: AsyncParsableCommand {
             throw DaemonError("cannot read the config file \(path): \((error as NSError).localizedDescription) — pass --config PATH, or install one (make install puts the default in /etc/treeline)")
         }
         do { return try TreelineConfig.parse(text, file: path) } catch { throw DaemonError(error.description) }
+    }
+
+    /// The species catalog at `path`; when that file is missing, the one installed beside this
+    /// executable ($PREFIX/share/treeline/species.json) if there is one.
+    static func loadCatalog(_ path: String, logger: Logger) -> Result<SpeciesCatalog, DaemonError> {
+        var candidates = [path]
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        candidates.append(exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/treeline/species.json").path)
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            return .failure(DaemonError("no species catalog at \(path)"))
+        }
+        if found != path { logger.notice("species catalog: \(path) is missing, using \(found)") }
+        do {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: found))
+            return .success(try SpeciesCatalog(parsing: Array(bytes), file: found))
+        } catch let e as SpeciesCatalogError {
+            return .failure(DaemonError(e.description))
+        } catch {
+            return .failure(DaemonError("cannot read the species catalog \(found): \(error.localizedDescription)"))
+        }
     }
 
     static func loadRegions(_ paths: [String]) throws -> RegionSet {

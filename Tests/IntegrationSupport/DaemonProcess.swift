@@ -37,6 +37,7 @@ public final class DaemonProcess: @unchecked Sendable {
         var yaml = "gpsd:\n  host: 127.0.0.1\n  port: \(gpsdPort)\n"
         yaml += "regions:\n" + regions.map { "  - \($0)\n" }.joined()
         yaml += "socket: \(socket)\ndatabase: \(database)\n"
+        yaml += "species: \(repository.appendingPathComponent("Data/species.json").path)\n"
         if !monitor.isEmpty { yaml += "monitor:\n" + monitor }
         try Data(yaml.utf8).write(to: config)
     }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import Server
+import Geo
 import Store
 import Testing
 
@@ -45,6 +46,10 @@ import Testing
         #expect(try Request.parse(Array(#"{"cmd":"water","plant":"plant-7"}"#.utf8)) == .water(plant: "plant-7"))
         #expect(try Request.parse(Array(#"{"cmd":"subscribe","kinds":["plant","album"],"since":1000}"#.utf8))
             == .subscribe(filter: EventFilter(kinds: ["plant", "album"]), since: 1000, timing: false))
+        #expect(try Request.parse(Array(#"{"cmd":"can_plant","at":[40.1,-8.2]}"#.utf8))
+            == .canPlant(species: nil, area: nil, at: Coordinate(latitude: 40.1, longitude: -8.2)))
+        #expect(try Request.parse(Array(#"{"cmd":"plan","area":"ref","species":"oak","count":5,"seed":9}"#.utf8))
+            == .plan(area: "ref", species: "oak", count: 5, at: nil, maxDistance: nil, seed: 9))
         #expect(try Request.parse(Array(#"{"cmd":"subscribe","types":["enter"],"regions":["a"],"timing":true}"#.utf8))
             == .subscribe(filter: EventFilter(regions: ["a"], types: ["enter"]), since: nil, timing: true))
     }
@@ -53,7 +58,7 @@ import Testing
         #expect(error("hello")?.hasPrefix("not JSON") == true)
         #expect(error("[1,2]")?.hasPrefix("not a JSON object") == true)
         #expect(error(#"{"command":"state"}"#)?.hasPrefix("missing \"cmd\"") == true)
-        #expect(error(#"{"cmd":"foo"}"#) == "unknown cmd 'foo': one of subscribe, water, state, regions")
+        #expect(error(#"{"cmd":"foo"}"#) == "unknown cmd 'foo': one of subscribe, water, state, regions, can_plant, plant, plan")
         #expect(error(#"{"cmd":7}"#) == "\"cmd\" must be a string")
         #expect(error(#"{"cmd":"subscribe","since":"12"}"#)?.hasPrefix("\"since\" must be a whole number") == true)
         #expect(error(#"{"cmd":"subscribe","since":-1}"#)?.hasPrefix("\"since\" must be a whole number") == true)
@@ -66,5 +71,9 @@ import Testing
         #expect(error(#"{"cmd":"water"}"#)?.hasPrefix("missing \"plant\"") == true)
         #expect(error(#"{"cmd":"water","plant":7}"#) == "\"plant\" must be a plant's id (a string)")
         #expect(error(#"{"cmd":"state","verbose":true}"#) == "unknown key \"verbose\" for cmd 'state'")
+        #expect(error(#"{"cmd":"plant"}"#)?.hasPrefix("missing \"species\"") == true)
+        #expect(error(#"{"cmd":"plant","species":"oak","at":[91,0]}"#) == "\"at\" must be [latitude, longitude] in decimal degrees")
+        #expect(error(#"{"cmd":"plan","area":"a","species":"oak","count":2.5}"#) == "\"count\" must be a whole number from 1 to 10000")
+        #expect(error(#"{"cmd":"plan","area":"a","species":"oak","count":2,"max_distance":-1}"#) == "\"max_distance\" must be a number of metres above 0")
     }
 }

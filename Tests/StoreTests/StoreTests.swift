@@ -126,3 +126,35 @@ func entry(_ n: Int, type: String = "enter", region: String = "plant-1", kind: S
         }
     }
 }
+
+@Suite struct RecordedTrees {
+    @Test func plantWritesOnlyWhatTheCheckAllowsAndNumbersNeverRepeat() throws {
+        try withStoreFile { path in
+            let store = try Store(path: path)
+            let a = Coordinate(latitude: 40.1, longitude: -8.2), b = Coordinate(latitude: 40.2, longitude: -8.3)
+            var seen: [[PlantedTree]] = []
+            let allow = { (area: String) in { (trees: [PlantedTree]) -> PlantingVerdict in
+                seen.append(trees)
+                var v = PlantingVerdict()
+                v.area = area
+                return v
+            } }
+            let (v1, t1) = try store.plant(species: "Quercus robur", at: a, planted: nil, check: allow("ref-a"))
+            #expect(v1.allowed && t1?.id == 1 && t1?.area == "ref-a")
+            // A refusal writes nothing.
+            let (v2, t2) = try store.plant(species: "Quercus robur", at: b, planted: nil) { trees in
+                seen.append(trees)
+                var v = PlantingVerdict()
+                v.refusal = .tooNear(tree: 1, metres: 2, spacing: 5)
+                return v
+            }
+            #expect(!v2.allowed && t2 == nil)
+            let (_, t3) = try store.plant(species: "Arbutus unedo", at: b, planted: UTCTime(nanoseconds: 5), check: allow("ref-b"))
+            #expect(t3?.id == 2)
+            #expect(seen.map(\.count) == [0, 1, 1], "each check saw the trees recorded before it")
+            #expect(try store.trees().map(\.id) == [1, 2])
+            #expect(try store.trees(area: "ref-b").map(\.species) == ["Arbutus unedo"])
+            #expect(try Store(path: path).trees(area: "ref-b").first?.planted == UTCTime(nanoseconds: 5))
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Geo
+
+/// A tree already in the ground (recorded in the store): where, what, in which area.
+public struct PlantedTree: Sendable, Equatable {
+    /// Its number in the store (`#12` in messages).
+    public var id: Int64
+    public var area: String
+    public var species: String
+    public var coordinate: Coordinate
+    /// When it was recorded.
+    public var planted: UTCTime?
+
+    public init(id: Int64, area: String, species: String, coordinate: Coordinate, planted: UTCTime? = nil) {
+        self.id = id
+        self.area = area
+        self.species = species
+        self.coordinate = coordinate
+        self.planted = planted
+    }
+}
+
+/// "May I plant here?": the answer and why.
+public struct PlantingVerdict: Sendable, Equatable {
+    public enum Refusal: Sendable, Equatable {
+        /// Not inside any reforestation area (or not inside the one asked for).
+        case outsideEveryArea(nearest: (id: String, metres: Double)?)
+        case outsideArea(id: String, metres: Double)
+        case unknownArea(id: String)
+        case notAnArea(id: String, kind: RegionKind)
+        case unknownSpecies(name: String, suggestion: String?)
+        /// The area does not list this species.
+        case speciesNotAllowed(species: String, area: String, allowed: [String])
+        /// Closer than the species' spacing to a recorded tree.
+        case tooNear(tree: Int64, metres: Double, spacing: Double)
+
+        public static func == (a: Refusal, b: Refusal) -> Bool { a.message == b.message }
+
+        /// Metres with one decimal, none when whole: 2.1, 3.
+        static func metres(_ d: Double) -> String {
+            let tenths = (d * 10).rounded()
+            return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
+        }
+
+        public var message: String {
+            switch self {
+            case .outsideEveryArea(let nearest):
+                let hint = nearest.map { "; the nearest, \($0.id), is \(Self.metres($0.metres)) m away" } ?? ""
+                return "outside every reforestation area\(hint)"
+            case let .outsideArea(id, metres):
+                return "outside area \(id) (\(Self.metres(metres)) m from its edge, or in one of its holes)"
+            case .unknownArea(let id):
+                return "no region '\(id)': `treeline check` lists the regions of a file"
+            case let .notAnArea(id, kind):
+                return "'\(id)' is a\(kind == .album ? "n" : "") \(kind.rawValue), not a reforestation area"
+            case let .unknownSpecies(name, suggestion):
+                return "no species '\(name)' in the catalog" + (suggestion.map { " (did you mean \($0)?)" } ?? "")
+            case let .speciesNotAllowed(species, area, allowed):
+                return "\(species) is not planted in \(area): it takes " + (allowed.isEmpty ? "no species listed" : allowed.joined(separator: ", "))
+            case let .tooNear(tree, metres, spacing):
+                return "\(Self.metres(metres)) m from tree #\(tree) but the spacing is \(Self.metres(spacing)) m"
+            }
+        }
+    }
+
+    /// The area the point is in (nil when outside every one).
+    public var area: String?
+    /// The species' spacing, metres (nil when no species was asked about).
+    public var spacing: Double?
+    /// The nearest recorded tree and its distance.
+    public var nearest: (tree: PlantedTree, metres: Double)?
+    /// Why not, nil when allowed.
+    public var refusal: Refusal?
+
+    public var allowed: Bool { refusal == nil }
+
+    public init(area: String? = nil, spacing: Double? = nil, nearest: (tree: PlantedTree, metres: Double)? = nil, refusal: Refusal? = nil) {
+        self.area = area
+        self.spacing = spacing
+        self.nearest = nearest
+        self.refusal = refusal
+    }
+
+    public static func == (a: PlantingVerdict, b: PlantingVerdict) -> Bool {
+        a.area == b.area && a.spacing == b.spacing && a.refusal == b.refusal
+            && a.nearest?.tree == b.nearest?.tree && a.nearest?.metres == b.nearest?.metres
+    }
+}
+
+/// The planting rules: a tree goes inside a reforestation area (not in a hole), of a species the
+/// area lists (an area listing none takes any species of the catalog), at least the species'
+/// spacing from every recorded tree. Pure: regions, catalog and trees in, a verdict out.
+public struct PlantingRules: Sendable {
+    public let regions: RegionSet
+    public let catalog: SpeciesCatalog
+
+    public init(regions: RegionSet, catalog: SpeciesCatalog) {
+        self.regions = regions
+        self.catalog = catalog
+    }
+
+    /// The reforestation areas containing `c`, in file order.
+    public func areas(at c: Coordinate) -> [Int] {
+        regions.containing(c).filter { regions.regions[$0].kind == .reforestation }.sorted()
+    }
+
+    /// Whether `species` (a name) may be planted at `c`, in `area` if given (else the first area
+    /// containing `c` that takes the species), with `trees` already planted.
+    public func check(at c: Coordinate, species name: String?, area: String? = nil, trees: [PlantedTree]) -> PlantingVerdict {
+        var verdict = PlantingVerdict()
+        let g = Geodesic.wgs84
+        var nearest: (tree: PlantedTree, metres: Double)?
+        for t in trees {
+            let d = g.distance(c, t.coordinate)
+            if nearest == nil || d < nearest!.metres { nearest = (t, d) }
+        }
+        verdict.nearest = nearest
+        var species: Species?
+        if let name {
+            guard let s = catalog.named(name) else {
+                verdict.refusal = .unknownSpecies(name: name, suggestion: catalog.suggestion(for: name)?.latin)
+                return verdict
+            }
+            species = s
+            verdict.spacing = s.spacing
+        }
+        // Which area.
+        let candidates: [Int]
+        if let area {
+            guard let i = regions.regions.firstIndex(where: { $0.id == area }) else {
+                verdict.refusal = .unknownArea(id: area)
+                return verdict
+            }
+            guard regions.regions[i].kind == .reforestation else {
+                verdict.refusal = .notAnArea(id: area, kind: regions.regions[i].kind)
+                return verdict
+            }
+            guard regions.contains(i, c) else {
+                verdict.refusal = .outsideArea(id: area, metres: abs(regions.signedDistance(i, c)))
+                return verdict
+            }
+            candidates = [i]
+        } else {
+            candidates = areas(at: c)
+            if candidates.isEmpty {
+                let near = regions.regions.indices.filter { regions.regions[$0].kind == .reforestation }
+                    .map { (id: regions.regions[$0].id, metres: -regions.signedDistance($0, c)) }
+                    .min { $0.metres < $1.metres }
+                verdict.refusal = .outsideEveryArea(nearest: near)
+                return verdict
+            }
+        }
+        guard let species else {
+            verdict.area = regions.regions[candidates[0]].id
+            return verdict
+        }
+        func takes(_ i: Int) -> Bool {
+            let listed = regions.regions[i].species
+            return listed.isEmpty || listed.contains { catalog.named($0) == species }
+        }
+        guard let i = candidates.first(where: takes) else {
+            let r = regions.regions[candidates[0]]
+            verdict.area = r.id
+            verdict.refusal = .speciesNotAllowed(species: species.latin, area: r.id, allowed: r.species)
+            return verdict
+        }
+        verdict.area = regions.regions[i].id
+        if let (tree, metres) = nearest, metres < species.spacing {
+            // The nearest is the one to name: it is the tightest.
+            verdict.refusal = .tooNear(tree: tree.id, metres: metres, spacing: species.spacing)
+        }
+        return verdict
+    }
+}
