@@ -7,6 +7,9 @@ import Glibc
 public final class SocketClient: @unchecked Sendable {
     public let fd: Int32
     private var buffer: [UInt8] = []
+    /// Where the unread part of `buffer` starts (consumed lines are dropped in bulk, not one at a
+    /// time: a reader that falls behind must not spend its time moving its backlog).
+    private var start = 0
 
     public init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -43,10 +46,18 @@ public final class SocketClient: @unchecked Sendable {
     public func line(timeout: Double = 10) -> String? {
         var waited = 0.0
         while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
+            if let nl = buffer[start...].firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[start..<nl], as: UTF8.self)
+                start = nl + 1
+                if start == buffer.count {
+                    buffer.removeAll(keepingCapacity: true)
+                    start = 0
+                }
                 return line
+            }
+            if start > 0 {
+                buffer.removeSubrange(..<start)
+                start = 0
             }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let step = 0.1
