@@ -41,7 +41,7 @@ let package = Package(
         // The Unix-socket protocol (SwiftNIO): newline-delimited JSON, subscriptions that resume
         // by sequence number, bounded queues for slow readers.
         .target(name: "Server", dependencies: [
-            "Rules", "Geo", "Store",
+            "Rules", "Geo", "Store", "AR",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "treelined",
             dependencies: [
-                "Geo", "Rules", "Config", "GPSD", "Replay", "Store", "Server",
+                "Geo", "Rules", "Config", "GPSD", "Replay", "Store", "Server", "AR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

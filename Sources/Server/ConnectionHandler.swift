@@ -144,6 +144,8 @@ final class ConnectionHandler: ChannelInboundHandler {
             work = { await delegate.canPlant(species: species, area: area, at: at) }
         case let .plant(species, area, at):
             work = { await delegate.plant(species: species, area: area, at: at) }
+        case let .layout(camera, options, at):
+            work = { await delegate.layout(camera: camera, options: options, at: at) }
         case let .plan(area, species, count, at, maxDistance, seed):
             work = { await delegate.plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed) }
         }

@@ -1,3 +1,4 @@
+import AR
 import Foundation
 import Geo
 import Store
@@ -17,7 +18,11 @@ public enum Request: Equatable, Sendable {
     /// A planting plan of `count` trees, the first at `at` (else the last fix).
     case plan(area: String, species: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64)
 
-    public static let commands = ["subscribe", "water", "state", "regions", "can_plant", "plant", "plan"]
+    /// Screen positions of the points of interest (the regions in force) for a camera pose, from
+    /// `at`, else the last fix.
+    case layout(camera: Camera, options: LayoutOptions, at: Coordinate?)
+
+    public static let commands = ["subscribe", "water", "state", "regions", "can_plant", "plant", "plan", "layout"]
 
     /// Parses one line; the error is the message the client gets back.
     public static func parse(_ bytes: some Collection<UInt8>) throws(RequestError) -> Request {
@@ -89,6 +94,10 @@ public enum Request: Equatable, Sendable {
                 seed = UInt64(n)
             }
             return .plan(area: area, species: species, count: Int(count), at: try coordinate(o), maxDistance: maxDistance, seed: seed)
+        case "layout":
+            try allowed(["heading", "pitch", "fov", "screen", "box", "offset", "max_distance", "max_visible", "max_levels",
+                         "clamp", "projection", "at"])
+            return try layout(o)
         default:
             throw RequestError("unknown cmd '\(cmd)': one of \(commands.joined(separator: ", "))")
         }
@@ -126,6 +135,70 @@ public enum Request: Equatable, Sendable {
             throw RequestError("\"at\" must be [latitude, longitude] in decimal degrees")
         }
         return Coordinate(latitude: lat, longitude: lon)
+    }
+
+    /// The `layout` command: the options of `treeline layout`, as JSON.
+    static func layout(_ o: [String: Any]) throws(RequestError) -> Request {
+        func number(_ key: String, _ what: String) throws(RequestError) -> Double? {
+            guard let v = o[key], !(v is NSNull) else { return nil }
+            guard !isBool(v), let n = (v as? NSNumber)?.doubleValue, n.isFinite else { throw RequestError("\"\(key)\" must be \(what)") }
+            return n
+        }
+        func pair(_ key: String, _ what: String) throws(RequestError) -> (Double, Double)? {
+            guard let v = o[key], !(v is NSNull) else { return nil }
+            guard let a = v as? [Any], a.count == 2, !isBool(a[0]), !isBool(a[1]),
+                  let x = (a[0] as? NSNumber)?.doubleValue, let y = (a[1] as? NSNumber)?.doubleValue else {
+                throw RequestError("\"\(key)\" must be \(what)")
+            }
+            return (x, y)
+        }
+        guard let heading = try number("heading", "a number of degrees clockwise from true north") else {
+            throw RequestError("missing \"heading\": where the camera looks, degrees from true north")
+        }
+        guard let fov = try pair("fov", "[horizontal, vertical] in degrees") else { throw RequestError("missing \"fov\": [horizontal, vertical] in degrees") }
+        guard let screen = try pair("screen", "[width, height] in pixels") else { throw RequestError("missing \"screen\": [width, height] in pixels") }
+        let box = try pair("box", "[width, height] in pixels") ?? (100, 40)
+        var offset = DistanceOffset.none
+        if let v = o["offset"] {
+            guard let s = v as? String, !(v is NSNumber) else { throw RequestError("\"offset\" must be \"none\", \"automatic\" or \"manual:T:M\"") }
+            let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+            switch s {
+            case "none": offset = .none
+            case "automatic": offset = .automatic
+            default:
+                guard parts.count == 3, parts[0] == "manual", let t = Double(parts[1]), let m = Double(parts[2]) else {
+                    throw RequestError("\"offset\" must be \"none\", \"automatic\" or \"manual:T:M\" (T metres, M pixels per metre)")
+                }
+                offset = .manual(threshold: t, pixelsPerMetre: m)
+            }
+        }
+        var projection = Projection.linear
+        if let v = o["projection"] {
+            guard let s = v as? String, let p = Projection(rawValue: s) else { throw RequestError("\"projection\" must be \"linear\" or \"pinhole\"") }
+            projection = p
+        }
+        var maxVisible = 100
+        if let v = o["max_visible"] {
+            guard let n = integer(v) else { throw RequestError("\"max_visible\" must be a whole number") }
+            maxVisible = Int(clamping: n)
+        }
+        var maxLevels: Int?
+        if let v = o["max_levels"], !(v is NSNull) {
+            guard let n = integer(v) else { throw RequestError("\"max_levels\" must be a whole number") }
+            maxLevels = Int(clamping: n)
+        }
+        var clamp = false
+        if let v = o["clamp"] {
+            guard let b = boolean(v) else { throw RequestError("\"clamp\" must be true or false") }
+            clamp = b
+        }
+        let camera = Camera(screenWidth: screen.0, screenHeight: screen.1, horizontalFOV: fov.0, verticalFOV: fov.1,
+                            heading: heading, pitch: try number("pitch", "a number of degrees") ?? 0, projection: projection)
+        let options = LayoutOptions(boxWidth: box.0, boxHeight: box.1, offset: offset,
+                                    maxDistance: try number("max_distance", "a number of metres") ?? 0,
+                                    maxVisible: maxVisible, maxLevels: maxLevels, clampToScreen: clamp)
+        if let problem = (camera.problems + options.problems).first { throw RequestError(problem.message) }
+        return .layout(camera: camera, options: options, at: try coordinate(o))
     }
 
     static func isBool(_ v: Any) -> Bool {

@@ -1,3 +1,4 @@
+import AR
 import Geo
 import Store
 
@@ -22,4 +23,6 @@ public protocol ServerDelegate: Sendable {
     func plant(species: String, area: String?, at: Coordinate?) async -> Result<[UInt8], RequestError>
     /// `{"class":"PLAN",…}`: the positions placed and, when fewer than asked, why.
     func plan(area: String, species: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) async -> Result<[UInt8], RequestError>
+    /// `{"class":"LAYOUT",…}`: the regions in force as points of interest, stacked on the screen.
+    func layout(camera: Camera, options: LayoutOptions, at: Coordinate?) async -> Result<[UInt8], RequestError>
 }

@@ -208,20 +208,7 @@ struct LayoutCommand: ParsableCommand {
     }
 
     static func line(_ item: LayoutItem, into out: inout [UInt8]) {
-        out.append(contentsOf: "{\"id\":".utf8)
-        JSONBytes.appendString(item.id, to: &out)
-        out.append(contentsOf: ",\"distance\":".utf8)
-        JSONBytes.appendFixed(item.distance, decimals: 2, to: &out)
-        out.append(contentsOf: ",\"bearing\":".utf8)
-        JSONBytes.appendFixed(item.bearing, decimals: 4, to: &out)
-        out.append(contentsOf: ",\"x\":".utf8)
-        if let x = item.x { JSONBytes.appendFixed(x, decimals: 2, to: &out) } else { out.append(contentsOf: "null".utf8) }
-        out.append(contentsOf: ",\"y\":".utf8)
-        JSONBytes.appendFixed(item.y, decimals: 2, to: &out)
-        out.append(contentsOf: ",\"level\":".utf8)
-        JSONBytes.appendInt(item.level, to: &out)
-        out.append(contentsOf: item.visible ? ",\"visible\":true".utf8 : ",\"visible\":false".utf8)
-        out.append(contentsOf: item.inNearView ? ",\"near\":true".utf8 : ",\"near\":false".utf8)
-        out.append(contentsOf: item.hidden ? ",\"hidden\":true}\n".utf8 : ",\"hidden\":false}\n".utf8)
+        item.appendJSON(to: &out)
+        out.append(0x0A)
     }
 }

@@ -1,3 +1,4 @@
+import AR
 import Foundation
 import Geo
 import GPSD
@@ -343,6 +344,27 @@ actor Engine: ServerDelegate {
         }
         out.append(UInt8(ascii: "}"))
         return out
+    }
+
+    // MARK: layout
+
+    func layout(camera: Camera, options: LayoutOptions, at: Coordinate?) -> Result<[UInt8], RequestError> {
+        guard let c = at ?? monitor.lastFix?.coordinate else {
+            return .failure(RequestError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
+        }
+        let pois = monitor.regions.regions.map(POI.init(region:))
+        let layout = StackingProjector(camera: camera, options: options).layout(observer: c, pois: pois)
+        var out: [UInt8] = Array(#"{"class":"LAYOUT","lat":"#.utf8)
+        JSONBytes.appendFixed(c.latitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","lon":"#.utf8)
+        JSONBytes.appendFixed(c.longitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","pois":\#(layout.poiCount),"visible":\#(layout.visibleCount),"hidden":\#(layout.hiddenCount),"items":["#.utf8)
+        for (k, item) in layout.items.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            item.appendJSON(to: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return .success(out)
     }
 
     // MARK: reload

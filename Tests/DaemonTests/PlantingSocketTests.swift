@@ -1,6 +1,9 @@
 import Foundation
 import IntegrationSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Daemon {
     /// can_plant, plant and plan on the socket: at the last fix or at a given point; a planted
@@ -38,6 +41,42 @@ extension Daemon {
             let bad = json(c.ask(#"{"cmd":"plan","area":"ref-encosta","species":"Quercus robur","count":0}"#))
             #expect(bad["class"] as? String == "ERROR" && (bad["message"] as? String)?.contains("count") == true)
             _ = feeder
+        }
+    }
+}
+
+extension Daemon {
+    /// `layout` on the socket: the regions in force as POIs, laid out as `treeline layout
+    /// --regions` lays them out for the same pose; at the last fix when no point is given.
+    @Test func layoutOverTheSocketEqualsTheCommandLine() async throws {
+        let regions = repository.appendingPathComponent("Data/regions.geojson")
+        try await withGPSD(log: walk) { feeder, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: [regions])
+            defer { daemon.finish() }
+            try await daemon.start()
+            let (c, _) = try daemon.client()
+            let reply = c.ask(#"{"cmd":"layout","at":[40.1005,-8.2405],"heading":45,"fov":[60,45],"screen":[1280,720],"offset":"automatic"}"#) ?? ""
+            let cli = try TreelineProcess.run(["layout", "--at", "40.1005,-8.2405", "--heading", "45", "--fov", "60,45", "--screen", "1280x720",
+                                               "--regions", regions.path, "--offset", "automatic"])
+            #expect(cli.status == 0)
+            let items = cli.stdout.split(separator: "\n").joined(separator: ",")
+            #expect(reply.hasPrefix(#"{"class":"LAYOUT","lat":40.1005000,"lon":-8.2405000,"pois":6,"#), "\(reply)")
+            #expect(reply.contains(#""items":["# + items + "]}"), "\(reply)\nvs\n\(items)")
+            // At the last fix, once the walk is over (the fix count stands still).
+            try await waitFor(within: 30) { feeder.served >= feeder.count }
+            var fixes = -1
+            try await waitFor(within: 30) {
+                let now = (json(c.ask(#"{"cmd":"state"}"#))["fixes"] as? NSNumber)?.intValue ?? -2
+                defer { fixes = now }
+                usleep(300_000)
+                return now == fixes
+            }
+            let state = json(c.ask(#"{"cmd":"state"}"#))["last_fix"] as? [String: Any]
+            let here = json(c.ask(#"{"cmd":"layout","heading":0,"fov":[60,45],"screen":[360,640]}"#))
+            #expect(here["class"] as? String == "LAYOUT" && (here["items"] as? [Any])?.count == 6, "\(here)")
+            #expect((here["lat"] as? NSNumber)?.doubleValue == (state?["lat"] as? NSNumber)?.doubleValue)
+            let bad = json(c.ask(#"{"cmd":"layout","heading":0,"fov":[0,45],"screen":[360,640]}"#))
+            #expect(bad["class"] as? String == "ERROR", "\(bad)")
         }
     }
 }

@@ -58,7 +58,7 @@ import Testing
         #expect(error("hello")?.hasPrefix("not JSON") == true)
         #expect(error("[1,2]")?.hasPrefix("not a JSON object") == true)
         #expect(error(#"{"command":"state"}"#)?.hasPrefix("missing \"cmd\"") == true)
-        #expect(error(#"{"cmd":"foo"}"#) == "unknown cmd 'foo': one of subscribe, water, state, regions, can_plant, plant, plan")
+        #expect(error(#"{"cmd":"foo"}"#) == "unknown cmd 'foo': one of subscribe, water, state, regions, can_plant, plant, plan, layout")
         #expect(error(#"{"cmd":7}"#) == "\"cmd\" must be a string")
         #expect(error(#"{"cmd":"subscribe","since":"12"}"#)?.hasPrefix("\"since\" must be a whole number") == true)
         #expect(error(#"{"cmd":"subscribe","since":-1}"#)?.hasPrefix("\"since\" must be a whole number") == true)
