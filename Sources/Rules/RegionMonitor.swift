@@ -99,6 +99,10 @@ public struct RegionMonitor: Sendable {
     }
 
     /// Whether plant `i` is due at `t` and not yet alerted for this period.
+    ///
+    /// Inlined: called out of line from a mutating method, it made the caller copy the whole
+    /// monitor (some 600 bytes) per call to pass `self` by value.
+    @inline(__always)
     func waterDue(_ i: Int, at t: UTCTime) -> Bool {
         guard let interval = wateringInterval[i], let last = lastWatered[i] else { return false }
         guard t.nanoseconds - last.nanoseconds >= interval else { return false }
