@@ -25,6 +25,8 @@ public struct RegionSet: Sendable {
     @usableFromInline let vertices: [Planar]
     @usableFromInline let ringEnds: [Int32]
     @usableFromInline let grids: [UInt64]
+    /// The polygons' `EdgeBlock`s, ring after ring (see `FenceCore.blockStart`).
+    @usableFromInline let blocks: [EdgeBlock]
     /// Per core, a box covering its fence (for a fence across the antimeridian, every longitude).
     @usableFromInline let coreBoxes: [GeoBox]
 
@@ -49,12 +51,14 @@ public struct RegionSet: Sendable {
         vertices.reserveCapacity(fences.reduce(0) { $0 + $1.vertices.count })
         var ringEnds: [Int32] = []
         var grids: [UInt64] = []
+        var blocks: [EdgeBlock] = []
         for item in index.items where coreOf[Int(item)] < 0 {
             let f = fences[Int(item)]
             coreOf[Int(item)] = Int32(cores.count)
             regionOf.append(item)
             let offset = vertices.count
-            cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count))
+            cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count, blockOffset: blocks.count))
+            blocks.append(contentsOf: EdgeBlock.blocks(f.vertices, f.ringEnds))
             vertices.append(contentsOf: f.vertices)
             ringEnds.append(contentsOf: f.ringEnds.map { $0 + Int32(offset) })
             grids.append(contentsOf: f.grid)
@@ -74,6 +78,7 @@ public struct RegionSet: Sendable {
         self.vertices = vertices
         self.ringEnds = ringEnds
         self.grids = grids
+        self.blocks = blocks
     }
 
     public var count: Int { regions.count }
@@ -141,7 +146,7 @@ public struct RegionSet: Sendable {
         let radius = core.pointee.radius
         if radius > 0 { return radius - Geodesic.wgs84.distance(core.pointee.frame.origin, c) }
         if FenceCore.chord(at: core, p) > core.pointee.reach + FenceCore.farMargin { return -Fence.farDistance(c, regions[i].shape) }
-        return FenceCore.planarSignedDistance(at: core, FenceCore.planar(at: core, p), v, r)
+        return blocks.withUnsafeBufferPointer { FenceCore.planarSignedDistance(at: core, FenceCore.planar(at: core, p), v, r, $0) }
     }
 
     /// Containment for many points at once: calls `body(point, region)` for every point of
@@ -292,7 +297,9 @@ public struct RegionSet: Sendable {
     /// Region `i`'s signed distance at a point given only in space (see
     /// `FenceCore.approximateSignedDistance`): for searching along paths.
     public func approximateSignedDistance(_ i: Int, _ p: ECEF) -> Double {
-        withStore { cs, v, r, _ in FenceCore.approximateSignedDistance(at: cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), p, v, r) }
+        withStore { cs, v, r, _ in
+            blocks.withUnsafeBufferPointer { FenceCore.approximateSignedDistance(at: cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), p, v, r, $0) }
+        }
     }
 
     /// Region `i`'s `FenceCore.chordUpperBound`: the cheapest bound of its signed distance.
