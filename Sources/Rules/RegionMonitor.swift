@@ -148,13 +148,13 @@ public struct RegionMonitor: Sendable {
         let path = config.transit ? previous.flatMap { Path(from: $0, previousSpace, to: (t, c, error), p, config) } : nil
 
         var candidates = takeScratch(\.candidates)
+        // Events of one fix come in the order of the regions, whatever order the index gives.
         if let path, let a = previous?.coordinate {
-            regions.forEachRegion(along: a, c, length: path.length, within: path.margin, cache: &nearby) { candidates.append(Int32($0)) }
+            regions.appendRegions(along: a, c, length: path.length, within: path.margin, cache: &nearby, to: &candidates)  // ascending
         } else {
             regions.forEachRegion(near: c, within: 0) { candidates.append(Int32($0)) }
+            candidates.sort()
         }
-        // Events of one fix come in the order of the regions, whatever order the index gives.
-        candidates.sort()
         let queried = candidates.count
         candidates.append(contentsOf: insideList)
 
