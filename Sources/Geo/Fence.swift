@@ -336,6 +336,28 @@ public struct FenceCore: Sendable {
         return min(byChord, -clearance + 1e-3)
     }
 
+    /// `signedDistanceUpperBound` for a core in a store, reading only the fields it needs (on
+    /// the stored value, the call copied the whole core): the same arithmetic, the same value.
+    @inlinable
+    static func signedDistanceUpperBound(at core: UnsafePointer<FenceCore>, _ p: ECEF, grid: UnsafeBufferPointer<UInt64>) -> Double {
+        let radius = core.pointee.radius, reach = core.pointee.reach
+        let chord = chord(at: core, p)
+        let byChord = radius > 0 ? radius - chord + 1e-6 : reachBound(reach, chord)
+        if radius > 0 || chord > reach + farMargin { return byChord }
+        let q = planar(at: core, p)
+        let side = Double(gridSide)
+        let scaleX = core.pointee.gridScaleX, scaleY = core.pointee.gridScaleY
+        let gx = (q.x - core.pointee.gridMinX) * scaleX, gy = (q.y - core.pointee.gridMinY) * scaleY
+        let ox = max(0, -gx, gx - side) / scaleX, oy = max(0, -gy, gy - side) / scaleY
+        if ox > 0 || oy > 0 { return min(byChord, -(ox * ox + oy * oy).squareRoot() + 1e-3) }
+        let cx = min(Int(gx), gridSide - 1), cy = min(Int(gy), gridSide - 1)
+        let cell = cy * gridSide + cx
+        guard (grid[Int(core.pointee.gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == cellOutside else { return byChord }
+        let fx = gx - Double(cx), fy = gy - Double(cy)
+        let clearance = min(min(fx, 1 - fx) / scaleX, min(fy, 1 - fy) / scaleY)
+        return min(byChord, -clearance + 1e-3)
+    }
+
     /// Signed distance from `c` (with ECEF `p`) to the boundary, metres, positive inside, for a
     /// point that is not `isFar`.
     @inlinable
@@ -639,7 +661,8 @@ public struct Fence: Sendable {
         var dLon = b.longitude - a.longitude
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let bLon = a.longitude + dLon
-        let bow = 2 * length * length * max(1, tan(extreme * .pi / 180)) / (8 * 6_300_000) + 0.01
+        // Below 45° the tangent is under 1: no need to ask libm (the same value, bit for bit).
+        let bow = 2 * length * length * (extreme < 45 ? 1 : max(1, tan(extreme * .pi / 180))) / (8 * 6_300_000) + 0.01
         return boxPair(latitudes: min(a.latitude, b.latitude)...max(a.latitude, b.latitude),
                        longitudes: min(a.longitude, bLon)...max(a.longitude, bLon), metres: metres + bow)
     }

@@ -339,7 +339,7 @@ public struct RegionSet: Sendable {
     /// cheaper than any distance (see `FenceCore.signedDistanceUpperBound`).
     @inlinable
     public func signedDistanceUpperBound(_ i: Int, _ p: ECEF) -> Double {
-        withStore { cs, _, _, g in cs.baseAddress.unsafelyUnwrapped[Int(coreOfRegion[i])].signedDistanceUpperBound(p, grid: g) }
+        withStore { cs, _, _, g in FenceCore.signedDistanceUpperBound(at: cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), p, grid: g) }
     }
 
     /// The region whose boundary is nearest to `c`, with the signed distance (positive inside).

@@ -169,8 +169,11 @@ public struct RegionMonitor: Sendable {
         // In the order of the regions, even for a far region's exit (from `insideList`, whose
         // order depends on the history): the same state gives the same events.
         if atFix.count > 1 { Self.sortByRegion(&atFix) }
-        for e in atFix { emit(e) }
-        atFix.removeAll(keepingCapacity: true)
+        // (`removeAll(keepingCapacity:)` costs some 80 instructions even on an empty array.)
+        if !atFix.isEmpty {
+            for e in atFix { emit(e) }
+            atFix.removeAll(keepingCapacity: true)
+        }
         self.atFix = atFix
         candidates.removeAll(keepingCapacity: true)
         self.candidates = candidates
@@ -416,8 +419,8 @@ public struct RegionMonitor: Sendable {
                 emit(e)
                 ruleEvents(after: e, emit)
             }
+            found.removeAll(keepingCapacity: true)
         }
-        found.removeAll(keepingCapacity: true)
         self.found = found
     }
 
