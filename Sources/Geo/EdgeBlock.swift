@@ -41,11 +41,13 @@ public struct EdgeBlock: Sendable {
         self.maxY = maxY
     }
 
+    @inlinable
     static func down(_ x: Double) -> Float {
         let f = Float(x)
         return Double(f) > x ? f.nextDown : f
     }
 
+    @inlinable
     static func up(_ x: Double) -> Float {
         let f = Float(x)
         return Double(f) < x ? f.nextUp : f

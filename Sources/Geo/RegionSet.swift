@@ -298,13 +298,15 @@ public struct RegionSet: Sendable {
             cache.boxes.removeAll(keepingCapacity: true)
             for i in list {
                 let box = coreBoxes[Int(coreOfRegion[Int(i)])]
-                cache.boxes.append(SIMD4(box.minLat, box.minLon, -box.maxLat, -box.maxLon))
+                cache.boxes.append(SIMD4(EdgeBlock.down(box.minLat), EdgeBlock.down(box.minLon), EdgeBlock.down(-box.maxLat), EdgeBlock.down(-box.maxLon)))
             }
             cache.regions = list
             if cache.hits.count < list.count { cache.hits = Array(repeating: 0, count: list.count) }
         }
-        // `GeoBox.intersects`, lane by lane: minLat ≤ q.maxLat, minLon ≤ q.maxLon, maxLat ≥ q.minLat, maxLon ≥ q.minLon.
-        let limit = SIMD4(q.maxLat, q.maxLon, -q.minLat, -q.minLon)
+        // `GeoBox.intersects`, lane by lane: minLat ≤ q.maxLat, minLon ≤ q.maxLon, maxLat ≥ q.minLat,
+        // maxLon ≥ q.minLon; in `Float` rounded outwards (boxes down, the query up), so that every
+        // box meeting the query passes, and a few within a metre or so more.
+        let limit = SIMD4(EdgeBlock.up(q.maxLat), EdgeBlock.up(q.maxLon), EdgeBlock.up(-q.minLat), EdgeBlock.up(-q.minLon))
         let n = cache.regions.count
         let found = cache.regions.withUnsafeBufferPointer { regions in
             cache.boxes.withUnsafeBufferPointer { boxes in
@@ -378,10 +380,11 @@ public struct NearbyCache: Sendable {
     var area = GeoBox(minLat: 0, minLon: 0, maxLat: -1, maxLon: -1)
     var generation: UInt64 = 0
     /// The regions the index gave for `area`, ascending, each once; their fences' boxes as
-    /// (minLat, minLon, −maxLat, −maxLon), which meet a query box q where every lane is at most
-    /// (q.maxLat, q.maxLon, −q.minLat, −q.minLon); room for the regions a query finds.
+    /// (minLat, minLon, −maxLat, −maxLon) rounded down to `Float`, which meet a query box q where
+    /// every lane is at most (q.maxLat, q.maxLon, −q.minLat, −q.minLon); room for the regions a
+    /// query finds.
     var regions: [Int32] = []
-    var boxes: [SIMD4<Double>] = []
+    var boxes: [SIMD4<Float>] = []
     var hits: [Int32] = []
     public init() {}
 }
