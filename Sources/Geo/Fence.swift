@@ -64,6 +64,9 @@ public struct FenceCore: Sendable {
     @usableFromInline let vertexStart: Int32
     @usableFromInline let ringStart: Int32
     @usableFromInline let ringEnd: Int32
+    /// Polygons in a `RegionSet`: the first of its rings' `EdgeBlock`s in the store's blocks
+    /// (ring after ring, ⌈n / EdgeBlock.edges⌉ for a ring of n vertices).
+    @usableFromInline let blockStart: Int32
 
     @usableFromInline static let earthRadius = 6_371_008.8
     public static let gridSide = 32
@@ -156,22 +159,82 @@ public struct FenceCore: Sendable {
         return Planar(x: ex * dx + ey * dy, y: nx * dx + ny * dy + nz * dz)
     }
 
-    /// A polygon's signed distance at `q` in its plane.
+    /// A polygon's signed distance at `q` in its plane, through the core's `EdgeBlock`s: the
+    /// value of the full scans (`boundaryDistance`, `crossings`), bit for bit, from the edges of
+    /// the runs whose boxes do not rule them out. The nearest box's run is scanned
+    /// first, so that its nearest edge rules out the others.
     @inlinable
     static func planarSignedDistance(at core: UnsafePointer<FenceCore>, _ q: Planar, _ v: UnsafeBufferPointer<Planar>,
-                                     _ ringEnds: UnsafeBufferPointer<Int32>) -> Double {
-        let start = Int(core.pointee.vertexStart), rings = Int(core.pointee.ringStart)..<Int(core.pointee.ringEnd)
-        let d = boundaryDistance(q, v, ringEnds, vertexStart: start, rings: rings)
-        return crossings(q, v, ringEnds, vertexStart: start, rings: rings) ? d : -d
+                                     _ ringEnds: UnsafeBufferPointer<Int32>, _ blocks: UnsafeBufferPointer<EdgeBlock>) -> Double {
+        let rings = Int(core.pointee.ringStart)..<Int(core.pointee.ringEnd)
+        let vertexStart = Int(core.pointee.vertexStart), blockStart = Int(core.pointee.blockStart)
+        let n = EdgeBlock.edges
+        // The run whose box is nearest: its edges give a first `best`.
+        var nearestBox = Double.infinity, nearest = (block: -1, edges: 0..<0, previous: 0)
+        var k = blockStart, start = vertexStart
+        for r in rings {
+            let end = Int(ringEnds[r])
+            for s in stride(from: start, to: end, by: n) {
+                let d = blocks[k].distanceSquared(q)
+                if d < nearestBox {
+                    nearestBox = d
+                    nearest = (k, s..<min(s + n, end), s == start ? end - 1 : s - 1)
+                }
+                k += 1
+            }
+            start = end
+        }
+        var best = Double.infinity
+        if nearest.block >= 0 {
+            var b = v[nearest.previous]
+            for i in nearest.edges {
+                let a = v[i]
+                best = min(best, segmentDistanceSquared(q, b, a))
+                b = a
+            }
+        }
+        // Every run: its crossings where its box spans the ray, its edges where its box is near.
+        var inside = false
+        k = blockStart
+        start = vertexStart
+        for r in rings {
+            let end = Int(ringEnds[r])
+            for s in stride(from: start, to: end, by: n) {
+                let block = blocks[k]
+                let edges = s..<min(s + n, end)
+                if block.mayCross(q) {
+                    var b = v[s == start ? end - 1 : s - 1]
+                    for i in edges {
+                        let a = v[i]
+                        if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x {
+                            inside.toggle()
+                        }
+                        b = a
+                    }
+                }
+                if k != nearest.block, !block.isFarther(q, than: best) {
+                    var b = v[s == start ? end - 1 : s - 1]
+                    for i in edges {
+                        let a = v[i]
+                        best = min(best, segmentDistanceSquared(q, b, a))
+                        b = a
+                    }
+                }
+                k += 1
+            }
+            start = end
+        }
+        let d = best.squareRoot()
+        return inside ? d : -d
     }
 
     /// `approximateSignedDistance` for a core in a store.
     @inlinable
     static func approximateSignedDistance(at core: UnsafePointer<FenceCore>, _ p: ECEF, _ v: UnsafeBufferPointer<Planar>,
-                                          _ ringEnds: UnsafeBufferPointer<Int32>) -> Double {
+                                          _ ringEnds: UnsafeBufferPointer<Int32>, _ blocks: UnsafeBufferPointer<EdgeBlock>) -> Double {
         let radius = core.pointee.radius
         if radius > 0 { return radius - chord(at: core, p) }
-        return planarSignedDistance(at: core, planar(at: core, p), v, ringEnds)
+        return planarSignedDistance(at: core, planar(at: core, p), v, ringEnds, blocks)
     }
 
     /// Whether the point is inside, with a bound of its signed distance (at least `bound` when
@@ -270,6 +333,28 @@ public struct FenceCore: Sendable {
         guard (grid[Int(gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == Self.cellOutside else { return byChord }
         let fx = gx - Double(cx), fy = gy - Double(cy)
         let clearance = min(min(fx, 1 - fx) / gridScaleX, min(fy, 1 - fy) / gridScaleY)
+        return min(byChord, -clearance + 1e-3)
+    }
+
+    /// `signedDistanceUpperBound` for a core in a store, reading only the fields it needs (on
+    /// the stored value, the call copied the whole core): the same arithmetic, the same value.
+    @inlinable
+    static func signedDistanceUpperBound(at core: UnsafePointer<FenceCore>, _ p: ECEF, grid: UnsafeBufferPointer<UInt64>) -> Double {
+        let radius = core.pointee.radius, reach = core.pointee.reach
+        let chord = chord(at: core, p)
+        let byChord = radius > 0 ? radius - chord + 1e-6 : reachBound(reach, chord)
+        if radius > 0 || chord > reach + farMargin { return byChord }
+        let q = planar(at: core, p)
+        let side = Double(gridSide)
+        let scaleX = core.pointee.gridScaleX, scaleY = core.pointee.gridScaleY
+        let gx = (q.x - core.pointee.gridMinX) * scaleX, gy = (q.y - core.pointee.gridMinY) * scaleY
+        let ox = max(0, -gx, gx - side) / scaleX, oy = max(0, -gy, gy - side) / scaleY
+        if ox > 0 || oy > 0 { return min(byChord, -(ox * ox + oy * oy).squareRoot() + 1e-3) }
+        let cx = min(Int(gx), gridSide - 1), cy = min(Int(gy), gridSide - 1)
+        let cell = cy * gridSide + cx
+        guard (grid[Int(core.pointee.gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == cellOutside else { return byChord }
+        let fx = gx - Double(cx), fy = gy - Double(cy)
+        let clearance = min(min(fx, 1 - fx) / scaleX, min(fy, 1 - fy) / scaleY)
         return min(byChord, -clearance + 1e-3)
     }
 
@@ -375,7 +460,7 @@ public struct Fence: Sendable {
         case let .circle(center, r):
             precondition(r > 0 && r.isFinite, "a circle fence needs a radius above 0 (RegionFile refuses others)")
             core = FenceCore(frame: LocalFrame(origin: center), radius: r, gridMinX: 0, gridMinY: 0, gridScaleX: 0, gridScaleY: 0,
-                             gridStart: 0, reach: r, vertexStart: 0, ringStart: 0, ringEnd: 0)
+                             gridStart: 0, reach: r, vertexStart: 0, ringStart: 0, ringEnd: 0, blockStart: 0)
             vertices = []
             ringEnds = []
             grid = []
@@ -412,7 +497,7 @@ public struct Fence: Sendable {
             let pad = longestEdge * longestEdge / (8 * Self.earthRadius) * 1.01 + 1e-3
             core = FenceCore(frame: frame, radius: 0, gridMinX: raster.minX, gridMinY: raster.minY, gridScaleX: raster.scaleX,
                              gridScaleY: raster.scaleY, gridStart: 0, reach: reach + pad, vertexStart: 0, ringStart: 0,
-                             ringEnd: Int32(ends.count))
+                             ringEnd: Int32(ends.count), blockStart: 0)
             boxes = Self.polygonBoxes(parts, origin: frame.origin, longestEdge: longestEdge)
         }
     }
@@ -467,10 +552,11 @@ public struct Fence: Sendable {
 
     /// This fence's core moved to a shared store whose copies of its vertices, ring ends and raster
     /// start at the given offsets.
-    func relocated(vertexOffset: Int, ringOffset: Int, gridOffset: Int) -> FenceCore {
+    func relocated(vertexOffset: Int, ringOffset: Int, gridOffset: Int, blockOffset: Int) -> FenceCore {
         FenceCore(frame: core.frame, radius: core.radius, gridMinX: core.gridMinX, gridMinY: core.gridMinY,
                   gridScaleX: core.gridScaleX, gridScaleY: core.gridScaleY, gridStart: Int32(gridOffset), reach: core.reach,
-                  vertexStart: Int32(vertexOffset), ringStart: Int32(ringOffset), ringEnd: Int32(ringOffset + ringEnds.count))
+                  vertexStart: Int32(vertexOffset), ringStart: Int32(ringOffset), ringEnd: Int32(ringOffset + ringEnds.count),
+                  blockStart: Int32(blockOffset))
     }
 
     /// The normalised mean of the vertices' ECEF vectors, back on the ellipsoid's surface.
@@ -575,7 +661,8 @@ public struct Fence: Sendable {
         var dLon = b.longitude - a.longitude
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let bLon = a.longitude + dLon
-        let bow = 2 * length * length * max(1, tan(extreme * .pi / 180)) / (8 * 6_300_000) + 0.01
+        // Below 45° the tangent is under 1: no need to ask libm (the same value, bit for bit).
+        let bow = 2 * length * length * (extreme < 45 ? 1 : max(1, tan(extreme * .pi / 180))) / (8 * 6_300_000) + 0.01
         return boxPair(latitudes: min(a.latitude, b.latitude)...max(a.latitude, b.latitude),
                        longitudes: min(a.longitude, bLon)...max(a.longitude, bLon), metres: metres + bow)
     }

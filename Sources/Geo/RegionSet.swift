@@ -25,6 +25,8 @@ public struct RegionSet: Sendable {
     @usableFromInline let vertices: [Planar]
     @usableFromInline let ringEnds: [Int32]
     @usableFromInline let grids: [UInt64]
+    /// The polygons' `EdgeBlock`s, ring after ring (see `FenceCore.blockStart`).
+    @usableFromInline let blocks: [EdgeBlock]
     /// Per core, a box covering its fence (for a fence across the antimeridian, every longitude).
     @usableFromInline let coreBoxes: [GeoBox]
 
@@ -49,12 +51,14 @@ public struct RegionSet: Sendable {
         vertices.reserveCapacity(fences.reduce(0) { $0 + $1.vertices.count })
         var ringEnds: [Int32] = []
         var grids: [UInt64] = []
+        var blocks: [EdgeBlock] = []
         for item in index.items where coreOf[Int(item)] < 0 {
             let f = fences[Int(item)]
             coreOf[Int(item)] = Int32(cores.count)
             regionOf.append(item)
             let offset = vertices.count
-            cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count))
+            cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count, blockOffset: blocks.count))
+            blocks.append(contentsOf: EdgeBlock.blocks(f.vertices, f.ringEnds))
             vertices.append(contentsOf: f.vertices)
             ringEnds.append(contentsOf: f.ringEnds.map { $0 + Int32(offset) })
             grids.append(contentsOf: f.grid)
@@ -74,6 +78,7 @@ public struct RegionSet: Sendable {
         self.vertices = vertices
         self.ringEnds = ringEnds
         self.grids = grids
+        self.blocks = blocks
     }
 
     public var count: Int { regions.count }
@@ -141,7 +146,7 @@ public struct RegionSet: Sendable {
         let radius = core.pointee.radius
         if radius > 0 { return radius - Geodesic.wgs84.distance(core.pointee.frame.origin, c) }
         if FenceCore.chord(at: core, p) > core.pointee.reach + FenceCore.farMargin { return -Fence.farDistance(c, regions[i].shape) }
-        return FenceCore.planarSignedDistance(at: core, FenceCore.planar(at: core, p), v, r)
+        return blocks.withUnsafeBufferPointer { FenceCore.planarSignedDistance(at: core, FenceCore.planar(at: core, p), v, r, $0) }
     }
 
     /// Containment for many points at once: calls `body(point, region)` for every point of
@@ -253,26 +258,36 @@ public struct RegionSet: Sendable {
     /// Like `forEachRegion(along:_:length:within:_:)`, but through `cache`: a fix follows the
     /// last one closely, so the index is asked once for an area around the path, and the next
     /// paths inside that area filter its list by their fences' boxes. May include a few regions
-    /// farther away; each region once, in no particular order.
+    /// farther away; each region once, in ascending order.
     public func forEachRegion(along a: Coordinate, _ b: Coordinate, length: Double, within metres: Double,
                               cache: inout NearbyCache, _ body: (Int) -> Void) {
-        guard let (q, second) = Fence.segmentBoxPair(a, b, length: length, metres: metres), second == nil else {
-            forEachRegion(along: a, b, length: length, within: metres, body)
-            return
+        var found: [Int32] = []
+        appendRegions(along: a, b, length: length, within: metres, cache: &cache, to: &found)
+        for i in found { body(Int(i)) }
+    }
+
+    /// `forEachRegion(along:_:length:within:cache:_:)` into an array: appends the regions to
+    /// `out`, each once, in ascending order. Through the cache (the usual case), without a
+    /// closure call per region nor a sort: the cache keeps its regions in order, and a region's
+    /// box in one vector compare.
+    public func appendRegions(along a: Coordinate, _ b: Coordinate, length: Double, within metres: Double,
+                              cache: inout NearbyCache, to out: inout [Int32]) {
+        func plain() {
+            let start = out.count
+            forEachRegion(along: a, b, length: length, within: metres) { out.append(Int32($0)) }
+            out[start...].sort()
         }
+        guard let (q, second) = Fence.segmentBoxPair(a, b, length: length, metres: metres), second == nil else { return plain() }
         if !(cache.generation == generation && cache.area.contains(q)) {
             // A new area: the query grown by a quarter kilometre each way (100 m cost 2 % more instructions on the pipeline benchmark: more rebuilds).
             let (grown, split) = Fence.boxPair(latitudes: q.minLat...q.maxLat, longitudes: q.minLon...q.maxLon, metres: 250)
-            guard split == nil else {
-                forEachRegion(along: a, b, length: length, within: metres, body)
-                return
-            }
+            guard split == nil else { return plain() }
             cache.area = grown
             cache.generation = generation
-            cache.cores.removeAll(keepingCapacity: true)
-            var list = cache.cores
-            cache.cores = []
-            index.forEach(intersecting: grown) { list.append($0) }
+            var list = cache.regions
+            cache.regions = []
+            list.removeAll(keepingCapacity: true)
+            index.forEach(intersecting: grown) { list.append(regionOfCore[Int($0)]) }
             list.sort()
             var unique = 0
             for k in list.indices where unique == 0 || list[k] != list[unique - 1] {
@@ -280,19 +295,40 @@ public struct RegionSet: Sendable {
                 unique += 1
             }
             list.removeSubrange(unique...)
-            cache.cores = list
+            cache.boxes.removeAll(keepingCapacity: true)
+            for i in list {
+                let box = coreBoxes[Int(coreOfRegion[Int(i)])]
+                cache.boxes.append(SIMD4(EdgeBlock.down(box.minLat), EdgeBlock.down(box.minLon), EdgeBlock.down(-box.maxLat), EdgeBlock.down(-box.maxLon)))
+            }
+            cache.regions = list
+            if cache.hits.count < list.count { cache.hits = Array(repeating: 0, count: list.count) }
         }
-        coreBoxes.withUnsafeBufferPointer { boxes in
-            regionOfCore.withUnsafeBufferPointer { region in
-                for k in cache.cores where boxes[Int(k)].intersects(q) { body(Int(region[Int(k)])) }
+        // `GeoBox.intersects`, lane by lane: minLat ≤ q.maxLat, minLon ≤ q.maxLon, maxLat ≥ q.minLat,
+        // maxLon ≥ q.minLon; in `Float` rounded outwards (boxes down, the query up), so that every
+        // box meeting the query passes, and a few within a metre or so more.
+        let limit = SIMD4(EdgeBlock.up(q.maxLat), EdgeBlock.up(q.maxLon), EdgeBlock.up(-q.minLat), EdgeBlock.up(-q.minLon))
+        let n = cache.regions.count
+        let found = cache.regions.withUnsafeBufferPointer { regions in
+            cache.boxes.withUnsafeBufferPointer { boxes in
+                cache.hits.withUnsafeMutableBufferPointer { hits in
+                    var w = 0
+                    for k in 0..<n {
+                        hits[w] = regions[k]
+                        w += all(boxes[k] .<= limit) ? 1 : 0
+                    }
+                    return w
+                }
             }
         }
+        out.append(contentsOf: cache.hits[..<found])
     }
 
     /// Region `i`'s signed distance at a point given only in space (see
     /// `FenceCore.approximateSignedDistance`): for searching along paths.
     public func approximateSignedDistance(_ i: Int, _ p: ECEF) -> Double {
-        withStore { cs, v, r, _ in FenceCore.approximateSignedDistance(at: cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), p, v, r) }
+        withStore { cs, v, r, _ in
+            blocks.withUnsafeBufferPointer { FenceCore.approximateSignedDistance(at: cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), p, v, r, $0) }
+        }
     }
 
     /// Region `i`'s `FenceCore.chordUpperBound`: the cheapest bound of its signed distance.
@@ -305,7 +341,7 @@ public struct RegionSet: Sendable {
     /// cheaper than any distance (see `FenceCore.signedDistanceUpperBound`).
     @inlinable
     public func signedDistanceUpperBound(_ i: Int, _ p: ECEF) -> Double {
-        withStore { cs, _, _, g in cs.baseAddress.unsafelyUnwrapped[Int(coreOfRegion[i])].signedDistanceUpperBound(p, grid: g) }
+        withStore { cs, _, _, g in FenceCore.signedDistanceUpperBound(at: cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), p, grid: g) }
     }
 
     /// The region whose boundary is nearest to `c`, with the signed distance (positive inside).
@@ -343,7 +379,13 @@ public struct RegionSet: Sendable {
 public struct NearbyCache: Sendable {
     var area = GeoBox(minLat: 0, minLon: 0, maxLat: -1, maxLon: -1)
     var generation: UInt64 = 0
-    var cores: [Int32] = []
+    /// The regions the index gave for `area`, ascending, each once; their fences' boxes as
+    /// (minLat, minLon, −maxLat, −maxLon) rounded down to `Float`, which meet a query box q where
+    /// every lane is at most (q.maxLat, q.maxLon, −q.minLat, −q.minLon); room for the regions a
+    /// query finds.
+    var regions: [Int32] = []
+    var boxes: [SIMD4<Float>] = []
+    var hits: [Int32] = []
     public init() {}
 }
 

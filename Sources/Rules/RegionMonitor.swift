@@ -99,6 +99,10 @@ public struct RegionMonitor: Sendable {
     }
 
     /// Whether plant `i` is due at `t` and not yet alerted for this period.
+    ///
+    /// Inlined: called out of line from a mutating method, it made the caller copy the whole
+    /// monitor (some 600 bytes) per call to pass `self` by value.
+    @inline(__always)
     func waterDue(_ i: Int, at t: UTCTime) -> Bool {
         guard let interval = wateringInterval[i], let last = lastWatered[i] else { return false }
         guard t.nanoseconds - last.nanoseconds >= interval else { return false }
@@ -144,13 +148,13 @@ public struct RegionMonitor: Sendable {
         let path = config.transit ? previous.flatMap { Path(from: $0, previousSpace, to: (t, c, error), p, config) } : nil
 
         var candidates = takeScratch(\.candidates)
+        // Events of one fix come in the order of the regions, whatever order the index gives.
         if let path, let a = previous?.coordinate {
-            regions.forEachRegion(along: a, c, length: path.length, within: path.margin, cache: &nearby) { candidates.append(Int32($0)) }
+            regions.appendRegions(along: a, c, length: path.length, within: path.margin, cache: &nearby, to: &candidates)  // ascending
         } else {
             regions.forEachRegion(near: c, within: 0) { candidates.append(Int32($0)) }
+            candidates.sort()
         }
-        // Events of one fix come in the order of the regions, whatever order the index gives.
-        candidates.sort()
         let queried = candidates.count
         candidates.append(contentsOf: insideList)
 
@@ -165,8 +169,11 @@ public struct RegionMonitor: Sendable {
         // In the order of the regions, even for a far region's exit (from `insideList`, whose
         // order depends on the history): the same state gives the same events.
         if atFix.count > 1 { Self.sortByRegion(&atFix) }
-        for e in atFix { emit(e) }
-        atFix.removeAll(keepingCapacity: true)
+        // (`removeAll(keepingCapacity:)` costs some 80 instructions even on an empty array.)
+        if !atFix.isEmpty {
+            for e in atFix { emit(e) }
+            atFix.removeAll(keepingCapacity: true)
+        }
         self.atFix = atFix
         candidates.removeAll(keepingCapacity: true)
         self.candidates = candidates
@@ -412,8 +419,8 @@ public struct RegionMonitor: Sendable {
                 emit(e)
                 ruleEvents(after: e, emit)
             }
+            found.removeAll(keepingCapacity: true)
         }
-        found.removeAll(keepingCapacity: true)
         self.found = found
     }
 
