@@ -99,10 +99,11 @@ struct Subscribe: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print treelined's events as they happen, resuming after a restart with nothing missed or doubled.",
         discussion: """
-        One JSON line per event, as the daemon sends them: {"class":"EVENT","seq":N,…}. With
-        --since N it first prints the journal's events after N. When the daemon restarts, or
-        drops this client for not reading fast enough, it reconnects and goes on after the last
-        seq it printed (waiting 0.1 s, doubling to 5 s). Ctrl-C stops.
+        One JSON line per event, as the daemon sends them:
+        {"class":"EVENT","seq":N,…}. With --since N it first prints the journal's
+        events after N. When the daemon restarts, or drops this client for not
+        reading fast enough, it reconnects and goes on after the last seq it printed
+        (waiting 0.1 s, doubling to 5 s). Ctrl-C stops.
 
         Examples:
           treeline subscribe --kinds plant,album
@@ -191,8 +192,9 @@ struct Water: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tell treelined a plant was watered: its next watering is due one interval from now.",
         discussion: """
-        Prints the `watered` event the daemon committed ({"class":"EVENT","seq":N,"type":"watered",…}).
-        The time is that of the last fix the daemon used.
+        Prints the `watered` event the daemon committed
+        ({"class":"EVENT","seq":N,"type":"watered",…}). The time is that of the last
+        fix the daemon used.
 
         Example:
           treeline water plant-7
@@ -218,7 +220,8 @@ struct State: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print treelined's state: last fix, fences inside, counters, gpsd's status (one JSON line).",
         discussion: """
-        With --regions, the regions in force instead (id, kind, name, inside; plants' watering).
+        With --regions, the regions in force instead (id, kind, name, inside;
+        plants' watering).
         """
     )
 

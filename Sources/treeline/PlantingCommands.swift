@@ -57,16 +57,18 @@ struct Plant: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record a tree planted at a point, if the planting rules allow it; else say why not.",
         discussion: """
-        The rules: inside a reforestation area (not in one of its holes), of a species the area
-        lists, at least the species' spacing from every recorded tree. Allowed: the tree is
-        recorded in the database (checked and written in one transaction) and printed as a JSON
-        line with its number. Refused: the reason, e.g. "2.1 m from tree #12 but the spacing is
-        3 m", and exit status 3. With --check it only answers "may I plant here".
+        The rules: inside a reforestation area (not in one of its holes), of a
+        species the area lists, at least the species' spacing from every recorded
+        tree. Allowed: the tree is recorded in the database (checked and written in
+        one transaction) and printed as a JSON line with its number. Refused: the
+        reason, e.g. "2.1 m from tree #12 but the spacing is 3 m", and exit status
+        3. With --check it only answers "may I plant here".
 
         Examples:
           treeline plant --regions Data/regions.geojson --database trees.sqlite \\
             --area ref-encosta --species "Quercus robur" --at 40.1031,-8.2372
-          treeline plant --config /etc/treeline/treeline.yaml --species oak --at 40.1031,-8.2372 --check
+          treeline plant --config /etc/treeline/treeline.yaml \\
+            --species "pedunculate oak" --at 40.1031,-8.2372 --check
         """
     )
 
@@ -170,25 +172,28 @@ struct Plan: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Plan where to plant: N trees around a point, or --fill a whole area, at the species' spacing.",
         discussion: """
-        Positions inside the reforestation area (never in a hole). The first tree is at --at;
-        each other is at least the species' spacing from it, from each other and from every tree
-        recorded in the database (when there is one), and at most --max-distance (default 3 ×
-        spacing) from the first. As the app Treeline learns from, each tree gets 20 random
-        attempts; then a systematic search of the room left finds a place where one exists, so
-        "not enough space" means it. The same --seed gives the same plan.
+        Positions inside the reforestation area (never in a hole). The first tree is
+        at --at; each other is at least the species' spacing from it, from each
+        other and from every tree recorded in the database (when there is one), and
+        at most --max-distance (default 3 × spacing) from the first. As the app
+        Treeline learns from, each tree gets 20 random attempts; then a systematic
+        search of the room left finds a place where one exists, so "not enough
+        space" means it. The same --seed gives the same plan.
 
-        Output: one JSON line per tree ({"lat":…,"lon":…}) or, with --geojson, a GeoJSON
-        FeatureCollection. When not all fit: the ones that did, "only K of N trees fit: …why"
-        on standard error, and exit status 3.
+        Output: one JSON line per tree ({"lat":…,"lon":…}) or, with --geojson, a
+        GeoJSON FeatureCollection. When not all fit: the ones that did, "only K of N
+        trees fit: …why" on standard error, and exit status 3.
 
-        --fill fills the whole area at the spacing (a triangular lattice along the area's
-        longest edge, then its gaps filled) and reports the count against the bounds
-        area ÷ spacing² (a square grid) and 2/√3 · area ÷ spacing² (the densest packing).
+        --fill fills the whole area at the spacing (a triangular lattice along the
+        area's longest edge, then its gaps filled) and reports the count against the
+        bounds area ÷ spacing² (a square grid) and 2/√3 · area ÷ spacing² (the
+        densest packing).
 
         Examples:
-          treeline plan --regions Data/regions.geojson --area ref-encosta --species "Quercus robur" \\
-            --count 12 --at 40.1031,-8.2372 --seed 7
-          treeline plan --regions Data/regions.geojson --area ref-encosta --species "Arbutus unedo" --fill --geojson > fill.geojson
+          treeline plan --regions Data/regions.geojson --area ref-encosta \\
+            --species "Quercus robur" --count 12 --at 40.1031,-8.2372 --seed 7
+          treeline plan --regions Data/regions.geojson --area ref-encosta \\
+            --species "Arbutus unedo" --fill --geojson > fill.geojson
         """
     )
 

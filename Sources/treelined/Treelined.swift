@@ -19,22 +19,28 @@ struct Treelined: AsyncParsableCommand {
         commandName: "treelined",
         abstract: "Treeline's service: gpsd's fixes → region monitor → event journal → subscribers on a Unix socket.",
         discussion: """
-        Reads the config file (YAML: gpsd:, regions:, socket:, database:, monitor:; see
-        Data/treeline.yaml), the regions files it names, and the SQLite database, where every
-        event is committed, numbered (seq), before anyone is sent it, together with the
-        monitor's state. After a stop or a crash it goes on where it was: no enter for a fence
-        it was inside, no seq given twice, plants' watering kept.
+        Reads the config file (YAML: gpsd:, regions:, socket:, database:,
+        species:, monitor:; see Data/treeline.yaml), the regions files it
+        names, and the SQLite database. Every event is committed there,
+        numbered (seq), before anyone is sent it, together with the monitor's
+        state: after a stop or a crash it goes on where it was (no enter for a
+        fence it was inside, no seq given twice, plants' watering kept).
 
-        Clients connect to the socket (mode 0660, group treeline) and send JSON lines:
-          {"cmd":"subscribe","kinds":["plant"],"since":1000}   journal after 1000, then live
-          {"cmd":"water","plant":"plant-7"}   {"cmd":"state"}   {"cmd":"regions"}
-        `treeline subscribe`, `treeline water` and `treeline state` do this from a shell.
+        Clients connect to the socket (mode 0660, group treeline) and send
+        JSON lines, e.g.
+          {"cmd":"subscribe","kinds":["plant"],"since":1000}
+          {"cmd":"water","plant":"plant-7"}    {"cmd":"state"}
+          {"cmd":"regions"}    {"cmd":"can_plant","species":"Quercus robur"}
+          {"cmd":"plant",…}    {"cmd":"plan",…}    {"cmd":"layout",…}
+        (README.md lists them all). `treeline subscribe`, `water` and `state`
+        do the first ones from a shell.
 
-        Signals: SIGTERM or SIGINT stop it (within 2 s, exit 0); SIGHUP reloads the config's
-        monitor: section and the regions (a broken file is logged with every reason and the
-        old one stays in force). Under systemd (Type=notify) it reports READY=1, RELOADING=1,
-        STOPPING=1 and STATUS=, pings the watchdog when WatchdogSec= is set, and takes its
-        socket from treelined.socket when started by it.
+        Signals: SIGTERM or SIGINT stop it (within 2 s, exit 0); SIGHUP
+        reloads the config's monitor: and species: and the regions (a broken
+        file is logged with every reason and the old one stays in force).
+        Under systemd (Type=notify) it reports READY=1, RELOADING=1,
+        STOPPING=1 and STATUS=, pings the watchdog when WatchdogSec= is set,
+        and takes its socket from treelined.socket when started by it.
         """
     )
 
