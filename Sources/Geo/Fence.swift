@@ -421,8 +421,9 @@ public struct FenceCore: Sendable {
         return best.squareRoot()
     }
 
+    /// Squared distance from `q` to the segment `a`–`b`, in the plane.
     @inlinable
-    static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
+    public static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
         let dx = b.x - a.x, dy = b.y - a.y
         let len2 = dx * dx + dy * dy
         var t = len2 > 0 ? ((q.x - a.x) * dx + (q.y - a.y) * dy) / len2 : 0

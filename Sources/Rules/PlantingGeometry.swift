@@ -326,14 +326,8 @@ final class PlanarArea {
         return Int(fy) * cellNX + Int(fx)
     }
 
-    /// `FenceCore.segmentDistanceSquared`.
     static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
-        let dx = b.x - a.x, dy = b.y - a.y
-        let len2 = dx * dx + dy * dy
-        var t = len2 > 0 ? ((q.x - a.x) * dx + (q.y - a.y) * dy) / len2 : 0
-        t = min(1, max(0, t))
-        let px = a.x + t * dx - q.x, py = a.y + t * dy - q.y
-        return px * px + py * py
+        FenceCore.segmentDistanceSquared(q, a, b)
     }
 
     /// Area of the rings by the even-odd rule for valid polygons: outer rings minus holes, each
