@@ -13,7 +13,9 @@ import Geo
 /// - **DOPs and satellites** come from the SKY of the fix's epoch, else from the last SKY.
 ///
 /// A fix goes out when its GST has come, at the next TPV, or when the reader has heard nothing
-/// for a moment (`flush`). Pure logic.
+/// for a while (`flush`): a moment when the stream has shown no GST, longer once it has, so
+/// that a stalled moment (a busy machine) does not send a fix without the error estimate a
+/// replay would give it. Pure logic.
 struct EpochMerger {
     private var pending: Fix?
     /// The time of the last fix sent out.
@@ -60,6 +62,12 @@ struct EpochMerger {
             return []
         }
     }
+
+    /// Seconds of silence after which a fix waiting for its GST goes out without it: 0.25 s
+    /// while this stream has shown no GST (a receiver without one loses no time), 1.5 s once it
+    /// has (the GST of an epoch follows its TPV within milliseconds unless something stalls;
+    /// at 1 Hz the next TPV sends the fix on before that anyway).
+    var patience: Double { lastGST == nil ? 0.25 : 1.5 }
 
     /// The fix still waiting for its GST, if any: it goes out as it is.
     mutating func flush() -> Fix? {

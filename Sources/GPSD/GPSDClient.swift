@@ -123,7 +123,7 @@ public struct GPSDClient: Sendable {
                         for fix in merger.take(r) { deliver(fix) }
                     }
                 } else {
-                    if let fix = merger.flush() { deliver(fix) }
+                    if Self.now() - heard >= merger.patience, let fix = merger.flush() { deliver(fix) }
                     if Self.now() - heard > silence {
                         closed = "gpsd at \(host):\(port) silent for \(Int(silence)) s"
                         fellSilent = true

@@ -13,6 +13,17 @@ import Testing
         .errors(time: UTCTime(nanoseconds: 1_777_600_000_000_000_000 + second * 1_000_000_000), latitude: lat, longitude: lon)
     }
 
+    /// A stream without GST loses a quarter of a second at most; once GST has been seen, a fix
+    /// waits longer for its own, so a stall does not send it without its error estimate.
+    @Test func patienceGrowsOnceTheStreamHasGST() {
+        var m = EpochMerger()
+        #expect(m.patience == 0.25)
+        _ = m.take(Self.tpv(1))
+        #expect(m.patience == 0.25, "a TPV alone says nothing of GST")
+        _ = m.take(Self.gst(1, 3, 4))
+        #expect(m.patience == 1.5)
+    }
+
     @Test func aTPVTakesTheErrorOfTheGSTOfItsTime() {
         var m = EpochMerger()
         #expect(m.take(Self.tpv(1)).isEmpty, "waits for its GST")
