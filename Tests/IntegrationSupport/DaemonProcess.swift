@@ -50,8 +50,16 @@ public final class DaemonProcess: @unchecked Sendable {
     /// Starts it and waits (at most 20 s of its own time) until the socket accepts.
     public func start() async throws {
         let p = Process()
-        p.executableURL = TreelineProcess.products.appendingPathComponent("treelined")
-        p.arguments = ["--config", config.path] + extraArguments
+        // setpriv (util-linux) makes the kernel kill the daemon if the test process dies first.
+        let daemon = TreelineProcess.products.appendingPathComponent("treelined").path
+        let setpriv = "/usr/bin/setpriv"
+        if FileManager.default.isExecutableFile(atPath: setpriv) {
+            p.executableURL = URL(fileURLWithPath: setpriv)
+            p.arguments = ["--pdeathsig", "KILL", daemon, "--config", config.path] + extraArguments
+        } else {
+            p.executableURL = URL(fileURLWithPath: daemon)
+            p.arguments = ["--config", config.path] + extraArguments
+        }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         p.environment = env
@@ -101,9 +109,15 @@ public final class DaemonProcess: @unchecked Sendable {
         return (p.terminationStatus, Date().timeIntervalSince(started))
     }
 
-    /// Kills it if running and removes its folder.
+    /// Kills it if running (and any other treelined on this folder's config, e.g. one that
+    /// systemd-socket-activate started) and removes its folder.
     public func finish() {
         kill9()
+        let pkill = Process()
+        pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        pkill.arguments = ["-KILL", "-f", "treelined --config \(config.path)"]
+        pkill.standardError = FileHandle.nullDevice
+        if (try? pkill.run()) != nil { pkill.waitUntilExit() }
         try? FileManager.default.removeItem(at: folder)
     }
 
