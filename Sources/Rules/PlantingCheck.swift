@@ -21,7 +21,7 @@ public struct PlantedTree: Sendable, Equatable {
 
 /// "May I plant here?": the answer and why.
 public struct PlantingVerdict: Sendable, Equatable {
-    public enum Refusal: Sendable, Equatable {
+    public enum Refusal: Error, Sendable, Equatable {
         /// Not inside any reforestation area (or not inside the one asked for).
         case outsideEveryArea(nearest: (id: String, metres: Double)?)
         case outsideArea(id: String, metres: Double)
@@ -98,6 +98,25 @@ public struct PlantingRules: Sendable {
         self.catalog = catalog
     }
 
+    /// Whether area `i` takes `species`: it lists it, or lists none.
+    public func takes(_ i: Int, _ species: Species) -> Bool {
+        let listed = regions.regions[i].species
+        return listed.isEmpty || listed.contains { catalog.named($0) == species }
+    }
+
+    /// The area (by id) and species (by name) of a plan, or why they do not go together: no such
+    /// species or region, not a reforestation area, a species the area does not take.
+    public func resolve(area id: String, species name: String) throws(PlantingVerdict.Refusal) -> (area: Int, species: Species) {
+        guard let species = catalog.named(name) else {
+            throw .unknownSpecies(name: name, suggestion: catalog.suggestion(for: name)?.latin)
+        }
+        guard let i = regions.regions.firstIndex(where: { $0.id == id }) else { throw .unknownArea(id: id) }
+        let region = regions.regions[i]
+        guard region.kind == .reforestation else { throw .notAnArea(id: id, kind: region.kind) }
+        guard takes(i, species) else { throw .speciesNotAllowed(species: species.latin, area: id, allowed: region.species) }
+        return (i, species)
+    }
+
     /// The reforestation areas containing `c`, in file order.
     public func areas(at c: Coordinate) -> [Int] {
         regions.containing(c).filter { regions.regions[$0].kind == .reforestation }.sorted()
@@ -153,11 +172,7 @@ public struct PlantingRules: Sendable {
             verdict.area = regions.regions[candidates[0]].id
             return verdict
         }
-        func takes(_ i: Int) -> Bool {
-            let listed = regions.regions[i].species
-            return listed.isEmpty || listed.contains { catalog.named($0) == species }
-        }
-        guard let i = candidates.first(where: takes) else {
+        guard let i = candidates.first(where: { takes($0, species) }) else {
             let r = regions.regions[candidates[0]]
             verdict.area = r.id
             verdict.refusal = .speciesNotAllowed(species: species.latin, area: r.id, allowed: r.species)

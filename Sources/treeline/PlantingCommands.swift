@@ -240,17 +240,8 @@ struct Plan: ParsableCommand {
     func run() throws {
         let regions = try options.loadRegions()
         let catalog = try options.loadCatalog()
-        guard let s = catalog.named(species) else {
-            throw UserError("no species '\(species)' in the catalog" + (catalog.suggestion(for: species).map { " (did you mean \($0.latin)?)" } ?? ""))
-        }
-        guard let i = regions.regions.firstIndex(where: { $0.id == area }) else {
-            throw UserError("no region '\(area)' in \(options.regions.joined(separator: ", ")): `treeline check` lists them")
-        }
-        let region = regions.regions[i]
-        guard region.kind == .reforestation else { throw UserError("'\(area)' is a \(region.kind.rawValue), not a reforestation area") }
-        if !region.species.isEmpty && !region.species.contains(where: { catalog.named($0) == s }) {
-            throw UserError("\(s.latin) is not planted in \(area): it takes \(region.species.joined(separator: ", "))")
-        }
+        let i: Int, s: Species
+        do { (i, s) = try PlantingRules(regions: regions, catalog: catalog).resolve(area: area, species: species) } catch { throw UserError(error.message) }
         var existing: [Coordinate] = []
         if !noTrees && (options.database != nil || options.config != nil) {
             do { existing = try options.openStore().trees().map(\.coordinate) } catch { throw UserError("\(error)") }

@@ -302,17 +302,8 @@ actor Engine: ServerDelegate {
 
     func plan(area: String, species name: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) -> Result<[UInt8], RequestError> {
         planting(at: at).flatMap { rules, c in
-            guard let species = rules.catalog.named(name) else {
-                let hint = rules.catalog.suggestion(for: name).map { " (did you mean \($0.latin)?)" } ?? ""
-                return .failure(RequestError("no species '\(name)' in the catalog\(hint)"))
-            }
-            guard let i = monitor.regions.regions.firstIndex(where: { $0.id == area }) else {
-                return .failure(RequestError("no region '\(area)': {\"cmd\":\"regions\"} lists them"))
-            }
-            let region = monitor.regions.regions[i]
-            if !region.species.isEmpty && !region.species.contains(where: { rules.catalog.named($0) == species }) {
-                return .failure(RequestError("\(species.latin) is not planted in \(area): it takes \(region.species.joined(separator: ", "))"))
-            }
+            let i: Int, species: Species
+            do throws(PlantingVerdict.Refusal) { (i, species) = try rules.resolve(area: area, species: name) } catch { return .failure(RequestError(error.message)) }
             let existing: [Coordinate]
             do { existing = try store.trees().map(\.coordinate) } catch { return .failure(RequestError("cannot read the trees: \(error)")) }
             let result = PlantingPlanner(regions: monitor.regions).plan(area: i, species: species, count: count, at: c,
