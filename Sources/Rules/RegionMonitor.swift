@@ -261,6 +261,12 @@ public struct RegionMonitor: Sendable {
         if contained { containedAt[i] = fixNumber }
         if inside[i] {
             if !contained {
+                // A circle's chord may show that there is no exit, without a geodesic.
+                if !exact, let b = regions.circleBounds(i, p), b.lower > -margin {
+                    setBound(i, at: p, b.lower)
+                    whileInside(i, fix: c, time: t, error: e, emit)
+                    return
+                }
                 let d = exact ? bound : regions.signedDistance(i, c)
                 if d <= -margin {
                     setInside(i, false, at: t)
@@ -278,6 +284,11 @@ public struct RegionMonitor: Sendable {
         } else {
             guard contained else {
                 setBound(i, at: p, bound)
+                return
+            }
+            // Likewise that there is no enter (a fix in a circle short of the margin).
+            if !exact, let b = regions.circleBounds(i, p), b.upper < margin {
+                setBound(i, at: p, b.upper)
                 return
             }
             let d = exact ? bound : regions.signedDistance(i, c)
