@@ -1,3 +1,4 @@
+import CPROJ
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,10 +25,12 @@ public struct ECEF: Sendable, Equatable {
     @inlinable
     public init(_ c: Coordinate) {
         let phi = c.latitude * (.pi / 180), lambda = c.longitude * (.pi / 180)
-        let sp = sin(phi), cp = cos(phi)
+        var sp = 0.0, cp = 0.0, sl = 0.0, cl = 0.0
+        tl_sincos(phi, &sp, &cp)
+        tl_sincos(lambda, &sl, &cl)
         let n = Self.a / (1 - Self.e2 * sp * sp).squareRoot()
-        x = n * cp * cos(lambda)
-        y = n * cp * sin(lambda)
+        x = n * cp * cl
+        y = n * cp * sl
         z = n * (1 - Self.e2) * sp
     }
 

@@ -68,3 +68,26 @@ import Testing
         }
     }
 }
+
+@Suite struct ECEFConversion {
+    /// `ECEF.init` takes sine and cosine from glibc's `sincos`, one call for both: every value
+    /// the monitor computes hangs on them, so they must equal `sin` and `cos` bit for bit (the
+    /// pipeline benchmark's events did not move by a byte). 200,000 random positions over the
+    /// whole globe, and the edges: ±90°, ±180°, 0, and the smallest normal and subnormal numbers.
+    @Test func sincosEqualsSinAndCosBitForBit() {
+        var rng = SplitMix64(seed: 0x51_4C05)
+        var coordinates = [(0.0, 0.0), (-0.0, -0.0), (90, 180), (-90, -180), (45, 90), (1e-300, 5e-324), (2.2250738585072014e-308, -1e-310)]
+            .map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        for _ in 0..<200_000 { coordinates.append(Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))) }
+        var differing: [Coordinate] = []
+        for c in coordinates {
+            let p = ECEF(c)
+            let phi = c.latitude * (.pi / 180), lambda = c.longitude * (.pi / 180)
+            let sp = sin(phi), cp = cos(phi)
+            let n = ECEF.a / (1 - ECEF.e2 * sp * sp).squareRoot()
+            let q = ECEF(x: n * cp * cos(lambda), y: n * cp * sin(lambda), z: n * (1 - ECEF.e2) * sp)
+            if p.x.bitPattern != q.x.bitPattern || p.y.bitPattern != q.y.bitPattern || p.z.bitPattern != q.z.bitPattern { differing.append(c) }
+        }
+        #expect(differing.count == 0, "\(differing.count) positions differ, e.g. \(Array(differing.prefix(3)))")
+    }
+}
