@@ -142,8 +142,10 @@ extension RegionMonitor {
         previous = last.map { ($0.time, $0.coordinate, $0.error) }
         previousSpace = gate.lastSpace
 
-        // Nothing known between fixes is trusted: no bounds, no stamps, no cached query.
+        // Nothing known between fixes is trusted: no bounds, no stamps, no cached query, no quiet ball.
         nearby = NearbyCache()
+        quiet = QuietBall()
+        previousQuiet = false
         for i in 0..<n {
             visited[i] = 0
             changed[i] = 0

@@ -65,6 +65,17 @@ public struct RegionMonitor: Sendable {
     /// that did, each once (see MonitorState.swift): O(changes) a fix, no allocation once warm.
     var stateChanged: [Bool]
     var changedRegions: [Int32] = []
+    /// Where nothing can happen but dwell and watering (see `QuietBall`); renewed after each fix
+    /// evaluated in full, with `ballRegions` as scratch.
+    var quiet = QuietBall()
+    /// Whether the last accepted fix was in a quiet ball.
+    var previousQuiet = false
+    var ballRegions: [Int32] = []
+    var ballLimits: [QuietBall.Limit] = []
+    /// Accepted fixes that fell in a quiet ball (for the benchmark's figures).
+    public internal(set) var quietFixes = 0
+    /// Whether to use quiet balls at all (the tests compare the events without them).
+    var quietBalls = true
 
     public init(regions: RegionSet, config: MonitorConfig = MonitorConfig()) {
         self.regions = regions
@@ -145,6 +156,10 @@ public struct RegionMonitor: Sendable {
         guard gate.check(fix) == nil, let c = fix.coordinate, let t = fix.time else { return }
         let error = QualityGate.horizontalError(fix)
         let p = gate.lastSpace
+        if previous != nil, quiet.holds(p, error: error, config) {
+            quietFix(c, p, time: t, error: error, emit)
+            return
+        }
         let path = config.transit ? previous.flatMap { Path(from: $0, previousSpace, to: (t, c, error), p, config) } : nil
 
         var candidates = takeScratch(\.candidates)
@@ -164,19 +179,45 @@ public struct RegionMonitor: Sendable {
         if let path, let prev = previous {
             transits(through: candidates[..<queried], path, from: prev, to: (t, c, error), emit)
         }
+        let step = QuietBall.moved(previousSpace, p)
         previous = (t, c, error)
         previousSpace = p
-        // In the order of the regions, even for a far region's exit (from `insideList`, whose
-        // order depends on the history): the same state gives the same events.
+        previousQuiet = false
+        candidates.removeAll(keepingCapacity: true)
+        self.candidates = candidates
+        renewQuietBall(at: c, p, error: error, step: step)
+        emitInOrder(&atFix, emit)
+        self.atFix = atFix
+    }
+
+    /// A fix inside the quiet ball: no region can change state nor be passed through, so only
+    /// the regions we are inside are visited, for dwell and watering.
+    mutating func quietFix(_ c: Coordinate, _ p: ECEF, time t: UTCTime, error: Double, _ emit: (RegionEvent) -> Void) {
+        advanceFixNumber()
+        quietFixes += 1
+        var atFix = takeScratch(\.atFix)
+        // By index: iterating the array itself would retain it for the loop.
+        var k = 0
+        while k < insideList.count {
+            whileInside(Int(insideList[k]), fix: c, time: t, error: error) { atFix.append($0) }
+            k += 1
+        }
+        previous = (t, c, error)
+        previousSpace = p
+        previousQuiet = true
+        emitInOrder(&atFix, emit)
+        self.atFix = atFix
+    }
+
+    /// Emits a fix's own events in the order of the regions, even a far region's exit (from
+    /// `insideList`, whose order depends on the history): the same state gives the same events.
+    func emitInOrder(_ atFix: inout [RegionEvent], _ emit: (RegionEvent) -> Void) {
         if atFix.count > 1 { Self.sortByRegion(&atFix) }
         // (`removeAll(keepingCapacity:)` costs some 80 instructions even on an empty array.)
         if !atFix.isEmpty {
             for e in atFix { emit(e) }
             atFix.removeAll(keepingCapacity: true)
         }
-        self.atFix = atFix
-        candidates.removeAll(keepingCapacity: true)
-        self.candidates = candidates
     }
 
     /// Stable insertion sort by region: a fix's events are few, and a region's stay in order.
@@ -200,11 +241,8 @@ public struct RegionMonitor: Sendable {
         return buffer
     }
 
-    /// The events of one accepted fix against `candidates` (each at most once): enter, exit,
-    /// dwell; the `first` accepted fix only sets the state.
-    mutating func evaluate(_ candidates: [Int32], fix c: Coordinate, _ p: ECEF, time t: UTCTime, error e: Double,
-                           first: Bool, _ emit: (RegionEvent) -> Void) {
-        let margin = config.hysteresisMetres + config.accuracyFactor * e
+    /// Numbers the next accepted fix (each one, quiet or not: transit asks about the fix before).
+    mutating func advanceFixNumber() {
         fixNumber &+= 1
         if fixNumber == 0 {  // wrapped: renumber the stamps, the last fix as 1 and this one as 2
             for i in visited.indices {
@@ -214,6 +252,14 @@ public struct RegionMonitor: Sendable {
             }
             fixNumber = 2
         }
+    }
+
+    /// The events of one accepted fix against `candidates` (each at most once): enter, exit,
+    /// dwell; the `first` accepted fix only sets the state.
+    mutating func evaluate(_ candidates: [Int32], fix c: Coordinate, _ p: ECEF, time t: UTCTime, error e: Double,
+                           first: Bool, _ emit: (RegionEvent) -> Void) {
+        let margin = config.hysteresisMetres + config.accuracyFactor * e
+        advanceFixNumber()
         for i in candidates where visited[Int(i)] != fixNumber {
             visited[Int(i)] = fixNumber
             evaluate(Int(i), fix: c, p, time: t, error: e, margin: margin, first: first, emit)
@@ -395,7 +441,8 @@ public struct RegionMonitor: Sendable {
             if (regions.chordUpperBound(i, path.pa) + regions.chordUpperBound(i, path.pb) + length) / 2 < margin { continue }
             if (regions.signedDistanceUpperBound(i, path.pa) + regions.signedDistanceUpperBound(i, path.pb) + length) / 2 < margin { continue }
             // Both ends outside: the path gets at most L/2 inside.
-            if length / 2 < margin, containedAt[i] != fixNumber, containedAt[i] != fixNumber &- 1 { continue }
+            // (A fix in a quiet ball stamps nothing: it may have been up to the hysteresis inside.)
+            if length / 2 < margin, containedAt[i] != fixNumber, !previousQuiet, containedAt[i] != fixNumber &- 1 { continue }
             let da = regions.approximateSignedDistance(i, path.pa), db = regions.approximateSignedDistance(i, path.pb)
             guard (da + db + length) / 2 >= margin else { continue }
             guard let deepAt = Self.pointAtDepth(margin, length: length, da, db, { regions.approximateSignedDistance(i, path.space($0)) }) else { continue }

@@ -1,0 +1,128 @@
+import Geo
+
+/// A ball in space around the last fix evaluated in full, in which no fix can change a region's
+/// state nor pass through a region. Fixes in it skip the regions: only the regions we are inside
+/// tick on, for dwell and watering.
+///
+/// With `m` the ball's margin (no more than the margin of any fix it holds, see `holds`):
+/// every region the state has us outside is less than `m` inside at every point of the ball,
+/// and every region it has us inside is less than `m` outside. A fix in the ball, and the
+/// straight path to it from the fix before (also in the ball, which is convex), can then give
+/// no enter, exit or transit: those need a signed distance of at least the fix's margin, or at
+/// most minus it. A fix in the ball may be up to `m` inside a region we are outside, so it
+/// stamps nothing in `containedAt`, and transit looks at the path from it in full.
+///
+/// A walker among fences some tens of metres apart stays in one ball for several fixes, and a
+/// receiver standing still for as long as it stands; a fix near a boundary gets no ball.
+///
+/// It rests on what the per-region bounds already rest on: the signed distance changes by at
+/// most the distance moved (`moved`, the chord with room for its rounding and the plane's scale).
+struct QuietBall: Sendable {
+    var center = ECEF(x: 0, y: 0, z: 0)
+    /// 0: no ball.
+    var radius = 0.0
+    var margin = 0.0
+
+    /// How far from a fix a ball may reach, metres. Larger costs more regions to bound per ball.
+    static let reach = 100.0
+    /// A fix this far from the one before, metres, or farther, gets no ball: at driving speed the
+    /// next fix is mostly out of any ball the fences leave room for, and measuring one costs
+    /// more than it saves (on the pipeline benchmark, 12 m paid and 25 m did not).
+    static let maxStep = 12.0
+    /// How many polygons' distances a ball may compute, when their cheap bounds are what limits
+    /// it (a point deep in a polygon is only known to be in its raster cell).
+    static let distanceBudget = 4
+    /// Distances are computed for a ball only while it is smaller than this many steps (plus
+    /// 3 m for a receiver standing still): a larger ball would not hold many more fixes.
+    static let stepsWorthADistance = 8.0
+    /// The share of the fix's error term in the ball's margin: less than all of it, so that the
+    /// next fixes, whose errors wander, still reach the margin.
+    static let errorShare = 0.75
+    /// What the distances of transit's path search (`approximateSignedDistance`) may differ by
+    /// from the bounds the ball is measured with: they agree to millimetres near a fence.
+    static let searchSlack = 0.01
+
+    /// An upper bound of how much a region's signed distance changes from `a` to `b`.
+    @inline(__always)
+    static func moved(_ a: ECEF, _ b: ECEF) -> Double { a.distance(to: b) * (1 + 1e-4) + 1e-3 }
+
+    /// Whether a fix at `p` with horizontal error `error` is in the ball, under `config`: its
+    /// margin must be at least the ball's (a transit's, over the larger error of two fixes, is
+    /// then too).
+    @inline(__always)
+    func holds(_ p: ECEF, error: Double, _ config: MonitorConfig) -> Bool {
+        radius > 0 && Self.moved(center, p) < radius && config.accuracyFactor >= 0 && error >= 0
+            && config.hysteresisMetres + config.accuracyFactor * error >= margin
+    }
+
+    /// A region that limits the ball: how far the ball may reach for it, and whether that comes
+    /// from its distance (or a circle's chord) rather than a looser bound.
+    struct Limit {
+        var region: Int32
+        var room: Double
+        var exact: Bool
+    }
+}
+
+extension RegionMonitor {
+    /// Measures the quiet ball around the fix just evaluated in full (`c`, `p`, with horizontal
+    /// error `error`, `step` metres from the fix before): the largest radius, up to
+    /// `QuietBall.reach`, at which every region's bound still keeps its state.
+    ///
+    /// Bounds come from what evaluating left (`bound` at `boundCenter`) and the fence's chord.
+    /// Where a polygon's bound is what limits the ball, its distance is computed (up to
+    /// `distanceBudget` of them, while the ball is smaller than `stepsWorthADistance` steps)
+    /// and kept as its new bound.
+    mutating func renewQuietBall(at c: Coordinate, _ p: ECEF, error: Double, step: Double) {
+        quiet.radius = 0
+        guard quietBalls, config.accuracyFactor >= 0, error >= 0, step < QuietBall.maxStep else { return }
+        let m = config.hysteresisMetres + config.accuracyFactor * error * QuietBall.errorShare
+        var limits = takeScratch(\.ballLimits)
+        defer {
+            limits.removeAll(keepingCapacity: true)
+            ballLimits = limits
+        }
+        // Inside: at least `bound − moved` inside here, so more than −m anywhere in the ball.
+        // Every region we are inside was evaluated at this fix, which leaves it a bound.
+        for k in insideList {
+            let i = Int(k)
+            guard !boundCenter[i].x.isNaN else { return }
+            let room = bound[i] - QuietBall.moved(boundCenter[i], p) + m
+            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
+        }
+        // Outside: every region whose box comes within reach is at most `upper` inside here, so
+        // less than m anywhere in the ball; the others are farther.
+        var near = takeScratch(\.ballRegions)
+        regions.appendRegions(along: c, c, length: 0, within: QuietBall.reach + 1, cache: &nearby, to: &near)
+        for k in near where !inside[Int(k)] {
+            let i = Int(k)
+            var upper = regions.chordUpperBound(i, p)
+            if !boundCenter[i].x.isNaN { upper = min(upper, bound[i] + QuietBall.moved(boundCenter[i], p)) }
+            let room = m - upper - QuietBall.searchSlack
+            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
+        }
+        near.removeAll(keepingCapacity: true)
+        ballRegions = near
+
+        let worth = min(QuietBall.reach, QuietBall.stepsWorthADistance * step + 3)
+        var budget = QuietBall.distanceBudget
+        while true {
+            var least = -1, radius = QuietBall.reach
+            for (k, l) in limits.enumerated() where l.room < radius {
+                least = k
+                radius = l.room
+            }
+            guard least >= 0, radius < worth, !limits[least].exact, radius > -QuietBall.reach, budget > 0 else {
+                if radius > step { quiet = QuietBall(center: p, radius: radius, margin: m) }
+                return
+            }
+            // A polygon's bound limits the ball: its distance here (the plane's, as transit's).
+            budget -= 1
+            let i = Int(limits[least].region)
+            let d = regions.approximateSignedDistance(i, p)
+            setBound(i, at: p, d)
+            limits[least].room = inside[i] ? d + m : m - d - QuietBall.searchSlack
+            limits[least].exact = true
+        }
+    }
+}
