@@ -331,16 +331,18 @@ public struct RegionSet: Sendable {
         }
     }
 
-    /// Whether region `i`'s fence is a circle, whose chord bound is within a micrometre of its
-    /// distance (a polygon's only says how far its farthest vertex reaches).
+    /// Whether region `i`'s fence is a circle, whose chord bound is close to its distance (a
+    /// polygon's only says how far its farthest vertex reaches).
     @inlinable
     public func isCircle(_ i: Int) -> Bool {
         cores.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped[Int(coreOfRegion[i])].radius > 0 }
     }
 
     /// For a circle, bounds of its signed distance at `p` from the chord to its centre: the
-    /// geodesic is at least the chord and, within 1,000 km, longer by less than twice chord³/24R².
-    /// Nil for a polygon, or beyond 1,000 km.
+    /// geodesic is at least the chord and longer by less than twice chord³/24R². Nil for a
+    /// polygon, and beyond 4 km from the centre: there the bounds are more than a quarter of a
+    /// millimetre apart, and kept as a region's bound they would no longer prune the transit
+    /// search (which takes the chord) exactly as the distance itself does.
     @inlinable
     public func circleBounds(_ i: Int, _ p: ECEF) -> (lower: Double, upper: Double)? {
         cores.withUnsafeBufferPointer { cs in
@@ -348,7 +350,7 @@ public struct RegionSet: Sendable {
             let radius = core.pointee.radius
             guard radius > 0 else { return nil }
             let chord = FenceCore.chord(at: core, p)
-            guard chord < 1_000_000 else { return nil }
+            guard chord < 4_000 else { return nil }
             let slack = 2 * chord * chord * chord / (24 * FenceCore.earthRadius * FenceCore.earthRadius) + 1e-6
             return (radius - chord - slack, radius - chord + 1e-6)
         }

@@ -91,13 +91,15 @@ extension RegionMonitor {
             if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
         }
         // Outside: every region whose box comes within reach is at most `upper` inside here, so
-        // less than m anywhere in the ball; the others are farther.
+        // less than m anywhere in the ball; the others are farther. For a circle, only its
+        // chord: transit's search measures circles by the chord, which the geodesic behind a
+        // stored bound undercuts by chord³/24R² (a centimetre 22 km from the centre).
         var near = takeScratch(\.ballRegions)
         regions.appendRegions(along: c, c, length: 0, within: QuietBall.reach + 1, cache: &nearby, to: &near)
         for k in near where !inside[Int(k)] {
             let i = Int(k)
             var upper = regions.chordUpperBound(i, p)
-            if !boundCenter[i].x.isNaN { upper = min(upper, bound[i] + QuietBall.moved(boundCenter[i], p)) }
+            if !boundCenter[i].x.isNaN, !regions.isCircle(i) { upper = min(upper, bound[i] + QuietBall.moved(boundCenter[i], p)) }
             let room = m - upper - QuietBall.searchSlack
             if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
         }
