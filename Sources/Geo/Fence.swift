@@ -69,6 +69,13 @@ public struct FenceCore: Sendable {
     @usableFromInline let blockStart: Int32
 
     @usableFromInline static let earthRadius = 6_371_008.8
+
+    /// How much longer than a chord of this length (under 1,000 km) the geodesic can be: less
+    /// than twice chord³/24R², plus a micrometre for rounding.
+    @inlinable
+    static func geodesicExcess(_ chord: Double) -> Double {
+        2 * chord * chord * chord / (24 * earthRadius * earthRadius) + 1e-6
+    }
     public static let gridSide = 32
     /// UInt64 words per fence raster: 32 × 32 cells × 2 bits.
     public static let gridWords = gridSide * gridSide * 2 / 64
@@ -90,7 +97,7 @@ public struct FenceCore: Sendable {
             if chord > radius { return false }  // the geodesic is never shorter than the chord
             // Within 1,000 km the geodesic exceeds the chord by less than twice chord³/24R².
             if chord < 1_000_000 {
-                let slack = 2 * chord * chord * chord / (24 * Self.earthRadius * Self.earthRadius) + 1e-6
+                let slack = Self.geodesicExcess(chord)
                 if chord + slack < radius { return true }
             }
             return Geodesic.wgs84.distance(frame.origin, c) <= radius
@@ -121,7 +128,7 @@ public struct FenceCore: Sendable {
             if chord > radius { return false }  // the geodesic is never shorter than the chord
             // Within 1,000 km the geodesic exceeds the chord by less than twice chord³/24R².
             if chord < 1_000_000 {
-                let slack = 2 * chord * chord * chord / (24 * Self.earthRadius * Self.earthRadius) + 1e-6
+                let slack = Self.geodesicExcess(chord)
                 if chord + slack < radius { return true }
             }
             return Geodesic.wgs84.distance(core.pointee.frame.origin, c) <= radius
@@ -251,7 +258,7 @@ public struct FenceCore: Sendable {
             // The geodesic is at least the chord, and within 1,000 km at most this much longer.
             if chord > radius { return (false, radius - chord) }
             guard chord < 1_000_000 else { return nil }
-            let slack = 2 * chord * chord * chord / (24 * Self.earthRadius * Self.earthRadius) + 1e-6
+            let slack = Self.geodesicExcess(chord)
             return chord + slack < radius ? (true, radius - chord - slack) : nil
         }
         let reach = core.pointee.reach

@@ -351,7 +351,7 @@ public struct RegionSet: Sendable {
             guard radius > 0 else { return nil }
             let chord = FenceCore.chord(at: core, p)
             guard chord < 4_000 else { return nil }
-            let slack = 2 * chord * chord * chord / (24 * FenceCore.earthRadius * FenceCore.earthRadius) + 1e-6
+            let slack = FenceCore.geodesicExcess(chord)
             return (radius - chord - slack, radius - chord + 1e-6)
         }
     }

@@ -441,7 +441,7 @@ public struct RegionMonitor: Sendable {
             if (regions.chordUpperBound(i, path.pa) + regions.chordUpperBound(i, path.pb) + length) / 2 < margin { continue }
             if (regions.signedDistanceUpperBound(i, path.pa) + regions.signedDistanceUpperBound(i, path.pb) + length) / 2 < margin { continue }
             // Both ends outside: the path gets at most L/2 inside.
-            // (A fix in a quiet ball stamps nothing: it may have been up to the hysteresis inside.)
+            // (A fix in a quiet ball stamps nothing: it may have been up to the ball's margin inside.)
             if length / 2 < margin, containedAt[i] != fixNumber, !previousQuiet, containedAt[i] != fixNumber &- 1 { continue }
             let da = regions.approximateSignedDistance(i, path.pa), db = regions.approximateSignedDistance(i, path.pb)
             guard (da + db + length) / 2 >= margin else { continue }
