@@ -14,6 +14,15 @@ extension NMEAReader {
         return v
     }
 
+    /// An optional field of a quantity without a sign (DOP, σ, speed): as `optional`, and a
+    /// field with a sign is malformed, so a negative HDOP never becomes a negative error.
+    @inlinable
+    static func magnitude(_ f: Field, _ ok: inout Bool) -> Double? {
+        if f.isEmpty { return nil }
+        guard let v = f.unsignedDecimal else { ok = false; return nil }
+        return v
+    }
+
     @inlinable
     static func position(_ lat: Field, _ ns: Field, _ lon: Field, _ ew: Field) -> Coordinate? {
         guard let la = lat.angle(hemisphere: ns, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"), limit: 90),
@@ -87,7 +96,7 @@ extension NMEAReader {
         if valid {
             guard let c = Self.position(lat, ns, lon, ew) else { return false }
             coordinate = c
-            speed = Self.optional(spd, &ok).map { $0 * Self.knotsToMetresPerSecond }
+            speed = Self.magnitude(spd, &ok).map { $0 * Self.knotsToMetresPerSecond }
             course = Self.course(Self.optional(crs, &ok))
             guard ok else { return false }
         }
@@ -109,7 +118,7 @@ extension NMEAReader {
         let quality = f.next(), sats = f.next(), hdopField = f.next(), alt = f.next()
         guard let tod = self.time(time), let q = quality.unsignedInt else { return false }
         var ok = true
-        let hdop = Self.optional(hdopField, &ok)
+        let hdop = Self.magnitude(hdopField, &ok)
         let satellites = sats.isEmpty ? nil : sats.unsignedInt
         guard ok else { return false }
         var coordinate: Coordinate?
@@ -150,7 +159,7 @@ extension NMEAReader {
         var valid = false
         for i in 0..<modeField.count where modeField.base[i] != UInt8(ascii: "N") { valid = true }
         var ok = true
-        let hdop = Self.optional(hdopField, &ok)
+        let hdop = Self.magnitude(hdopField, &ok)
         let satellites = sats.isEmpty ? nil : sats.unsignedInt
         var coordinate: Coordinate?
         var altitude: Double?
@@ -189,10 +198,10 @@ extension NMEAReader {
         let sLat = f.next(), sLon = f.next()
         guard let tod = self.time(time) else { return false }
         var ok = true
-        let a = Self.optional(sLat, &ok), b = Self.optional(sLon, &ok)
+        let a = Self.magnitude(sLat, &ok), b = Self.magnitude(sLon, &ok)
         guard ok else { return false }
         assembler.timed(tod.nanos, key: tod.key, stats: &counters, emit)
-        if let a, let b, a >= 0, b >= 0 { assembler.acc.horizontalError = (a * a + b * b).squareRoot() }
+        if let a, let b { assembler.acc.horizontalError = (a * a + b * b).squareRoot() }
         return true
     }
 
@@ -205,7 +214,7 @@ extension NMEAReader {
         guard let mode = modeField.unsignedInt, (1...3).contains(mode) else { return false }
         let used = f.countNonEmpty(12)
         var ok = true
-        let p = Self.optional(f.next(), &ok), h = Self.optional(f.next(), &ok), v = Self.optional(f.next(), &ok)
+        let p = Self.magnitude(f.next(), &ok), h = Self.magnitude(f.next(), &ok), v = Self.magnitude(f.next(), &ok)
         guard ok else { return false }
         // Multi-constellation receivers send one GSA per system: the best fix type counts, and
         // the satellites add up over the epoch.
@@ -244,15 +253,15 @@ extension NMEAReader {
             let kmh = f.next()
             _ = f.next()
             faa = f.next().first
-            if let k = Self.optional(kn, &ok) {
+            if let k = Self.magnitude(kn, &ok) {
                 speed = k * Self.knotsToMetresPerSecond
-            } else if let k = Self.optional(kmh, &ok) {
+            } else if let k = Self.magnitude(kmh, &ok) {
                 speed = k * Self.kmhToMetresPerSecond
             }
         } else {
             // NMEA 2.0: course true, course magnetic, knots, km/h.
             course = Self.course(Self.optional(c1, &ok))
-            speed = Self.optional(f.next(), &ok).map { $0 * Self.knotsToMetresPerSecond }
+            speed = Self.magnitude(f.next(), &ok).map { $0 * Self.knotsToMetresPerSecond }
         }
         guard ok else { return false }
         guard assembler.open, faa != UInt8(ascii: "N") else { return true }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Geo
 
 /// One comma-separated field of a sentence: a view on the caller's bytes, valid only while the
@@ -71,36 +76,26 @@ struct Field {
         return negative ? -v : v
     }
 
-    /// The rare decimal with more than 18 digits: keeps 18 significant ones.
+    /// A decimal of a quantity that has no sign (a DOP, a standard deviation, a speed): nil for
+    /// a field with `-` or `+` before its digits, as for a malformed one.
+    @inlinable
+    var unsignedDecimal: Double? {
+        guard count > 0, base[0] != UInt8(ascii: "-"), base[0] != UInt8(ascii: "+") else { return nil }
+        return decimal
+    }
+
+    /// The rare decimal with more than 18 digits (already checked to be `[+-]digits[.digits]`),
+    /// correctly rounded by the C library: too rare to deserve a fast path of its own.
     @usableFromInline
     var longDecimal: Double? {
-        var i = 0
-        var negative = false
-        if base[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if base[0] == UInt8(ascii: "+") { i = 1 }
-        var mantissa: UInt64 = 0
-        var significant = 0
-        var fractionDigits = 0
-        var seenDot = false
-        while i < count {
-            let c = base[i]
-            let d = c &- 48
-            if d < 10 {
-                if significant < 18 {
-                    if mantissa != 0 || d != 0 { significant += 1 }
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    if seenDot { fractionDigits += 1 }
-                } else if !seenDot {
-                    return nil  // an integer part this long is not an NMEA value
-                }
-            } else if c == UInt8(ascii: ".") && !seenDot {
-                seenDot = true
-            } else {
-                return nil
-            }
-            i += 1
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text -> Double? in
+            for k in 0..<count { text[k] = CChar(bitPattern: base[k]) }
+            text[count] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let v = strtod(text.baseAddress!, &end)
+            guard end == text.baseAddress! + count, v.isFinite else { return nil }
+            return v
         }
-        let v = Double(mantissa) / NMEAPowers.ten(fractionDigits)
-        return negative ? -v : v
     }
 
     /// The field's bytes packed into two words with its length in the top byte (fields of up to
