@@ -679,6 +679,9 @@ public struct Fence: Sendable {
     /// split in two across the antimeridian.
     @usableFromInline
     static func boxPair(latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>, metres: Double) -> (GeoBox, GeoBox?) {
+        // A margin that is negative or NaN (a caller's bad arithmetic) grows nothing: an
+        // inverted box would trap in the ranges built from it.
+        let metres = metres >= 0 ? metres : 0
         let dLat = metres / minMetresPerDegreeLatitude * 1.01 + 1e-9
         let minLat = max(-90, latitudes.lowerBound - dLat), maxLat = min(90, latitudes.upperBound + dLat)
         let extreme = max(abs(minLat), abs(maxLat))

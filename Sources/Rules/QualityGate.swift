@@ -6,7 +6,7 @@ public enum DropReason: String, Sendable, CaseIterable {
     case noFix = "no_fix"
     /// No date yet: the time is not known, so nothing can be ordered or timed.
     case noTime = "no_time"
-    /// Horizontal error above `maxErrorMetres`.
+    /// Horizontal error above `maxErrorMetres`, or one that is not a distance (negative, NaN).
     case inaccurate
     /// Not after the last accepted fix.
     case notAfterLast = "not_after_last"
@@ -67,7 +67,10 @@ public struct QualityGate: Sendable {
     private mutating func judge(_ fix: Fix) -> DropReason? {
         guard fix.mode >= .twoD, let c = fix.coordinate else { return .noFix }
         guard let t = fix.time else { return .noTime }
-        guard Self.horizontalError(fix) <= config.maxErrorMetres else { return .inaccurate }
+        // NaN or negative: not an error estimate at all (the NMEA decoders refuse signed DOPs
+        // and sigmas; a Fix made elsewhere may still carry one).
+        let error = Self.horizontalError(fix)
+        guard error >= 0, error <= config.maxErrorMetres else { return .inaccurate }
         space = ECEF(c)
         guard let (lt, lc) = last else { return nil }
         guard t > lt else { return .notAfterLast }

@@ -75,7 +75,7 @@ extension RegionMonitor {
     /// and kept as its new bound.
     mutating func renewQuietBall(at c: Coordinate, _ p: ECEF, error: Double, step: Double) {
         quiet.radius = 0
-        guard quietBalls, config.accuracyFactor >= 0, error >= 0, step < QuietBall.maxStep else { return }
+        guard quietBalls, config.hysteresisMetres >= 0, config.accuracyFactor >= 0, error >= 0, step < QuietBall.maxStep else { return }
         let m = config.hysteresisMetres + config.accuracyFactor * error * QuietBall.errorShare
         var limits = takeScratch(\.ballLimits)
         defer {

@@ -258,7 +258,7 @@ public struct RegionMonitor: Sendable {
     /// dwell; the `first` accepted fix only sets the state.
     mutating func evaluate(_ candidates: [Int32], fix c: Coordinate, _ p: ECEF, time t: UTCTime, error e: Double,
                            first: Bool, _ emit: (RegionEvent) -> Void) {
-        let margin = config.hysteresisMetres + config.accuracyFactor * e
+        let margin = Self.margin(config, error: e)
         advanceFixNumber()
         for i in candidates where visited[Int(i)] != fixNumber {
             visited[Int(i)] = fixNumber
@@ -386,6 +386,15 @@ public struct RegionMonitor: Sendable {
         }
     }
 
+    /// The evidence a transition needs beyond the boundary: `hysteresis + accuracyFactor·error`,
+    /// metres. Never negative nor NaN, whatever a caller's config or fix holds (the config file
+    /// refuses such values; a margin below 0 would turn the query boxes inside out).
+    @inline(__always)
+    static func margin(_ config: MonitorConfig, error: Double) -> Double {
+        let m = config.hysteresisMetres + config.accuracyFactor * error
+        return m >= 0 ? m : 0
+    }
+
     /// The straight path between two accepted fixes, as far as transit needs it.
     struct Path {
         let pa: ECEF, pb: ECEF
@@ -404,7 +413,7 @@ public struct RegionMonitor: Sendable {
             // it from above; beyond 100 km ask the geodesic itself.
             length = chord <= 100_000 ? chord * (1 + 1e-4) : Geodesic.wgs84.inverse(a.coordinate, b.coordinate).distance
             error = max(a.error, b.error)
-            margin = config.hysteresisMetres + config.accuracyFactor * error
+            margin = RegionMonitor.margin(config, error: error)
         }
 
         func space(_ f: Double) -> ECEF {
