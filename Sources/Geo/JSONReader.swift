@@ -30,6 +30,7 @@ public indirect enum JSONValue: Sendable {
 
     public var string: String? { if case let .string(s) = self { return s } else { return nil } }
     public var number: Double? { if case let .number(n) = self { return n } else { return nil } }
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
 
     /// A short name of the value's type for error messages.
     public var typeName: String {
@@ -64,39 +65,56 @@ public struct JSONDocument: Sendable {
     public func position(_ i: Int) -> (x: Double, y: Double) { (positions[2 * i], positions[2 * i + 1]) }
 
     /// Parses `bytes`; errors carry the line and column (1-based, in bytes) where parsing stopped.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONDocument {
+    /// A name given twice in one object is an error (RFC 8259 leaves it undefined, and a reader
+    /// that takes one of them silently hides a mistake), unless `duplicateMembers` (for a reader
+    /// that reports them itself, with more to say).
+    public static func parse(_ bytes: [UInt8], duplicateMembers: Bool = false) throws(JSONSyntaxError) -> JSONDocument {
         var p = JSONParser(bytes: bytes)
-        do {
+        p.duplicateMembers = duplicateMembers
+        do throws(JSONParser.Failure) {
             p.skipSpace()
             let root = try p.value(key: nil)
             p.skipSpace()
             guard p.i == bytes.count else { throw p.error("unexpected text after the JSON value") }
             return JSONDocument(root: root, positions: p.positions)
-        } catch let e as JSONParser.Failure {
-            throw e.error
         } catch {
-            throw JSONSyntaxError(line: 1, column: 1, message: "\(error)")
+            throw error.located(in: bytes)
         }
     }
 }
 
 struct JSONParser {
-    struct Failure: Error { var error: JSONSyntaxError }
+    /// Where parsing stopped and why. The line and column are counted only for the failure that
+    /// is reported (`located(in:)`): a `coordinates` array that is not all numbers fails and is
+    /// read again as plain JSON, and counting from the start of the text at each of those would
+    /// make a file of many such arrays quadratic.
+    struct Failure: Error {
+        var message: String
+        var offset: Int
+
+        func located(in bytes: [UInt8]) -> JSONSyntaxError {
+            let end = min(offset, bytes.count)
+            var line = 1, lineStart = 0
+            bytes.withUnsafeBufferPointer { b in
+                for k in 0..<end where b[k] == 0x0A {
+                    line += 1
+                    lineStart = k + 1
+                }
+            }
+            return JSONSyntaxError(line: line, column: end - lineStart + 1, message: message)
+        }
+    }
 
     let bytes: [UInt8]
     var i = 0
     var positions: [Double] = []
     var depth = 0
+    var duplicateMembers = false
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     func error(_ message: String, at offset: Int? = nil) -> Failure {
-        let end = min(offset ?? i, bytes.count)
-        var line = 1, column = 1
-        for k in 0..<end {
-            if bytes[k] == 0x0A { line += 1; column = 1 } else { column += 1 }
-        }
-        return Failure(error: JSONSyntaxError(line: line, column: column, message: message))
+        Failure(message: message, offset: offset ?? i)
     }
 
     mutating func skipSpace() {
@@ -158,6 +176,7 @@ struct JSONParser {
         defer { depth -= 1 }
         i += 1
         var members: [(key: String, value: JSONValue)] = []
+        var names: Set<String> = []  // filled only for objects of many members
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
@@ -165,8 +184,12 @@ struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
                 throw error("expected a member name in quotes, found \(describeHere())")
             }
+            let keyStart = i
             let key = try string()
-            try expect(UInt8(ascii: ":"), "':' after member name \"\(key)\"")
+            if !duplicateMembers, Self.contains(members, key, &names) {
+                throw error("duplicate member \"\(TextExcerpt.short(key))\" in an object: give each name once", at: keyStart)
+            }
+            try expect(UInt8(ascii: ":"), "':' after member name \"\(TextExcerpt.short(key))\"")
             let v = try value(key: key)
             members.append((key, v))
             skipSpace()
@@ -175,6 +198,14 @@ struct JSONParser {
             if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
             throw error("expected ',' or '}' after a member, found \(describeHere())")
         }
+    }
+
+    /// Whether `key` is already a member: a scan for the usual few members, a set past 16 (so an
+    /// object of many members costs no more than linear time).
+    static func contains(_ members: [(key: String, value: JSONValue)], _ key: String, _ names: inout Set<String>) -> Bool {
+        if members.count < 16 { return members.contains { $0.key == key } }
+        if names.isEmpty { names = Set(members.map(\.key)) }
+        return !names.insert(key).inserted
     }
 
     mutating func array() throws(Failure) -> JSONValue {
@@ -361,6 +392,9 @@ struct JSONParser {
             text.append(0)
             value = text.withUnsafeBufferPointer { buf in
                 buf.withMemoryRebound(to: CChar.self) { strtod($0.baseAddress!, nil) }
+            }
+            guard value.isFinite else {
+                throw error("number \(TextExcerpt.short(String(decoding: bytes[start..<i], as: UTF8.self))) is out of range (beyond ±1.8e308)", at: start)
             }
             return value
         }

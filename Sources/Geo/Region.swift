@@ -35,6 +35,9 @@ public struct Region: Sendable {
 
     /// Default radii when a Point feature has no `radius_m`.
     public static let defaultAlbumRadius = 150.0
+    /// The radii a circle fence may have, metres: a metre (finer than a GPS can tell) to 1,000 km
+    /// (as far as a polygon may reach from its centre).
+    public static let radiusLimits = 1.0...1_000_000.0
     public static let defaultPlantRadius = 30.0
 }
 
@@ -63,7 +66,7 @@ public struct RegionIssue: Sendable, Equatable, CustomStringConvertible {
         if let line, let column { place += ":\(line):\(column)" }
         if let feature {
             place += ": feature \(feature)"
-            if let id { place += " (id \"\(id)\")" }
+            if let id { place += " (id \"\(TextExcerpt.short(id))\")" }
         }
         return place + ": " + message
     }

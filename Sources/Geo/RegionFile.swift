@@ -125,7 +125,7 @@ public enum RegionFile {
         switch properties["kind"] {
         case let .string(s)?:
             kind = RegionKind(rawValue: s)
-            if kind == nil { issues.append(context.issue("unknown kind \"\(s)\" (expected reforestation, plant or album)")) }
+            if kind == nil { issues.append(context.issue("unknown kind \"\(TextExcerpt.short(s))\" (expected reforestation, plant or album)")) }
         case nil: issues.append(context.issue("properties.kind is missing (reforestation, plant or album)"))
         default: issues.append(context.issue("properties.kind must be a string (reforestation, plant or album)"))
         }
@@ -149,7 +149,7 @@ public enum RegionFile {
             }
             if let s = properties["last_watered"]?.string {
                 lastWatered = UTCTime(iso8601: s)
-                if lastWatered == nil { issues.append(context.issue("last_watered \"\(s)\" is not an ISO 8601 date or time (e.g. 2026-04-20T08:00:00Z)")) }
+                if lastWatered == nil { issues.append(context.issue("last_watered \"\(TextExcerpt.short(s))\" is not an ISO 8601 date or time (e.g. 2026-04-20T08:00:00Z)")) }
             } else {
                 issues.append(context.issue("a plant needs last_watered (ISO 8601, e.g. 2026-04-20T08:00:00Z)"))
             }
@@ -275,7 +275,9 @@ public enum RegionFile {
             var radius: Double?
             switch properties["radius_m"] {
             case let .number(r)?:
-                if r > 0, r.isFinite { radius = r } else { issues.append(context.issue("radius_m must be more than 0, not \(show(r))")) }
+                if Region.radiusLimits.contains(r) { radius = r } else {
+                    issues.append(context.issue("radius_m must be from \(show(Region.radiusLimits.lowerBound)) to \(show(Region.radiusLimits.upperBound)) metres, not \(show(r))"))
+                }
             case nil:
                 switch kind {
                 case .album?: radius = Region.defaultAlbumRadius

@@ -50,7 +50,7 @@ public struct SpeciesCatalog: Sendable {
         }
         let doc: JSONDocument
         do {
-            doc = try JSONDocument.parse(Array(bytes))
+            doc = try JSONDocument.parse(Array(bytes), duplicateMembers: true)  // reported below, by field
         } catch {
             throw fail(.notJSON(line: error.line, column: error.column, message: error.message))
         }
@@ -261,7 +261,7 @@ public struct SpeciesCatalogError: Error, Sendable, Equatable, CustomStringConve
             if case let .notJSON(line, column, _) = reason { place = ":\(line):\(column)" }
             if let entry {
                 place += ": species[\(entry)]"
-                if let latin { place += " (\"\(latin)\")" }
+                if let latin { place += " (\"\(TextExcerpt.short(latin))\")" }
             }
             return place + ": " + message
         }
@@ -282,11 +282,11 @@ public struct SpeciesCatalogError: Error, Sendable, Equatable, CustomStringConve
             case let .missingField(field):
                 return "\(field) is missing: \(Self.explain(field))"
             case let .unknownField(field, suggestion):
-                var s = "unknown field \"\(field)\""
+                var s = "unknown field \"\(TextExcerpt.short(field))\""
                 if let suggestion { s += " (did you mean \"\(suggestion)\"?)" }
                 return s + "; the fields are " + (entry == nil ? SpeciesCatalog.topLevelKeys.joined(separator: ", ") : fields)
             case let .repeatedField(field):
-                return "\"\(field)\" is given twice: keep one"
+                return "\"\(TextExcerpt.short(field))\" is given twice: keep one"
             case let .wrongType(field, expected, found):
                 return "\(field) must be \(expected), not \(found)"
             case let .emptyName(field):

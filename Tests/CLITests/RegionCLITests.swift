@@ -33,7 +33,7 @@ let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         let r = try CLI.run(["check", file.path])
         #expect(r.status == 1)
         #expect(r.stderr.contains("feature 0 (id \"a\"): unknown kind \"moss\""))
-        #expect(r.stderr.contains("feature 1 (id \"a\"): radius_m must be more than 0"))
+        #expect(r.stderr.contains("feature 1 (id \"a\"): radius_m must be from 1 to 1000000 metres, not -3"))
         #expect(r.stderr.contains("feature 1 (id \"a\"): duplicate id"))
         #expect(r.stderr.contains(file.path))
     }

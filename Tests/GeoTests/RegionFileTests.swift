@@ -42,7 +42,7 @@ import Testing
         #expect(messages(5).contains { $0.contains("out of range") && $0.contains("98.71") })
         #expect(messages(6).contains { $0.contains("duplicate id") && $0.contains("feature 0") })
         #expect(messages(7).contains { $0.contains("unknown kind \"garden\"") })
-        #expect(messages(8).contains { $0.contains("radius_m must be more than 0") })
+        #expect(messages(8).contains { $0.contains("radius_m must be from 1 to 1000000 metres, not 0") })
         #expect(messages(9).contains { $0.contains("needs radius_m") })
         #expect(messages(10).contains { $0.contains("interval_days") && $0.contains("45") })
         #expect(messages(10).contains { $0.contains("last_watered \"yesterday\"") })
