@@ -32,6 +32,7 @@ enum PolygonCheck {
             return out
         }
         let planar = parts.map { $0.map { $0.map { frame.project($0) } } }
+        let locators = planar.map { $0.map(RingLocator.init) }
 
         for (pi, rings) in planar.enumerated() {
             for (ri, ring) in rings.enumerated() {
@@ -48,17 +49,17 @@ enum PolygonCheck {
                 let of = multi ? " of part \(pi + 1)" : ""
                 if ringsCross(hole, shell) {
                     out.append("hole \(hi)\(of) crosses its outer ring")
-                } else if samples(hole).contains(where: { side($0, shell) == .outside }) {
+                } else if samples(hole).contains(where: { locators[pi][0].side($0) == .outside }) {
                     out.append("hole \(hi)\(of) lies outside its outer ring")
                 }
-                for hj in 1..<hi where ringsCross(rings[hj], hole) || ringsOverlap(rings[hj], hole) {
+                for hj in 1..<hi where ringsCross(rings[hj], hole) || ringsOverlap(locators[pi][hj], locators[pi][hi]) {
                     out.append("holes \(hj) and \(hi)\(of) overlap")
                 }
             }
         }
         if out.isEmpty, multi {
             for a in 0..<planar.count {
-                for b in (a + 1)..<planar.count where partsOverlap(planar[a], planar[b]) {
+                for b in (a + 1)..<planar.count where partsOverlap(locators[a], locators[b]) {
                     out.append("parts \(a + 1) and \(b + 1) overlap; a MultiPolygon's parts must be disjoint")
                 }
             }
@@ -68,13 +69,9 @@ enum PolygonCheck {
 
     enum Side { case inside, boundary, outside }
 
-    /// Where `p` lies relative to ring `r`.
-    static func side(_ p: Planar, _ r: [Planar]) -> Side {
-        for i in 0..<r.count {
-            let a = r[i], b = r[(i + 1) % r.count]
-            if orient(a, b, p) == 0, onSegment(a, b, p) { return .boundary }
-        }
-        return contains(r, p) ? .inside : .outside
+    /// Whether the areas of two rings that do not properly cross share interior.
+    static func ringsOverlap(_ p: RingLocator, _ q: RingLocator) -> Bool {
+        samples(p.ring).contains { q.side($0) == .inside } || samples(q.ring).contains { p.side($0) == .inside }
     }
 
     /// A ring's vertices and the midpoints of its edges: where a ring that does not properly
@@ -88,21 +85,16 @@ enum PolygonCheck {
         return out
     }
 
-    /// Whether the areas of two rings that do not properly cross share interior.
-    static func ringsOverlap(_ p: [Planar], _ q: [Planar]) -> Bool {
-        samples(p).contains { side($0, q) == .inside } || samples(q).contains { side($0, p) == .inside }
-    }
-
     /// Whether a point is strictly inside a polygon's area: inside its shell, not in or on a hole.
-    static func inArea(_ x: Planar, _ rings: [[Planar]]) -> Bool {
-        side(x, rings[0]) == .inside && rings.dropFirst().allSatisfy { side(x, $0) == .outside }
+    static func inArea(_ x: Planar, _ rings: [RingLocator]) -> Bool {
+        rings[0].side(x) == .inside && rings.dropFirst().allSatisfy { $0.side(x) == .outside }
     }
 
     /// Whether two polygons (shell and holes each) share interior: an edge crossing, or a sample
     /// point of one strictly inside the other's area. One lying wholly in the other's hole is fine.
-    static func partsOverlap(_ a: [[Planar]], _ b: [[Planar]]) -> Bool {
-        for ra in a { for rb in b where ringsCross(ra, rb) { return true } }
-        return b.contains { samples($0).contains { inArea($0, a) } } || a.contains { samples($0).contains { inArea($0, b) } }
+    static func partsOverlap(_ a: [RingLocator], _ b: [RingLocator]) -> Bool {
+        for ra in a { for rb in b where ringsCross(ra.ring, rb.ring) { return true } }
+        return b.contains { samples($0.ring).contains { inArea($0, a) } } || a.contains { samples($0.ring).contains { inArea($0, b) } }
     }
 
     static func orient(_ a: Planar, _ b: Planar, _ c: Planar) -> Double {
@@ -125,44 +117,44 @@ enum PolygonCheck {
     }
 
     /// The first pair of edges (by start index) that meet other than at a shared end point.
+    /// Candidates come from a quadtree of the edges (`SegmentPairs`), so a valid ring of n
+    /// vertices costs about n log n; the least pair that meets is the one reported.
     static func selfIntersection(_ r: [Planar]) -> (Int, Int)? {
+        var first: (Int, Int)?
+        SegmentPairs(ring: r).forEachCandidate { i, j in
+            if let f = first, (f.0, f.1) <= (i, j) { return true }
+            if edgesMeet(r, i, j) { first = (i, j) }
+            return true
+        }
+        return first
+    }
+
+    /// Whether edges i < j of ring `r` meet other than at the end point neighbours share.
+    static func edgesMeet(_ r: [Planar], _ i: Int, _ j: Int) -> Bool {
         let n = r.count
-        for i in 0..<n {
-            let a = r[i], b = r[(i + 1) % n]
-            if a == b { continue }
-            for j in (i + 1)..<n {
-                let c = r[j], d = r[(j + 1) % n]
-                if c == d { continue }
-                let adjacent = j == i + 1 || (i == 0 && j == n - 1)
-                if adjacent {
-                    // Neighbours share an end point; they are wrong only if they fold back on each other.
-                    let shared = j == i + 1 ? b : a
-                    let other1 = j == i + 1 ? a : b, other2 = j == i + 1 ? d : c
-                    if orient(shared, other1, other2) == 0,
-                       (other2.x - shared.x) * (other1.x - shared.x) + (other2.y - shared.y) * (other1.y - shared.y) > 0 {
-                        return (i, j)
-                    }
-                    continue
-                }
-                if segmentsMeet(a, b, c, d, proper: false) { return (i, j) }
-            }
+        let a = r[i], b = r[(i + 1) % n], c = r[j], d = r[(j + 1) % n]
+        if a == b || c == d { return false }
+        let adjacent = j == i + 1 || (i == 0 && j == n - 1)
+        if adjacent {
+            // Neighbours share an end point; they are wrong only if they fold back on each other.
+            let shared = j == i + 1 ? b : a
+            let other1 = j == i + 1 ? a : b, other2 = j == i + 1 ? d : c
+            return orient(shared, other1, other2) == 0 &&
+                (other2.x - shared.x) * (other1.x - shared.x) + (other2.y - shared.y) * (other1.y - shared.y) > 0
         }
-        return nil
+        return segmentsMeet(a, b, c, d, proper: false)
     }
 
+    /// Whether an edge of `p` and an edge of `q` cross in their interiors.
     static func ringsCross(_ p: [Planar], _ q: [Planar]) -> Bool {
-        for i in 0..<p.count {
-            let a = p[i], b = p[(i + 1) % p.count]
-            for j in 0..<q.count where segmentsMeet(a, b, q[j], q[(j + 1) % q.count], proper: true) { return true }
+        var found = false
+        SegmentPairs(crossing: p, q).forEachCandidate { i, j in
+            let k = j - p.count  // i < j: i is p's edge, j q's
+            guard i < p.count, k >= 0 else { return true }
+            if segmentsMeet(p[i], p[(i + 1) % p.count], q[k], q[(k + 1) % q.count], proper: true) { found = true }
+            return !found
         }
-        return false
-    }
-
-    static func contains(_ r: [Planar], _ q: Planar) -> Bool {
-        let end = [Int32(r.count)]
-        return r.withUnsafeBufferPointer { v in
-            end.withUnsafeBufferPointer { e in FenceCore.crossings(q, v, e, vertexStart: 0, rings: 0..<1) }
-        }
+        return found
     }
 
     static func area(_ r: [Planar]) -> Double {
