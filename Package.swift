@@ -34,7 +34,7 @@ let package = Package(
         // Edges.
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
         .target(name: "Replay", dependencies: ["NMEA", "Geo"]),
-        .target(name: "Config", dependencies: ["Rules", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Config", dependencies: ["Geo", "Rules", .product(name: "Yams", package: "Yams")]),
         // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
         // region, plants' watering. Events are committed with the state they leave.
         .target(name: "Store", dependencies: ["Rules", "Geo", .product(name: "GRDB", package: "GRDB.swift")]),

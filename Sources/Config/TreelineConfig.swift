@@ -1,3 +1,4 @@
+import Geo
 import Rules
 import Yams
 
@@ -54,6 +55,12 @@ public struct ConfigError: Error, Sendable, CustomStringConvertible {
 extension TreelineConfig {
     /// Parses a configuration file's text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> TreelineConfig {
+        // A config is a few hundred bytes: a huge file is the wrong file, refused before YAML
+        // spends time on it.
+        let size = text.utf8.count
+        guard size <= maxFileBytes else {
+            throw ConfigError(issues: [ConfigIssue(file: file, message: "is \(size) bytes, over the limit of \(maxFileBytes / 1024) KiB for a config: is this the config file?")])
+        }
         var issues: [ConfigIssue] = []
         func issue(_ node: Node?, _ key: String?, _ message: String) {
             issues.append(ConfigIssue(file: file, line: node?.mark?.line, column: node?.mark?.column, key: key, message: message))
@@ -68,21 +75,22 @@ extension TreelineConfig {
         }
         var config = TreelineConfig()
         guard let root else { return config }  // an empty file: every default
-        guard let top = root.mapping else {
+        guard root.mapping != nil else {
             throw ConfigError(issues: [ConfigIssue(file: file, line: root.mark?.line, column: root.mark?.column, key: nil,
                                                    message: "the file must be a mapping of keys (gpsd, regions, socket, database, species, monitor)")])
         }
 
         func number(_ node: Node, _ key: String, min: Double = 0) -> Double? {
-            guard let s = node.scalar, let v = Double(s.string), v.isFinite else {
-                issue(node, key, "must be a number, not \"\(node.scalar?.string ?? "a \(node.kind)")\"")
+            // Over-long text is no number: refused without converting it.
+            guard let s = node.scalar, s.string.utf8.count <= 64, let v = Double(s.string), v.isFinite else {
+                issue(node, key, "must be a number, not \"\(TextExcerpt.short(node.scalar?.string ?? "a \(node.kind)"))\"")
                 return nil
             }
-            guard v >= min else { issue(node, key, "must be at least \(Self.show(min)), not \(s.string)"); return nil }
+            guard v >= min else { issue(node, key, "must be at least \(Self.show(min)), not \(TextExcerpt.short(s.string))"); return nil }
             return v
         }
         func flag(_ node: Node, _ key: String) -> Bool? {
-            guard let s = node.scalar, let b = Bool(s.string.lowercased()) ?? (s.string == "yes" ? true : s.string == "no" ? false : nil) else {
+            guard let s = node.scalar, s.string.utf8.count <= 8, let b = Bool(s.string.lowercased()) ?? (s.string == "yes" ? true : s.string == "no" ? false : nil) else {
                 issue(node, key, "must be true or false")
                 return nil
             }
@@ -90,6 +98,10 @@ extension TreelineConfig {
         }
         func string(_ node: Node, _ key: String) -> String? {
             guard let s = node.scalar?.string, !s.isEmpty else { issue(node, key, "must be a non-empty string"); return nil }
+            guard s.utf8.count <= maxPathBytes else {
+                issue(node, key, "is \(s.utf8.count) bytes long (\"\(TextExcerpt.short(s))\"); a path has at most \(maxPathBytes)")
+                return nil
+            }
             return s
         }
         func entries(_ node: Node, _ section: String, known: [String], _ body: (String, Node) -> Void) {
@@ -97,7 +109,8 @@ extension TreelineConfig {
             for (k, v) in m {
                 guard let name = k.scalar?.string else { issue(k, section, "keys must be names"); continue }
                 guard known.contains(name) else {
-                    let path = section.isEmpty ? name : "\(section).\(name)"
+                    let shown = TextExcerpt.short(name)
+                    let path = section.isEmpty ? shown : "\(section).\(shown)"
                     let hint = Self.closest(name, in: known).map { "; did you mean \($0)?" } ?? ""
                     issue(k, path, "unknown key (known: \(known.joined(separator: ", ")))\(hint)")
                     continue
@@ -140,7 +153,6 @@ extension TreelineConfig {
                 }
             }
         }
-        _ = top
         if !issues.isEmpty { throw ConfigError(issues: issues) }
         return config
     }
@@ -151,11 +163,16 @@ extension TreelineConfig {
             return ConfigIssue(file: file, line: mark.line, column: mark.column, key: nil, message: "not YAML: \(problem)")
         case let .duplicatedKeysInMapping(duplicates, context):
             return ConfigIssue(file: file, line: context.mark.line, column: context.mark.column, key: nil,
-                               message: "duplicate key \(duplicates.joined(separator: ", "))")
+                               message: "duplicate key \(TextExcerpt.short(duplicates.joined(separator: ", ")))")
         default:
             return ConfigIssue(file: file, line: nil, column: nil, key: nil, message: "not YAML: \(e)")
         }
     }
+
+    /// The largest config file read, bytes.
+    public static let maxFileBytes = 1 << 20
+    /// The longest path or host name taken (Linux's PATH_MAX).
+    static let maxPathBytes = 4096
 
     static func show(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 
@@ -175,6 +192,7 @@ extension TreelineConfig {
             }
             return row[b.count]
         }
+        guard word.count <= 40 else { return nil }  // nothing known is that long
         let w = Array(word)
         let best = known.map { ($0, distance(w, Array($0))) }.min { $0.1 < $1.1 }
         return best.flatMap { $0.1 <= 3 ? $0.0 : nil }
