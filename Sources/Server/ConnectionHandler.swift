@@ -11,9 +11,18 @@ import Store
 /// takes them, else into a queue of at most `queueLimit`; past that the client gets
 /// `{"class":"ERROR","lagged":true,"seq":N}` (N: the last event handed to its socket) and is
 /// closed, to resume with `since`.
-final class ConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = ClientLine
+///
+/// Back-pressure: a client costs a bounded amount whatever it sends. Lines are taken from its
+/// input only while its socket takes the answers (the channel is writable) and fewer than
+/// `maxWaiting` commands wait; otherwise the bytes stay unread in its socket (no `read` is
+/// passed on) until the answers drain. A client that writes without reading blocks itself.
+final class ConnectionHandler: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
+
+    /// Commands taken in and not yet answered, at most.
+    static let maxWaiting = 16
 
     struct Subscription {
         var filter: EventFilter
@@ -35,12 +44,20 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var busy = false
     private var inputClosed = false
     private var closing = false
+    /// Bytes read and not yet taken as lines (at most what one read loop brings, since reading
+    /// stops while lines are not being taken).
+    private var input: ByteBuffer?
+    private var framer: LineFramer
+    /// A `read` held back until the client reads its answers.
+    private var readHeld = false
+    private var takingLines = false
 
-    init(delegate: any ServerDelegate, hub: Hub, queueLimit: Int, logger: Logger) {
+    init(delegate: any ServerDelegate, hub: Hub, queueLimit: Int, logger: Logger, maximumLine: Int = 64 * 1024) {
         self.delegate = delegate
         self.hub = hub
         self.queueLimit = queueLimit
         self.logger = logger
+        self.framer = LineFramer(maximum: maximumLine)
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -74,26 +91,70 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func closeIfDone() {
         guard inputClosed, subscription == nil, !busy, requests.isEmpty, let context else { return }
+        // Lines still unread wait for the answers before them; a last line without its newline
+        // is not a command.
+        if var rest = input, framer.next(&rest) != nil { return }
         context.close(promise: nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .tooLong(let n):
-            reply(error: "line of \(n) bytes is over the limit of 64 KiB: send one command per line")
-        case .line(let line):
-            let bytes = line.readableBytesView
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are allowed
-            do {
-                handle(try Request.parse(bytes))
-            } catch {
-                reply(error: error.message)
+        var bytes = unwrapInboundIn(data)
+        if input == nil || input!.readableBytes == 0 {
+            input = bytes
+        } else {
+            input!.writeBuffer(&bytes)
+        }
+        takeLines()
+    }
+
+    /// Whether another line may be taken now: its answer has room to go out.
+    private var canTakeLine: Bool {
+        guard let context, !closing else { return false }
+        return context.channel.isWritable && requests.count < Self.maxWaiting
+    }
+
+    /// Takes the lines that can be answered now; passes on a held `read` once all are taken.
+    private func takeLines() {
+        // Not again from within: a command answered at once comes back here through `next()`.
+        guard !takingLines else { return }
+        takingLines = true
+        defer { takingLines = false }
+        while canTakeLine, var buffer = input {
+            input = nil  // not held while a line is handled (no copy on write)
+            let line = framer.next(&buffer)
+            input = buffer
+            guard let line else { break }
+            switch line {
+            case .tooLong(let n):
+                reply(error: "line of \(n) bytes is over the limit of \(framer.maximum / 1024) KiB: send one command per line")
+            case .line(let line):
+                let bytes = line.readableBytesView
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }  // blank lines are allowed
+                do {
+                    handle(try Request.parse(bytes))
+                } catch {
+                    reply(error: error.message)
+                }
             }
         }
+        if let buffer = input, buffer.readableBytes == 0 { input = nil } else { input?.discardReadBytes() }
+        if readHeld, canTakeLine, let context {
+            readHeld = false
+            context.read()
+        }
+        closeIfDone()
+    }
+
+    /// The channel asks for more input: passed on only while lines are being taken.
+    func read(context: ChannelHandlerContext) {
+        if canTakeLine { context.read() } else { readHeld = true }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { pump() }
+        if context.channel.isWritable {
+            pump()
+            takeLines()
+        }
         context.fireChannelWritabilityChanged()
     }
 
@@ -105,10 +166,6 @@ final class ConnectionHandler: ChannelInboundHandler {
     // MARK: commands
 
     private func handle(_ request: Request) {
-        guard requests.count < 64 else {
-            reply(error: "more than 64 commands waiting for their answers: wait for the answers before sending more")
-            return
-        }
         requests.append(request)
         next()
     }
@@ -117,15 +174,37 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func next() {
         guard !busy, let context else { return }
         guard let request = requests.popFirst() else {
-            closeIfDone()
+            takeLines()
             return
         }
         let delegate = self.delegate
         let work: @Sendable () async -> Result<[UInt8], RequestError>
         switch request {
         case let .subscribe(filter, since, timing):
-            subscribe(filter: filter, since: since, timing: timing)
-            next()
+            guard let wanted = filter.regions else {
+                subscribe(filter: filter, since: since, timing: timing)
+                next()
+                return
+            }
+            // Region ids are checked against the regions in force: an unknown one would match
+            // nothing, and the subscriber would wait for ever.
+            busy = true
+            let loop = context.eventLoop
+            let promise = loop.makePromise(of: Set<String>.self)
+            promise.completeWithTask { await delegate.regionIDs() }
+            let this = NIOLoopBound(self, eventLoop: loop)
+            promise.futureResult.whenSuccess { ids in
+                let handler = this.value
+                handler.busy = false
+                let unknown = wanted.subtracting(ids).sorted()
+                if let first = unknown.first {
+                    let more = unknown.count > 1 ? " (and \(unknown.count - 1) more)" : ""
+                    handler.reply(error: "\"regions\": no region '\(TextExcerpt.short(first))'\(more) is in force: `treeline regions` lists their ids")
+                } else {
+                    handler.subscribe(filter: filter, since: since, timing: timing)
+                }
+                handler.next()
+            }
             return
         case .water(let plant):
             work = {

@@ -19,37 +19,45 @@ public struct LineFramer: ByteToMessageDecoder {
 
     public init(maximum: Int = 64 * 1024) { self.maximum = maximum }
 
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        let newline = buffer.readableBytesView.firstIndex(of: 0x0A)
-        if let skipped = skipping {
+    /// The next line in `buffer`, consuming it; nil when no whole line is there yet (the bytes
+    /// wait in `buffer`, except those of an over-long line, which are dropped as they come).
+    public mutating func next(_ buffer: inout ByteBuffer) -> ClientLine? {
+        while true {
+            let newline = buffer.readableBytesView.firstIndex(of: 0x0A)
+            if let skipped = skipping {
+                guard let newline else {
+                    skipping = skipped + buffer.readableBytes
+                    buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+                    return nil
+                }
+                let n = newline - buffer.readerIndex
+                buffer.moveReaderIndex(forwardBy: n + 1)
+                skipping = nil
+                return .tooLong(skipped + n)
+            }
             guard let newline else {
-                skipping = skipped + buffer.readableBytes
-                buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-                return .needMoreData
+                if buffer.readableBytes > maximum {
+                    skipping = buffer.readableBytes
+                    buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+                    continue
+                }
+                return nil
             }
             let n = newline - buffer.readerIndex
-            buffer.moveReaderIndex(forwardBy: n + 1)
-            skipping = nil
-            context.fireChannelRead(wrapInboundOut(.tooLong(skipped + n)))
-            return .continue
-        }
-        guard let newline else {
-            if buffer.readableBytes > maximum {
-                skipping = buffer.readableBytes
-                buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+            if n > maximum {
+                buffer.moveReaderIndex(forwardBy: n + 1)
+                return .tooLong(n)
             }
-            return .needMoreData
+            var line = buffer.readSlice(length: n)!
+            buffer.moveReaderIndex(forwardBy: 1)
+            if line.readableBytesView.last == UInt8(ascii: "\r") { line = line.getSlice(at: line.readerIndex, length: n - 1)! }
+            return .line(line)
         }
-        let n = newline - buffer.readerIndex
-        if n > maximum {
-            buffer.moveReaderIndex(forwardBy: n + 1)
-            context.fireChannelRead(wrapInboundOut(.tooLong(n)))
-            return .continue
-        }
-        var line = buffer.readSlice(length: n)!
-        buffer.moveReaderIndex(forwardBy: 1)
-        if line.readableBytesView.last == UInt8(ascii: "\r") { line = line.getSlice(at: line.readerIndex, length: n - 1)! }
-        context.fireChannelRead(wrapInboundOut(.line(line)))
+    }
+
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let line = next(&buffer) else { return .needMoreData }
+        context.fireChannelRead(wrapInboundOut(line))
         return .continue
     }
 

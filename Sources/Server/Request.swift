@@ -1,5 +1,4 @@
 import AR
-import Foundation
 import Geo
 import Store
 
@@ -25,19 +24,25 @@ public enum Request: Equatable, Sendable {
     public static let commands = ["subscribe", "water", "state", "regions", "can_plant", "plant", "plan", "layout"]
 
     /// Parses one line; the error is the message the client gets back.
+    ///
+    /// The grammar is strict JSON (RFC 8259) as Geo's reader reads regions files: one grammar in
+    /// the daemon. No byte-order mark, no UTF-16, no trailing commas, no duplicate member names,
+    /// no number beyond a Double's range. What a message quotes of the request is cut at
+    /// `TextExcerpt.limit` characters.
     public static func parse(_ bytes: some Collection<UInt8>) throws(RequestError) -> Request {
-        let object: Any
+        let root: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+            root = try JSONDocument.parse(Array(bytes)).root
         } catch {
-            throw RequestError("not JSON: send one JSON object per line, e.g. {\"cmd\":\"state\"}")
+            throw RequestError("not JSON (\(error.message), at byte \(error.column)): send one JSON object per line, e.g. {\"cmd\":\"state\"}")
         }
-        guard let o = object as? [String: Any] else { throw RequestError("not a JSON object: send {\"cmd\":…}") }
+        guard case let .object(members) = root else { throw RequestError("not a JSON object: send {\"cmd\":…}") }
+        let o = Members(members)
         guard let cmdValue = o["cmd"] else { throw RequestError("missing \"cmd\": one of \(commands.joined(separator: ", "))") }
-        guard let cmd = cmdValue as? String, !(cmdValue is NSNumber) else { throw RequestError("\"cmd\" must be a string") }
+        guard let cmd = cmdValue.string else { throw RequestError("\"cmd\" must be a string") }
         func allowed(_ keys: Set<String>) throws(RequestError) {
             for k in o.keys.sorted() where k != "cmd" && !keys.contains(k) {
-                throw RequestError("unknown key \"\(k)\" for cmd '\(cmd)'" + (keys.isEmpty ? "" : ": it takes \(keys.sorted().joined(separator: ", "))"))
+                throw RequestError("unknown key \"\(TextExcerpt.short(k))\" for cmd '\(TextExcerpt.short(cmd))'" + (keys.isEmpty ? "" : ": it takes \(keys.sorted().joined(separator: ", "))"))
             }
         }
         switch cmd {
@@ -47,8 +52,13 @@ public enum Request: Equatable, Sendable {
                                      regions: try strings(o, "regions"),
                                      types: try strings(o, "types", from: eventTypes))
             var since: Int64?
-            if let v = o["since"], !(v is NSNull) {
-                guard let n = integer(v), n >= 0 else { throw RequestError("\"since\" must be a whole number ≥ 0 (the last seq you received)") }
+            if let v = o["since"], !v.isNull {
+                guard let n = integer(v), n >= 0 else {
+                    if case .number(let d) = v, d.isFinite, d == d.rounded(), d > Double(maxInteger) {
+                        throw RequestError("\"since\" is too large: seqs go up to \(maxInteger); send the last seq you received")
+                    }
+                    throw RequestError("\"since\" must be a whole number ≥ 0 (the last seq you received)")
+                }
                 since = n
             }
             var timing = false
@@ -60,7 +70,7 @@ public enum Request: Equatable, Sendable {
         case "water":
             try allowed(["plant"])
             guard let p = o["plant"] else { throw RequestError("missing \"plant\": the id of the plant watered") }
-            guard let id = p as? String, !(p is NSNumber), !id.isEmpty else { throw RequestError("\"plant\" must be a plant's id (a string)") }
+            guard let id = p.string, !id.isEmpty else { throw RequestError("\"plant\" must be a plant's id (a string)") }
             return .water(plant: id)
         case "state":
             try allowed([])
@@ -83,10 +93,10 @@ public enum Request: Equatable, Sendable {
             guard let count = integer(c), (1...10_000).contains(count) else { throw RequestError("\"count\" must be a whole number from 1 to 10000") }
             var maxDistance: Double?
             if let m = o["max_distance"] {
-                guard !isBool(m), let n = m as? NSNumber, n.doubleValue > 0, n.doubleValue.isFinite else {
+                guard let n = m.number, n > 0, n.isFinite else {
                     throw RequestError("\"max_distance\" must be a number of metres above 0")
                 }
-                maxDistance = n.doubleValue
+                maxDistance = n
             }
             var seed: UInt64 = 1
             if let v = o["seed"] {
@@ -99,38 +109,52 @@ public enum Request: Equatable, Sendable {
                          "clamp", "projection", "at"])
             return try layout(o)
         default:
-            throw RequestError("unknown cmd '\(cmd)': one of \(commands.joined(separator: ", "))")
+            throw RequestError("unknown cmd '\(TextExcerpt.short(cmd))': one of \(commands.joined(separator: ", "))")
         }
     }
 
     static let eventTypes: Set<String> = ["enter", "exit", "dwell", "water_due", "watered", "capture_allowed", "capture_locked",
                                           "planting_allowed", "planting_forbidden"]
 
-    static func strings(_ o: [String: Any], _ key: String, from known: Set<String>? = nil) throws(RequestError) -> Set<String>? {
-        guard let v = o[key], !(v is NSNull) else { return nil }
-        guard let list = v as? [Any], list.allSatisfy({ $0 is String && !($0 is NSNumber) }) else {
+    /// The largest whole number a request may carry: JSON numbers are read as Doubles, exact
+    /// up to 2⁵³.
+    static let maxInteger: Int64 = 1 << 53
+
+    /// An object's members by name (the reader has already refused duplicate names).
+    struct Members {
+        let members: [(key: String, value: JSONValue)]
+        init(_ members: [(key: String, value: JSONValue)]) { self.members = members }
+        subscript(key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        var keys: [String] { members.map(\.key) }
+    }
+
+    /// A list of names, nil when absent or null. An empty list is refused: it would match no
+    /// event, and a subscriber would wait for ever.
+    static func strings(_ o: Members, _ key: String, from known: Set<String>? = nil) throws(RequestError) -> Set<String>? {
+        guard let v = o[key], !v.isNull else { return nil }
+        guard case let .array(items) = v, items.allSatisfy({ $0.string != nil }) else {
             throw RequestError("\"\(key)\" must be a list of strings")
         }
-        let set = Set(list.map { $0 as! String })
+        guard !items.isEmpty else {
+            throw RequestError("\"\(key)\" is empty, so no event would ever match: leave it out to get every one")
+        }
+        let set = Set(items.compactMap(\.string))
         if let known, let bad = set.subtracting(known).sorted().first {
-            throw RequestError("\"\(key)\": unknown '\(bad)': one of \(known.sorted().joined(separator: ", "))")
+            throw RequestError("\"\(key)\": unknown '\(TextExcerpt.short(bad))': one of \(known.sorted().joined(separator: ", "))")
         }
         return set
     }
 
-    /// JSON's true and false: Foundation gives them as NSNumbers of type char (`c`), which
-    /// no JSON number parses to.
-    static func string(_ o: [String: Any], _ key: String) throws(RequestError) -> String? {
-        guard let v = o[key], !(v is NSNull) else { return nil }
-        guard let s = v as? String, !(v is NSNumber), !s.isEmpty else { throw RequestError("\"\(key)\" must be a non-empty string") }
+    static func string(_ o: Members, _ key: String) throws(RequestError) -> String? {
+        guard let v = o[key], !v.isNull else { return nil }
+        guard let s = v.string, !s.isEmpty else { throw RequestError("\"\(key)\" must be a non-empty string") }
         return s
     }
 
     /// `"at":[lat, lon]` in decimal degrees.
-    static func coordinate(_ o: [String: Any]) throws(RequestError) -> Coordinate? {
-        guard let v = o["at"], !(v is NSNull) else { return nil }
-        guard let a = v as? [Any], a.count == 2, !isBool(a[0]), !isBool(a[1]),
-              let lat = (a[0] as? NSNumber)?.doubleValue, let lon = (a[1] as? NSNumber)?.doubleValue,
+    static func coordinate(_ o: Members) throws(RequestError) -> Coordinate? {
+        guard let v = o["at"], !v.isNull else { return nil }
+        guard case let .array(a) = v, a.count == 2, let lat = a[0].number, let lon = a[1].number,
               abs(lat) <= 90, abs(lon) <= 180 else {
             throw RequestError("\"at\" must be [latitude, longitude] in decimal degrees")
         }
@@ -138,16 +162,15 @@ public enum Request: Equatable, Sendable {
     }
 
     /// The `layout` command: the options of `treeline layout`, as JSON.
-    static func layout(_ o: [String: Any]) throws(RequestError) -> Request {
+    static func layout(_ o: Members) throws(RequestError) -> Request {
         func number(_ key: String, _ what: String) throws(RequestError) -> Double? {
-            guard let v = o[key], !(v is NSNull) else { return nil }
-            guard !isBool(v), let n = (v as? NSNumber)?.doubleValue, n.isFinite else { throw RequestError("\"\(key)\" must be \(what)") }
+            guard let v = o[key], !v.isNull else { return nil }
+            guard let n = v.number, n.isFinite else { throw RequestError("\"\(key)\" must be \(what)") }
             return n
         }
         func pair(_ key: String, _ what: String) throws(RequestError) -> (Double, Double)? {
-            guard let v = o[key], !(v is NSNull) else { return nil }
-            guard let a = v as? [Any], a.count == 2, !isBool(a[0]), !isBool(a[1]),
-                  let x = (a[0] as? NSNumber)?.doubleValue, let y = (a[1] as? NSNumber)?.doubleValue else {
+            guard let v = o[key], !v.isNull else { return nil }
+            guard case let .array(a) = v, a.count == 2, let x = a[0].number, let y = a[1].number else {
                 throw RequestError("\"\(key)\" must be \(what)")
             }
             return (x, y)
@@ -160,7 +183,7 @@ public enum Request: Equatable, Sendable {
         let box = try pair("box", "[width, height] in pixels") ?? (100, 40)
         var offset = DistanceOffset.none
         if let v = o["offset"] {
-            guard let s = v as? String, !(v is NSNumber) else { throw RequestError("\"offset\" must be \"none\", \"automatic\" or \"manual:T:M\"") }
+            guard let s = v.string else { throw RequestError("\"offset\" must be \"none\", \"automatic\" or \"manual:T:M\"") }
             let parts = s.split(separator: ":", omittingEmptySubsequences: false)
             switch s {
             case "none": offset = .none
@@ -174,7 +197,7 @@ public enum Request: Equatable, Sendable {
         }
         var projection = Projection.linear
         if let v = o["projection"] {
-            guard let s = v as? String, let p = Projection(rawValue: s) else { throw RequestError("\"projection\" must be \"linear\" or \"pinhole\"") }
+            guard let s = v.string, let p = Projection(rawValue: s) else { throw RequestError("\"projection\" must be \"linear\" or \"pinhole\"") }
             projection = p
         }
         var maxVisible = 100
@@ -183,7 +206,7 @@ public enum Request: Equatable, Sendable {
             maxVisible = Int(clamping: n)
         }
         var maxLevels: Int?
-        if let v = o["max_levels"], !(v is NSNull) {
+        if let v = o["max_levels"], !v.isNull {
             guard let n = integer(v) else { throw RequestError("\"max_levels\" must be a whole number") }
             maxLevels = Int(clamping: n)
         }
@@ -201,21 +224,15 @@ public enum Request: Equatable, Sendable {
         return .layout(camera: camera, options: options, at: try coordinate(o))
     }
 
-    static func isBool(_ v: Any) -> Bool {
-        guard let n = v as? NSNumber else { return false }
-        return String(cString: n.objCType) == "c"
+    /// A whole number of at most 2⁵³ in magnitude, else nil.
+    static func integer(_ v: JSONValue) -> Int64? {
+        guard let d = v.number, d.isFinite, d == d.rounded(), abs(d) <= Double(maxInteger) else { return nil }
+        return Int64(d)
     }
 
-    static func integer(_ v: Any) -> Int64? {
-        guard !isBool(v), let n = v as? NSNumber else { return nil }
-        let d = n.doubleValue
-        guard d.isFinite, d == d.rounded(), abs(d) < 9e15 else { return nil }
-        return n.int64Value
-    }
-
-    static func boolean(_ v: Any) -> Bool? {
-        guard isBool(v) else { return nil }
-        return (v as? NSNumber)?.boolValue
+    static func boolean(_ v: JSONValue) -> Bool? {
+        if case .bool(let b) = v { return b }
+        return nil
     }
 }
 

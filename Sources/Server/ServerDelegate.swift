@@ -17,6 +17,8 @@ public protocol ServerDelegate: Sendable {
     func state() async -> [UInt8]
     /// `{"class":"REGIONS",…}`: the regions in force.
     func regions() async -> [UInt8]
+    /// The ids of the regions in force (a subscription's `regions` must name some of them).
+    func regionIDs() async -> Set<String>
     /// `{"class":"CAN_PLANT",…}`, or why it cannot be answered (no fix, no catalog).
     func canPlant(species: String?, area: String?, at: Coordinate?) async -> Result<[UInt8], RequestError>
     /// `{"class":"PLANT",…}`: recorded (with its number) or refused (with the reason).

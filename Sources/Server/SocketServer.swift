@@ -36,7 +36,6 @@ public final class SocketServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handler = ConnectionHandler(delegate: delegate, hub: hub, queueLimit: queueLimit, logger: logger)
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFramer()))
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }

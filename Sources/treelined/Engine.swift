@@ -205,6 +205,8 @@ actor Engine: ServerDelegate {
         return out
     }
 
+    func regionIDs() -> Set<String> { Set(monitor.regions.regions.map(\.id)) }
+
     func regions() -> [UInt8] {
         var out: [UInt8] = []
         out.append(contentsOf: #"{"class":"REGIONS","regions":["#.utf8)
