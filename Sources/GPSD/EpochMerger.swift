@@ -12,19 +12,23 @@ import Geo
 ///   it, and one of a time already sent out is dropped.
 /// - **DOPs and satellites** come from the SKY of the fix's epoch, else from the last SKY.
 ///
-/// A fix goes out when its GST has come, at the next TPV, or when the reader has heard nothing
-/// for a while (`flush`): a moment when the stream has shown no GST, longer once it has, so
-/// that a stalled moment (a busy machine) does not send a fix without the error estimate a
-/// replay would give it. Pure logic.
+/// A fix goes out when its GST has come, at the next TPV, or once it has waited `patience`
+/// seconds since its TPV came (`due(at:)`), whatever else gpsd says or does not say meanwhile: a
+/// moment when the stream has shown no GST, longer once it has, so that a stalled moment (a busy
+/// machine) does not send a fix without the error estimate a replay would give it. The last fix
+/// before gpsd falls silent goes out the same way, and `flush` hands it over at shutdown. Pure
+/// logic: the caller gives the time.
 struct EpochMerger {
     private var pending: Fix?
+    /// When the pending fix's TPV came (the caller's monotonic seconds).
+    private var pendingSince = 0.0
     /// The time of the last fix sent out.
     private var sent: UTCTime?
     private var lastGST: (time: UTCTime, error: Double)?
     private var sky: (time: UTCTime?, hdop: Double?, pdop: Double?, vdop: Double?, satellitesUsed: Int?)?
 
     /// Takes one report; returns the fixes it completes, in order.
-    mutating func take(_ report: GPSDReport) -> [Fix] {
+    mutating func take(_ report: GPSDReport, at now: Double = 0) -> [Fix] {
         switch report {
         case .position(var fix):
             if let t = fix.time, t == sent { return [] }  // an epoch already out
@@ -40,6 +44,7 @@ struct EpochMerger {
                 sent = fix.time
                 return done + [fix]
             }
+            if pending?.time == nil || pending?.time != fix.time { pendingSince = now }
             pending = fix
             return done
         case let .errors(time, latitude, longitude):
@@ -68,6 +73,18 @@ struct EpochMerger {
     /// has (the GST of an epoch follows its TPV within milliseconds unless something stalls;
     /// at 1 Hz the next TPV sends the fix on before that anyway).
     var patience: Double { lastGST == nil ? 0.25 : 1.5 }
+
+    /// The pending fix once it has waited its patience at `now`, else nil.
+    mutating func due(at now: Double) -> Fix? {
+        guard pending != nil, now - pendingSince >= patience else { return nil }
+        return flush()
+    }
+
+    /// Seconds until the pending fix is due (0 when it is), nil with none pending.
+    func timeUntilDue(at now: Double) -> Double? {
+        guard pending != nil else { return nil }
+        return max(0, pendingSince + patience - now)
+    }
 
     /// The fix still waiting for its GST, if any: it goes out as it is.
     mutating func flush() -> Fix? {

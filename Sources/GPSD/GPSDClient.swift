@@ -53,14 +53,17 @@ public struct GPSDClient: Sendable {
         self.silence = silence
     }
 
-    public func updates() -> AsyncStream<GPSDUpdate> {
+    /// The stream of fixes and status changes. Cancelling its consumer stops the reader at once
+    /// (a fix it holds is lost); `stop.stop()` ends it gracefully: the fix the reader holds goes
+    /// out, then the stream ends.
+    public func updates(until stop: GPSDStop = GPSDStop()) -> AsyncStream<GPSDUpdate> {
         let (stream, continuation) = AsyncStream<GPSDUpdate>.makeStream()
-        let stop = StopFlag()
-        continuation.onTermination = { _ in stop.set() }
+        let flag = stop.flag
+        continuation.onTermination = { _ in flag.set() }
         let client = self
         Thread.detachNewThread {
             Thread.current.name = "gpsd-client"
-            client.run(continuation, stop)
+            client.run(continuation, flag)
             continuation.finish()
         }
         return stream
@@ -103,7 +106,9 @@ public struct GPSDClient: Sendable {
             var heard = Self.now()
             var closed: String?, fellSilent = false
             reading: while !stop.isSet {
-                if session.waiting(microseconds: 250_000) {
+                // Wake for a pending fix's patience as well as for gpsd.
+                let wait = min(0.25, merger.timeUntilDue(at: Self.now()) ?? 0.25)
+                if session.waiting(microseconds: Int32(max(0.005, wait) * 1e6)) {
                     switch session.read() {
                     case .closed:
                         closed = "gpsd at \(host):\(port) closed the connection"
@@ -120,16 +125,17 @@ public struct GPSDClient: Sendable {
                             }
                         }
                         if case let .device(path, active) = r, active, !path.isEmpty { report(.device(path)) }
-                        for fix in merger.take(r) { deliver(fix) }
+                        for fix in merger.take(r, at: heard) { deliver(fix) }
                     }
                 } else {
-                    if Self.now() - heard >= merger.patience, let fix = merger.flush() { deliver(fix) }
                     if Self.now() - heard > silence {
                         closed = "gpsd at \(host):\(port) silent for \(Int(silence)) s"
                         fellSilent = true
                         break reading
                     }
                 }
+                // A fix waits for its GST at most its patience, whatever else gpsd sends.
+                if let fix = merger.due(at: Self.now()) { deliver(fix) }
             }
             // The epoch in hand goes out before the news of the disconnection.
             if let fix = merger.flush() { deliver(fix) }
@@ -148,6 +154,14 @@ public struct GPSDClient: Sendable {
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
+}
+
+/// Ends a stream of `GPSDClient.updates(until:)` gracefully: the reader hands over the fix it
+/// holds, then the stream ends (within a quarter of a second once connected).
+public final class GPSDStop: Sendable {
+    let flag = StopFlag()
+    public init() {}
+    public func stop() { flag.set() }
 }
 
 /// Tells the reader thread to stop; it checks at least every 50 ms while waiting.

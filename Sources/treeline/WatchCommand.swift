@@ -69,7 +69,8 @@ struct Watch: AsyncParsableCommand {
             monitor = RegionMonitor(regions: set!, config: self.monitor.applied(to: file.monitor))
         }
 
-        let updates = client.updates()
+        let gpsdStop = GPSDStop()
+        let updates = client.updates(until: gpsdStop)
         let stopping = StopOnSignals()
         let task = Task {
             let out = ByteWriter(fd: 1), err = ByteWriter(fd: 2)
@@ -110,7 +111,8 @@ struct Watch: AsyncParsableCommand {
             }
         }
         await stopping.wait()
-        task.cancel()  // ends the stream: the reader thread stops
+        // The reader hands over the fix it holds, then ends the stream: nothing gpsd sent is lost.
+        gpsdStop.stop()
         await task.value
     }
 }

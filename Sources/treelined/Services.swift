@@ -18,12 +18,18 @@ struct FixService: Service {
     let engine: Engine
 
     func run() async throws {
-        // Ending the stream (graceful shutdown) stops the client's reader thread.
-        for await update in client.updates().cancelOnGracefulShutdown() {
-            switch update {
-            case .fix(let fix): await engine.process(fix, receivedNanos: monotonicNanos())
-            case .status(let s): await engine.gpsd(s)
+        // Graceful shutdown stops the client's reader, which hands over the fix it holds (the
+        // last position before a stop is the one that matters) and ends the stream.
+        let stop = GPSDStop()
+        try await withGracefulShutdownHandler {
+            for await update in client.updates(until: stop) {
+                switch update {
+                case .fix(let fix): await engine.process(fix, receivedNanos: monotonicNanos())
+                case .status(let s): await engine.gpsd(s)
+                }
             }
+        } onGracefulShutdown: {
+            stop.stop()
         }
     }
 }
@@ -38,7 +44,7 @@ struct SocketService: Service {
     }
 }
 
-/// systemd: WATCHDOG=1 while the engine answers; STOPPING=1 at shutdown.
+/// systemd: WATCHDOG=1 with a fresh STATUS= while the engine answers; STOPPING=1 at shutdown.
 struct SystemdService: Service {
     let notifier: SystemdNotifier
     let engine: Engine
@@ -52,8 +58,10 @@ struct SystemdService: Service {
         while !Task.isShuttingDownGracefully {
             // Pinged only when the engine (an actor) answers: a stuck engine gets the service
             // restarted by systemd.
-            _ = await engine.heartbeat()
-            notifier.notify("WATCHDOG=1")
+            // STATUS= goes with each ping, so `systemctl status` shows the counts of now, not
+            // of the last reload or gpsd change.
+            let status = await engine.heartbeat()
+            notifier.notify("WATCHDOG=1\n" + SystemdNotifier.status(status))
             _ = try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
         notifier.notify("STOPPING=1")

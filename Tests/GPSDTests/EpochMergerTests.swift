@@ -97,3 +97,25 @@ extension EpochMerging {
         #expect(b.delay() == 0.1)
     }
 }
+
+extension EpochMerging {
+    /// The last fix before gpsd falls quiet goes out after its patience, counted from its own
+    /// TPV: reports that are not positions (SKY, DEVICE) do not hold it back.
+    @Test func aPendingFixIsDueAfterItsPatienceWhateverElseComes() {
+        var m = EpochMerger()
+        #expect(m.take(Self.tpv(1), at: 10.0).isEmpty)
+        _ = m.take(.sky(time: nil, hdop: 0.9, pdop: 1.6, vdop: 1.2, satellitesUsed: 9), at: 10.2)
+        #expect(m.due(at: 10.2) == nil)
+        #expect(m.timeUntilDue(at: 10.2).map { abs($0 - 0.05) < 1e-9 } == true)
+        _ = m.take(.other, at: 10.24)
+        let out = m.due(at: 10.26)
+        #expect(out?.time == UTCTime(nanoseconds: 1_777_600_001_000_000_000) && out?.hdop == 0.9)
+        #expect(m.due(at: 20) == nil && m.timeUntilDue(at: 20) == nil, "once")
+        // A repeat of the same epoch keeps the time its wait began.
+        _ = m.take(Self.gst(2, 3, 4), at: 30)
+        _ = m.take(Self.tpv(3), at: 31.0)
+        _ = m.take(Self.tpv(3), at: 32.0)
+        #expect(m.due(at: 32.4) == nil)
+        #expect(m.due(at: 32.6) != nil, "1.5 s after the first TPV of second 3, not after its repeat")
+    }
+}

@@ -76,6 +76,28 @@ import Glibc
         }
     }
 
+    /// The last fix of a stream is printed: gpsd goes quiet when the feed ends, and Ctrl-C comes
+    /// 1 s later. Logs without GST (a fix waits 0.25 s for one) from three receivers.
+    @Test(arguments: ["nl551e.log", "sirfstarv-nmea.log", "quectelLC79D-1.log"])
+    func watchPrintsTheLastFixBeforeCtrlC(log name: String) async throws {
+        let log = Self.corpus.appendingPathComponent(name)
+        // Compared on positions, as `fixesEqualReplay` compares corpus logs.
+        let expected = try Self.replayed(log).filter { $0.time != nil && $0.hasPosition }
+        try await withGPSD(log: log) { feeder, gpsd in
+            let watch = try TreelineProcess(["watch", "--port", String(gpsd.port), "--fixes"])
+            var waited = Patience()
+            while feeder.served < feeder.count, waited.waited < 30 { await waited.nap(0.05) }
+            try await Task.sleep(for: .seconds(1))
+            let stderr = watch.interrupt()
+            let lines = await watch.lines(count: Int.max, idle: 0)
+            #expect(watch.status == 0, "stderr: \(stderr)")
+            let times = lines.map { json($0) }.filter { $0["lat"] != nil }.compactMap { $0["time"] as? String }
+            #expect(times.count == expected.count, "\(name): \(times.count) of replay's \(expected.count) fixes; stderr: \(stderr)")
+            // gpsd 3.22 moves dates before 2017 forward by 1024 weeks: compare the time of day.
+            #expect(times.last.map { String($0.suffix(13)) } == expected.last?.time.map { String($0.iso8601.suffix(13)) }, "\(name): the last fix")
+        }
+    }
+
     @Test func watchEventsEqualReplayEvents() async throws {
         let regions = ["--regions", repository.appendingPathComponent("Data/regions.geojson").path,
                        "--regions", repository.appendingPathComponent("Data/regions-pt-tm06.geojson").path]

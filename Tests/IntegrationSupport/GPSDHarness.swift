@@ -322,6 +322,8 @@ public final class TreelineProcess: @unchecked Sendable {
         }
         process.waitUntilExit()
         out.fileHandleForReading.readabilityHandler = nil
+        let rest = out.fileHandleForReading.readDataToEndOfFile()  // what it wrote last
+        lock.withLock { buffer.append(rest) }
         return String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
