@@ -26,13 +26,24 @@ final class DaemonConnection {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard r == 0 else {
-            let why = String(cString: strerror(errno))
+            let code = errno
+            let why = String(cString: strerror(code))
             close(fd)
-            throw UserError("cannot connect to treelined at \(path): \(why) — is it running (systemctl status treelined)? Another socket: --socket PATH")
+            throw UserError(Self.connectFailure(path: path, errno: code, why: why))
         }
     }
 
     deinit { close(fd) }
+
+    /// What to do when the socket refuses: a permission problem is the group, not the daemon.
+    static func connectFailure(path: String, errno code: Int32, why: String) -> String {
+        if code == EACCES || code == EPERM {
+            let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "YOUR-USER"
+            return "cannot connect to treelined at \(path): \(why) — the socket is for the group treeline: "
+                + "add yourself with `sudo usermod -aG treeline \(user)`, then log out and in again (or run `newgrp treeline`)"
+        }
+        return "cannot connect to treelined at \(path): \(why) — is it running (systemctl status treelined)? Another socket: --socket PATH"
+    }
 
     func send(_ json: String) throws {
         let bytes = Array((json + "\n").utf8)
