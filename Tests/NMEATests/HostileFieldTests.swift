@@ -1,6 +1,7 @@
 import Geo
 import NMEA
 import Testing
+import TestSupport
 
 /// Fields that fuzzing found mis-read: signs on quantities that have none, and decimals of more
 /// than 18 digits.
@@ -8,13 +9,7 @@ import Testing
     /// The four lines that stopped `treeline replay --regions` with SIGILL: GGA's HDOP of -99.9
     /// made a negative error. The GGAs are refused (invalid), the RMCs still give the fixes.
     @Test func aNegativeHDOPIsRefusedAtTheDecoder() {
-        let log = """
-        $GPRMC,090000.00,A,4006.21600,N,00814.13000,W,,,010526,,,A*4D
-        $GPGGA,090000.00,4006.21600,N,00814.13000,W,1,08,-99.9,,M,,M,,*53
-        $GPRMC,090001.00,A,4006.21600,N,00814.14300,W,,,010526,,,A*48
-        $GPGGA,090001.00,4006.21600,N,00814.14300,W,1,08,-99.9,,M,,M,,*56
-
-        """
+        let log = HostileInput.negativeHDOP
         let (fixes, stats) = replay(log)
         #expect(stats.invalid == 2, "both GGAs")
         #expect(fixes.count == 2)

@@ -2,6 +2,7 @@ import Geo
 import NMEA
 import Rules
 import Testing
+import TestSupport
 
 /// A monitor handed any error value, margin or config does not trap.
 @Suite struct HostileErrors {
@@ -48,13 +49,7 @@ import Testing
 
     /// The fuzzer's four lines through the NMEA reader into the monitor, as `replay --regions` runs them.
     @Test func theFourLinesReplayWithoutATrap() {
-        let log = """
-        $GPRMC,090000.00,A,4006.21600,N,00814.13000,W,,,010526,,,A*4D
-        $GPGGA,090000.00,4006.21600,N,00814.13000,W,1,08,-99.9,,M,,M,,*53
-        $GPRMC,090001.00,A,4006.21600,N,00814.14300,W,,,010526,,,A*48
-        $GPGGA,090001.00,4006.21600,N,00814.14300,W,1,08,-99.9,,M,,M,,*56
-
-        """
+        let log = HostileInput.negativeHDOP
         var reader = NMEAReader()
         var monitor = RegionMonitor(regions: Self.regions, config: MonitorConfig())
         reader.readAll(Array(log.utf8)) { _ = monitor.process($0) }
