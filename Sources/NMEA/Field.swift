@@ -40,7 +40,8 @@ struct Field {
     }
 
     /// Decimal number `[+-]digits[.digits]`, converted by one correctly rounded division: no
-    /// locale, no String. Up to 18 digits take the fast path; longer ones keep 18 significant digits.
+    /// locale, no String. Up to 18 digits whose integer is at most 2⁵³ take the fast path; the rest
+    /// go through `strtod`.
     @inlinable
     var decimal: Double? {
         guard count > 0 else { return nil }
@@ -71,7 +72,8 @@ struct Field {
             digits += fractionDigits
         }
         guard digits > 0 else { return nil }
-        guard digits <= 18 else { return longDecimal }
+        // One division is correctly rounded only while the digits are exact in a Double (≤ 2⁵³).
+        guard digits <= 18, mantissa <= 1 << 53 else { return longDecimal }
         let v = Double(mantissa) / NMEAPowers.ten(fractionDigits)
         return negative ? -v : v
     }

@@ -48,3 +48,12 @@ import TestSupport
         #expect(fixes.first?.speed == 1e-21 * 1852 / 3600)
     }
 }
+
+extension HostileFields {
+    /// Found by the fields fuzzer: 17 digits above 2⁵³ were rounded twice (to a Double, then by
+    /// the division) and came out one ulp off.
+    @Test func seventeenDigitsAbove2To53AreCorrectlyRounded() {
+        let (fixes, _) = replay(sentence("GPGGA,120000.00,3842.0000,N,00908.4000,W,1,09,0.9,5634.1483960306202,M,50.1,M,,"))
+        #expect(fixes.first?.altitudeMSL == 5634.1483960306205)
+    }
+}
