@@ -43,7 +43,7 @@ BENCH_PACKAGES := time python3-venv
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps install-missing build release demo test bench install install-build uninstall clean help
+.PHONY: all deps install-missing build release demo test bench install install-build uninstall clean help fuzz
 
 all: build
 
@@ -54,6 +54,7 @@ help:
 	@echo "make deps    only install the Debian packages: $(DEB_PACKAGES)"
 	@echo "make install build release, install treeline, treelined, the systemd units and the config (PREFIX=$(PREFIX), DESTDIR, BUILD=no)"
 	@echo "make uninstall  remove what install put in place, except /etc/treeline and the daemon's state"
+	@echo "make fuzz   libFuzzer + ASan on each Fuzz/ target for FUZZ_SECONDS=$(FUZZ_SECONDS) (FUZZ_TARGETS, FUZZ_JOBS=2): Fuzz/README.md"
 
 # Installs only what is missing, so a second run costs nothing and needs no network.
 deps:
@@ -139,3 +140,13 @@ uninstall:
 
 clean:
 	rm -rf .build
+
+# Fuzzing: builds the targets of Fuzz/ with libFuzzer and AddressSanitizer into .build-fuzz and
+# runs each for FUZZ_SECONDS, FUZZ_JOBS at a time (2 on 2 cores); FUZZ_TARGETS picks some of them.
+# Prints each target's executions; fails if one crashed, its input kept in
+# Fuzz/Reproducers/TARGET/ (which `make test` replays). Details: Fuzz/README.md, Fuzz/fuzz.sh.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= nmea fields regions config request monitor
+FUZZ_JOBS    ?= 1
+fuzz: deps
+	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_JOBS="$(FUZZ_JOBS)" Fuzz/fuzz.sh

@@ -106,3 +106,15 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["treeline", "Geo"]),
     ]
 )
+
+// Fuzzing (Fuzz/README.md, `make fuzz`): libFuzzer targets, one executable per fuzzer, whose
+// checks live in FuzzChecks. Built with `-DFUZZING` and the fuzzer and address sanitizers (only
+// by `make fuzz`, into .build-fuzz), an executable is libFuzzer's; in a normal build it is a
+// replayer (`fuzz-nmea FILE|DIR…`), which FuzzRegressionTests runs on every saved input.
+let fuzzTargets = ["nmea", "fields", "regions", "config", "request", "monitor"]
+package.targets += [
+    .target(name: "FuzzChecks", dependencies: [
+        "Geo", "NMEA", "Rules", "Config", "Server", .product(name: "NIOCore", package: "swift-nio"),
+    ], path: "Fuzz/Checks"),
+    .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
+] + fuzzTargets.map { .executableTarget(name: "fuzz-\($0)", dependencies: ["FuzzChecks"], path: "Fuzz/\($0)") }
