@@ -93,7 +93,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
         guard inputClosed, subscription == nil, !busy, requests.isEmpty, let context else { return }
         // Lines still unread wait for the answers before them; a last line without its newline
         // is not a command.
-        if var rest = input, framer.next(&rest) != nil { return }
+        // (Probed on copies: the framer's own state and the input stay as they are.)
+        var probe = framer
+        if var rest = input, probe.next(&rest) != nil { return }
         context.close(promise: nil)
     }
 
