@@ -54,7 +54,7 @@ help:
 	@echo "make deps    only install the Debian packages: $(DEB_PACKAGES)"
 	@echo "make install build release, install treeline, treelined, the systemd units and the config (PREFIX=$(PREFIX), DESTDIR, BUILD=no)"
 	@echo "make uninstall  remove what install put in place, except /etc/treeline and the daemon's state"
-	@echo "make fuzz   libFuzzer + ASan on each Fuzz/ target for FUZZ_SECONDS=$(FUZZ_SECONDS) (FUZZ_TARGETS, FUZZ_JOBS=2): Fuzz/README.md"
+	@echo "make fuzz   libFuzzer + ASan on each Fuzz/ target for FUZZ_SECONDS=$(FUZZ_SECONDS) (FUZZ_TARGETS, FUZZ_JOBS=$(FUZZ_JOBS)): Fuzz/README.md"
 
 # Installs only what is missing, so a second run costs nothing and needs no network.
 deps:

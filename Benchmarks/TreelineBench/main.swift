@@ -2,6 +2,7 @@
 //
 //   swift run -c release treeline-bench nmea FILE [--runs N]
 //   swift run -c release treeline-bench layout [--runs N] [--reference-runs N]
+//   swift run -c release treeline-bench hostile [--runs N]
 //
 // `nmea` streams FILE through LogFile (1 MiB chunks) and NMEAReader, as `treeline replay` does,
 // and reports lines/s, valid sentences/s and fixes/s (median of N runs after one uncounted warm-up)
@@ -306,6 +307,71 @@ func benchLayout(counts: [Int], runs: Int, referenceRuns: Int) {
     for line in json { print(line) }
 }
 
+/// The two inputs that once took quadratic time, each at a size and at 8 times that size, parsed
+/// as `treeline check` parses a regions file (read, JSON, projection, every geometry rule):
+/// a FeatureCollection carrying N `{"coordinates":[{}]}` objects (coordinates that are not numbers,
+/// each a failed attempt at a position array), and one valid polygon of N vertices (a star-shaped
+/// ring of radius ~2 km, wiggled so that no two edges are parallel: the self-intersection check).
+/// Linear (or n log n) growth shows as a ratio near 8 (n log n: ~8.5–9); quadratic as ~64.
+func benchHostile(runs: Int) {
+    func copies(_ n: Int) -> [UInt8] {
+        var out = Array(#"{"type":"FeatureCollection","features":[],"x":["#.utf8)
+        let one = Array(#"{"coordinates":[{}]}"#.utf8)
+        out.reserveCapacity(out.count + n * (one.count + 1) + 2)
+        for i in 0..<n {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: one)
+        }
+        out.append(contentsOf: Array("]}".utf8))
+        return out
+    }
+    func ring(_ n: Int) -> [UInt8] {
+        let lat0 = 40.1, lon0 = -8.24, metresPerDegree = 111_320.0
+        var out = Array(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"ring","kind":"reforestation","name":"ring"},"geometry":{"type":"Polygon","coordinates":[["#.utf8)
+        for i in 0...n {
+            let t = 2 * Double.pi * Double(i % n) / Double(n)
+            let r = 2000 * (1 + 0.1 * sin(37 * t) + 0.02 * sin(911 * t))
+            let lat = lat0 + r * sin(t) / metresPerDegree
+            let lon = lon0 + r * cos(t) / (metresPerDegree * cos(lat0 * Double.pi / 180))
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "["))
+            JSONBytes.appendFixed(lon, decimals: 9, to: &out)
+            out.append(UInt8(ascii: ","))
+            JSONBytes.appendFixed(lat, decimals: 9, to: &out)
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: Array("]]}}]}".utf8))
+        return out
+    }
+    /// Median seconds of `runs` parses after one warm-up, and what the parse said.
+    func time(_ bytes: [UInt8], _ name: String) -> (Double, String) {
+        var times: [Double] = []
+        var outcome = ""
+        for run in 0...runs {
+            let t0 = now()
+            do {
+                let regions = try RegionFile.parse(bytes, file: name, requirements: .geometryOnly)
+                outcome = "\(regions.count) region(s), \(regions.first.map { "\($0.id) accepted" } ?? "none")"
+            } catch {
+                outcome = "refused: " + String(error.description.prefix(100))
+            }
+            if run > 0 { times.append(now() - t0) }
+        }
+        return (median(times), outcome)
+    }
+    print("hostile inputs, parsed as `treeline check` does; median of \(runs) runs after one warm-up")
+    var json: [String] = []
+    for (case_, make, small) in [("coordinates-copies", copies, 8_000), ("ring-vertices", ring, 20_000)] as [(String, (Int) -> [UInt8], Int)] {
+        let a = make(small), b = make(8 * small)
+        let (ta, oa) = time(a, "\(case_)-\(small)"), (tb, ob) = time(b, "\(case_)-\(8 * small)")
+        print("  \(case_): \(small) (\(a.count) bytes) \(fmt(ta, 4)) s; \(8 * small) (\(b.count) bytes) \(fmt(tb, 4)) s; ratio \(fmt(tb / ta, 2)) for 8x the input")
+        print("    \(small): \(oa)")
+        print("    \(8 * small): \(ob)")
+        json.append("{\"bench\":\"hostile\",\"case\":\"\(case_)\",\"n\":\(small),\"n8\":\(8 * small),\"seconds\":\(fmt(ta, 5)),\"seconds8\":\(fmt(tb, 5)),\"ratio\":\(fmt(tb / ta, 3))}")
+    }
+    for line in json { print(line) }
+}
+
 /// A plain buffered file writer for the pairs dump.
 final class ByteSink {
     let fd: Int32
@@ -358,6 +424,9 @@ case "pipeline":
 case "fences":
     guard args.count == 2, let pointsFile else { fail("usage: treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]") }
     benchFences(path: args[1], pointsPath: pointsFile, pairsPath: pairsFile, runs: runs)
+case "hostile":
+    guard args.count == 1 else { fail("usage: treeline-bench hostile [--runs N]") }
+    benchHostile(runs: runs)
 case "nmea":
     guard args.count == 2 else { fail("usage: treeline-bench nmea FILE [--runs N]") }
     benchNMEA(path: args[1], runs: runs)
@@ -367,6 +436,7 @@ default:
            treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]
            treeline-bench pipeline LOG FENCES.geojson [--runs N] [--events OUT]
            treeline-bench layout [--runs N] [--reference-runs N]
+           treeline-bench hostile [--runs N]
 
       nmea   read and assemble a whole NMEA log (as `treeline replay` does); report lines/s,
              sentences/s, fixes/s and peak RSS. Make the 1,000,000-epoch log with
@@ -384,6 +454,10 @@ default:
              stacking and the literal reference stacking (HDAugmentedReality's loop) on the same
              boxes, their ratio, the lifts; fails if the two stackings differ anywhere.
              --runs (default 5) for ours, --reference-runs (default 3) for the slow reference.
+      hostile   parse, as `treeline check` does, the inputs that once took quadratic time, at a size
+             and 8 times that size: a FeatureCollection with 8,000 / 64,000 {"coordinates":[{}]}
+             objects, and one valid polygon of 20,000 / 160,000 vertices (self-intersection check);
+             report both times and their ratio (~8 linear, ~9 n log n, 64 quadratic).
     """)
     exit(args.isEmpty ? 0 : 2)
 }
