@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Point-in-fence throughput in one session: Treeline vs shapely 2 (GEOS STRtree, bulk 'within'),
-# K = 1k, 10k, 100k fences from ../shared/bench/gen_fences.py and 1M points from gen_points.py.
+# K = 1k, 10k, 100k fences from Benchmarks/baselines/gen_fences.py and 1M points from gen_points.py.
 # Prints load time, points/s, peak RSS for both, the ratios, and the (point, fence) pairs that
 # differ and why. Usage: Benchmarks/fences.sh [DIR] [K ...]
 set -euo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 dir=${1:-/tmp/treeline-bench}
 shift || true
 sizes=${*:-1000 10000 100000}
-shared=${SHARED:-../shared/bench}
+baselines=Benchmarks/baselines
 mkdir -p "$dir"
 venv="$dir/venv"
 "$venv/bin/python" -c "import numpy, shapely, pyproj" 2>/dev/null || {
@@ -17,16 +17,16 @@ venv="$dir/venv"
 }
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time for shapely's peak RSS: apt-get install time" >&2; exit 1; }
 points="$dir/points-1M.csv"
-[ -s "$points" ] || "$venv/bin/python" "$shared/gen_points.py" 1000000 "$points"
+[ -s "$points" ] || "$venv/bin/python" "$baselines/gen_points.py" 1000000 "$points"
 swift build -c release --product treeline-bench >/dev/null
 rows=()
 for k in $sizes; do
   fences="$dir/fences-$k.geojson"
-  [ -s "$fences" ] || "$venv/bin/python" "$shared/gen_fences.py" "$k" "$fences" 2>/dev/null
+  [ -s "$fences" ] || "$venv/bin/python" "$baselines/gen_fences.py" "$k" "$fences" 2>/dev/null
   pairs_arg=()
   [ "$k" -le 10000 ] && pairs_arg=(--pairs "$dir/pairs-$k.txt")
   ours=$(.build/release/treeline-bench fences "$fences" --points-file "$points" --runs 3 "${pairs_arg[@]}" | tail -1)
-  theirs=$( { /usr/bin/time -f 'RSS %M' "$venv/bin/python" "$shared/bench_geofence.py" "$fences" bulk_within --points-file "$points"; } 2>&1 )
+  theirs=$( { /usr/bin/time -f 'RSS %M' "$venv/bin/python" "$baselines/bench_geofence.py" "$fences" bulk_within --points-file "$points"; } 2>&1 )
   shapely_json=$(printf '%s\n' "$theirs" | grep '^{')
   shapely_rss=$(printf '%s\n' "$theirs" | awk '/^RSS/ {print $2}')
   compare='{}'

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # NMEA throughput in one session: Treeline's reader vs pynmea2 (strict checksums) on the same
-# 1,000,000-epoch log from ../shared/bench/gen_nmea.py, with the ratio. Usage: Benchmarks/nmea.sh [DIR]
+# 1,000,000-epoch log from Benchmarks/baselines/gen_nmea.py, with the ratio. Usage: Benchmarks/nmea.sh [DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/treeline-bench}
-shared=${SHARED:-../shared/bench}
+baselines=Benchmarks/baselines
 mkdir -p "$dir"
 venv="$dir/venv"
 if [ ! -x "$venv/bin/python" ]; then
@@ -12,19 +12,19 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/pip" install -q numpy pynmea2
 fi
 log="$dir/nmea-1M.log"
-[ -s "$log" ] || "$venv/bin/python" "$shared/gen_nmea.py" 1000000 "$log"
+[ -s "$log" ] || "$venv/bin/python" "$baselines/gen_nmea.py" 1000000 "$log"
 swift build -c release --product treeline-bench >/dev/null
 # (No `tee /dev/stderr`: when stderr is a file, re-opening it truncates what was written.)
 ours_all=$(.build/release/treeline-bench nmea "$log" --runs 5)
 printf '%s\n' "$ours_all"
 ours=$(printf '%s\n' "$ours_all" | tail -1)
-theirs=$("$venv/bin/python" "$shared/bench_pynmea2.py" "$log" strict)
+theirs=$("$venv/bin/python" "$baselines/bench_pynmea2.py" "$log" strict)
 printf 'pynmea2: %s\n' "$theirs"
 python3 - "$ours" "$theirs" <<'PY'
 import json, sys
 ours, theirs = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 o = ours["sentences_per_s"]; p = theirs["ok_sentences_per_s"]
-minmea = 3.5e6  # ../shared/bench/README.md: minmea (C, -O2), strict checksums, on this kind of machine
+minmea = 3.5e6  # Benchmarks/baselines/README.md: minmea (C, -O2), strict checksums, on this kind of machine
 print()
 print("| reader | valid sentences/s | ratio |")
 print("| --- | ---: | ---: |")

@@ -2,7 +2,7 @@
 """shapely_pairs.py FENCES POINTS OURS_PAIRS
 
 Compares Treeline's (point, fence) pairs (treeline-bench fences --pairs OUT: "point region" per
-line, region = feature index) with shapely's, computed exactly as ../shared/bench/bench_geofence.py
+line, region = feature index) with shapely's, computed exactly as Benchmarks/baselines/bench_geofence.py
 does (UTM 29N, circles buffered to 32-gons, STRtree bulk 'within'), and explains the differences:
 a circle pair whose point lies between the inscribed 32-gon and the true (geodesic) circle is the
 32-gon's doing; one just outside the true circle, within UTM's 0.04 % scale error, is the

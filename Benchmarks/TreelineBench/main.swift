@@ -247,7 +247,7 @@ final class SlicedReplay {
 }
 
 /// The AR layout of N random POIs (uniform over a 3 km disc around the observer, all active) on
-/// the camera (360×640, fov 60×80, box 100×40, heading 30): our layout and our stacking
+/// the reference camera (360×640, fov 60×80, box 100×40, heading 30): our layout and our stacking
 /// against the literal reference stacking (HDAugmentedReality's loop, Tests/Support) on the same
 /// boxes, in one process. The geodesics (Karney, PROJ) are timed apart: both need them.
 func benchLayout(counts: [Int], runs: Int, referenceRuns: Int) {
@@ -256,7 +256,7 @@ func benchLayout(counts: [Int], runs: Int, referenceRuns: Int) {
     let configurations: [(String, DistanceOffset, Bool)] = [
         ("offset none (the default)", .none, false), ("offset automatic", .automatic, false), ("offset automatic, --clamp", .automatic, true),
     ]
-    print("layout: the issue's camera (360x640, fov 60x80, box 100x40), heading 30; POIs uniform within 3 km, all active")
+    print("layout: the reference camera (360x640, fov 60x80, box 100x40), heading 30; POIs uniform within 3 km, all active")
     print("ours: median of \(runs) runs after one warm-up; reference: median of \(referenceRuns) runs; times in ms")
     func col(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }
     print("  " + col("configuration", 28) + col("POIs", 7) + col("geodesics", 11) + col("layout", 9) + col("stacking", 10)
@@ -440,7 +440,7 @@ default:
 
       nmea   read and assemble a whole NMEA log (as `treeline replay` does); report lines/s,
              sentences/s, fixes/s and peak RSS. Make the 1,000,000-epoch log with
-             ../shared/bench/gen_nmea.py 1000000 FILE; Benchmarks/nmea.sh runs this and the
+             Benchmarks/baselines/gen_nmea.py 1000000 FILE; Benchmarks/nmea.sh runs this and the
              pynmea2 baseline in one session and prints the ratios.
       fences load a fence file (gen_fences.py) and test every point of PTS (gen_points.py,
              lat,lon lines) for containment, one core; report load time, points/s, pairs and
@@ -449,7 +449,7 @@ default:
              reading and parsing LOG alone; the two take turns every 4 MiB of the log, so that
              both see the same machine; report both, the ratio of each run and their median.
              --events OUT first writes the events (ns time, type, region id, transit) to OUT.
-      layout lay out 1,000 and 10,000 random POIs (all active) on the issue's camera with offset
+      layout lay out 1,000 and 10,000 random POIs (all active) on the reference camera with offset
              none, automatic, and automatic with --clamp; report the geodesics, our layout, our
              stacking and the literal reference stacking (HDAugmentedReality's loop) on the same
              boxes, their ratio, the lifts; fails if the two stackings differ anywhere.
