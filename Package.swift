@@ -23,6 +23,9 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
 
+        // The version, in one place (Makefile reads it for `make deb`).
+        .target(name: "TreelineVersion"),
+
         // Pure logic: no I/O.
         .target(name: "Geo", dependencies: ["CPROJ"]),
         .target(name: "NMEA", dependencies: ["Geo"]),
@@ -43,6 +46,7 @@ let package = Package(
         .target(name: "Server", dependencies: [
             "Rules", "Geo", "Store", "AR",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -50,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "treelined",
             dependencies: [
-                "Geo", "Rules", "Config", "GPSD", "Replay", "Store", "Server", "AR",
+                "Geo", "Rules", "Config", "GPSD", "Replay", "Store", "Server", "AR", "TreelineVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -62,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "NMEA", "Replay", "Rules", "Config", "Map", "GPSD", "AR", "Store",
+                "Geo", "NMEA", "Replay", "Rules", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

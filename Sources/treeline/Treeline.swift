@@ -1,4 +1,5 @@
 import ArgumentParser
+import TreelineVersion
 
 @main
 struct Treeline: AsyncParsableCommand {
@@ -9,6 +10,7 @@ struct Treeline: AsyncParsableCommand {
         Treeline reads fixes from an NMEA 0183 log (or, on a board, from gpsd) and turns them into
         events. See README.md for the whole picture.
         """,
+        version: treelineVersion,
         subcommands: [Replay.self, Watch.self, Check.self, Where.self, LayoutCommand.self, Subscribe.self, Water.self, State.self, Plan.self, Plant.self, Trees.self]
     )
 }

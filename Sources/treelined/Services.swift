@@ -21,7 +21,7 @@ struct FixService: Service {
         // Graceful shutdown stops the client's reader, which hands over the fix it holds (the
         // last position before a stop is the one that matters) and ends the stream.
         let stop = GPSDStop()
-        try await withGracefulShutdownHandler {
+        await withGracefulShutdownHandler {
             for await update in client.updates(until: stop) {
                 switch update {
                 case .fix(let fix): await engine.process(fix, receivedNanos: monotonicNanos())

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TreelineVersion
 import Config
 import Foundation
 import Geo
@@ -10,8 +11,6 @@ import Rules
 import Server
 import ServiceLifecycle
 import Store
-
-let treelineVersion = "0.6.0"
 
 @main
 struct Treelined: AsyncParsableCommand {
@@ -41,7 +40,8 @@ struct Treelined: AsyncParsableCommand {
         Under systemd (Type=notify) it reports READY=1, RELOADING=1,
         STOPPING=1 and STATUS=, pings the watchdog when WatchdogSec= is set,
         and takes its socket from treelined.socket when started by it.
-        """
+        """,
+        version: treelineVersion
     )
 
     @Option(help: "The config file.")
