@@ -43,16 +43,18 @@ BENCH_PACKAGES := time python3-venv
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps install-missing build release demo test bench install install-build uninstall clean help fuzz
+.PHONY: all deps install-missing build release demo test bench install install-build uninstall clean help fuzz deb boot-test
 
 all: build
 
 help:
 	@echo "make demo    install what is missing, build, replay Data/walk.nmea: its counts, the sample regions, the events, out/walk.svg"
 	@echo "make test    install what is missing, build and run every test"
-	@echo "make bench   release build; NMEA throughput vs pynmea2, point-in-fence vs shapely (../shared/bench data)"
+	@echo "make bench   release build; NMEA throughput vs pynmea2, point-in-fence vs shapely (Benchmarks/baselines data)"
 	@echo "make deps    only install the Debian packages: $(DEB_PACKAGES)"
 	@echo "make install build release, install treeline, treelined, the systemd units and the config (PREFIX=$(PREFIX), DESTDIR, BUILD=no)"
+	@echo "make deb     the Debian package dist/treeline_VERSION_ARCH.deb (static Swift runtime, debhelper, lintian)"
+	@echo "make boot-test  opt-in, minutes: boot Debian 12 in systemd-nspawn, apt install the package, check the service"
 	@echo "make uninstall  remove what install put in place, except /etc/treeline and the daemon's state"
 	@echo "make fuzz   libFuzzer + ASan on each Fuzz/ target for FUZZ_SECONDS=$(FUZZ_SECONDS) (FUZZ_TARGETS, FUZZ_JOBS=$(FUZZ_JOBS)): Fuzz/README.md"
 
@@ -114,17 +116,21 @@ install: $(if $(filter yes,$(BUILD)),install-build)
 	install -m 0644 systemd/treelined.socket "$(DESTDIR)$(UNITDIR)/treelined.socket"
 	install -m 0644 systemd/treeline.sysusers "$(DESTDIR)$(SYSUSERSDIR)/treeline.conf"
 	install -m 0644 Data/species.json "$(DESTDIR)$(DATADIR)/species.json"
+	@# The config names the species catalog where this install puts it.
 	@for f in treeline.yaml:Data/treeline.yaml regions.geojson:Data/regions.geojson; do \
 	  to="$(DESTDIR)/etc/treeline/$${f%%:*}"; \
 	  if [ -e "$$to" ]; then echo "kept $$to (the new default is $${f#*:})"; \
-	  else echo "install -m 0644 $${f#*:} $$to"; install -m 0644 "$${f#*:}" "$$to" || exit 1; fi; \
+	  else echo "install -m 0644 $${f#*:} $$to"; \
+	    sed 's|/usr/local/share/treeline/|$(DATADIR)/|' "$${f#*:}" > "$$to" && chmod 0644 "$$to" || exit 1; fi; \
 	done
+ifneq ($(QUIET),yes)
 	@echo
 	@echo "Installed. To run treelined (as root):"
 	@echo "  systemd-sysusers $(SYSUSERSDIR)/treeline.conf   # the user and group treeline"
 	@echo "  systemctl daemon-reload"
 	@echo "  systemctl enable --now treelined.socket treelined.service"
 	@echo "Then: systemctl status treelined; journalctl -u treelined; systemctl reload treelined (after editing /etc/treeline/)"
+endif
 
 install-build: deps
 	$(SWIFT) build -c $(CONFIGURATION)
@@ -138,8 +144,39 @@ uninstall:
 	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
 	@echo "kept /etc/treeline, /var/lib/treeline and the user treeline; then: systemctl daemon-reload"
 
+# The Debian package (README, "Running as a service"): dist/treeline_VERSION_ARCH.deb, built with
+# debhelper from binaries linked with --static-swift-stdlib, then checked with lintian. The version
+# is the one in Sources/TreelineVersion/Version.swift; debian/changelog is written from it here.
+VERSION  := $(shell sed -n 's/^public let treelineVersion = "\(.*\)"$$/\1/p' Sources/TreelineVersion/Version.swift)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+DEB      := dist/treeline_$(VERSION)_$(DEB_ARCH).deb
+DEB_BUILD_PACKAGES := debhelper lintian dpkg-dev
+deb: deps
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_BUILD_PACKAGES)"
+	@[ -n "$(VERSION)" ] || { echo "no version in Sources/TreelineVersion/Version.swift" >&2; exit 1; }
+	@printf '%s\n' "treeline ($(VERSION)) unstable; urgency=medium" "" \
+	  "  * Treeline $(VERSION), built from $$(git describe --always --dirty 2>/dev/null || echo 'a source tree')." \
+	  "    The history is the git log." "" \
+	  " -- Treeline maintainers <maintainers@users.noreply.a-seed-7b83eaa1.example>  $$(date -R -d @$$(git log -1 --format=%ct 2>/dev/null || date +%s))" \
+	  > debian/changelog
+	rm -f dist/treeline_*.deb
+	dpkg-checkbuilddeps
+	SWIFT="$(SWIFT)" debian/rules clean
+	SWIFT="$(SWIFT)" debian/rules binary
+	@echo; echo "lintian $(DEB):"
+	lintian --fail-on error --info $(DEB)
+	@echo; echo "built $(DEB): sudo apt install ./$(DEB)"
+
+# Opt-in, minutes: debootstraps Debian 12, boots it with systemd-nspawn, installs the package with
+# apt and checks the service in it (Tests/BootTest/README.md). Needs root and Debian's mirror.
+BOOT_PACKAGES := debootstrap systemd-container
+boot-test: deb
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BOOT_PACKAGES)"
+	Tests/BootTest/boot-test.sh $(DEB)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-deb dist
+	[ ! -x debian/rules ] || [ ! -e debian/changelog ] || debian/rules clean
 
 # Fuzzing: builds the targets of Fuzz/ with libFuzzer and AddressSanitizer into .build-fuzz and
 # runs each for FUZZ_SECONDS, FUZZ_JOBS at a time (2 on 2 cores); FUZZ_TARGETS picks some of them.

@@ -104,7 +104,8 @@ import Testing
             ("\(layout.units)/treelined.socket", 0o644, Data(contentsOf: repository.appendingPathComponent("systemd/treelined.socket"))),
             ("\(layout.sysusers)/treeline.conf", 0o644, Data(contentsOf: repository.appendingPathComponent("systemd/treeline.sysusers"))),
             ("\(layout.data)/species.json", 0o644, Data(contentsOf: repository.appendingPathComponent("Data/species.json"))),
-            ("/etc/treeline/treeline.yaml", 0o644, Data(contentsOf: repository.appendingPathComponent("Data/treeline.yaml"))),
+            // The config names the species catalog where this install put it.
+            ("/etc/treeline/treeline.yaml", 0o644, Data(source("Data/treeline.yaml").replacingOccurrences(of: "/usr/local/share/treeline/", with: "\(layout.data)/").utf8)),
             ("/etc/treeline/regions.geojson", 0o644, Data(contentsOf: repository.appendingPathComponent("Data/regions.geojson"))),
         ]
         for file in expected {
@@ -120,6 +121,8 @@ import Testing
         let installed = Set(try allFiles(under: install.root))
         #expect(installed == Set(expected.map(\.path)), "installed: \(installed.sorted())")
 
+        let config = try String(contentsOf: install.file("/etc/treeline/treeline.yaml"), encoding: .utf8)
+        #expect(config.contains("\nspecies: \(layout.data)/species.json"), "the config's species: line")
         let service = try String(contentsOf: install.file("\(layout.units)/treelined.service"), encoding: .utf8)
         #expect(UnitFile(service)["ExecStart"] == ["\(layout.bin)/treelined --config /etc/treeline/treeline.yaml"])
         #expect(service.firstMatch(of: /@[A-Z_]+@/) == nil, "a placeholder is left")
