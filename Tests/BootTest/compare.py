@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""compare.py SUBSCRIBED EXPECTED: the EVENT lines a subscriber got against `treeline replay`'s.
+
+Passes when the subscriber's EVENT lines carry seq 1…N, each once and in order, and each equals
+replay's event of the same rank: every field but `class`, `seq` and `received_ns` equal, numbers
+allowed to differ by one unit in their last printed digit (gpsd parses the NMEA coordinates with
+its own arithmetic, so a distance on a rounding tie may print 1.16 live and 1.17 replayed).
+Prints the first difference otherwise, and exits 1.
+"""
+import json
+import sys
+
+
+def load(path):
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                out.append(json.loads(line, parse_float=str, parse_int=str))
+    return out
+
+
+def same(a, b):
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, str) and isinstance(b, str) and a != b:
+        try:
+            x, y = float(a), float(b)
+        except ValueError:
+            return False
+        decimals = max(len(s.split(".")[1]) if "." in s else 0 for s in (a, b))
+        return abs(x - y) <= 10 ** -decimals * 1.0001
+    return a == b
+
+
+got = load(sys.argv[1])
+expected = load(sys.argv[2])
+events = [e for e in got if e.get("class") == "EVENT"]
+others = [e for e in got if e.get("class") != "EVENT"]
+if others:
+    print(f"compare: {len(others)} lines that are not events, e.g. {others[0]}")
+seqs = [int(e["seq"]) for e in events]
+if seqs != list(range(1, len(expected) + 1)):
+    dup = len(seqs) - len(set(seqs))
+    print(f"compare: seqs are not 1…{len(expected)}: {len(seqs)} events, {dup} repeated, first {seqs[:5]}, last {seqs[-5:]}")
+    sys.exit(1)
+for i, (e, x) in enumerate(zip(events, expected)):
+    e = {k: v for k, v in e.items() if k not in ("class", "seq", "received_ns")}
+    if not same(e, x):
+        print(f"compare: event {i + 1} differs:\n  subscribed {json.dumps(e)}\n  replayed   {json.dumps(x)}")
+        sys.exit(1)
+print(f"compare: {len(events)} events, seq 1…{len(events)}, each equal to replay's")
