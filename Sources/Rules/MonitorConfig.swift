@@ -1,4 +1,4 @@
-/// The monitor's settings: the `monitor:` section of the config file (issue 4 adds the YAML).
+/// The monitor's settings: the `monitor:` section of the config file (Config reads it from the YAML).
 public struct MonitorConfig: Sendable, Equatable {
     /// Extra evidence beyond the boundary, metres.
     public var hysteresisMetres = 5.0
