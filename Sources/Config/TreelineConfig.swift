@@ -86,7 +86,7 @@ extension TreelineConfig {
                 issue(node, key, "must be a number, not \"\(TextExcerpt.short(node.scalar?.string ?? "a \(node.kind)"))\"")
                 return nil
             }
-            guard v >= min else { issue(node, key, "must be at least \(Self.show(min)), not \(TextExcerpt.short(s.string))"); return nil }
+            guard v >= min else { issue(node, key, "must be at least \(Wording.number(min)), not \(TextExcerpt.short(s.string))"); return nil }
             return v
         }
         func flag(_ node: Node, _ key: String) -> Bool? {
@@ -111,7 +111,7 @@ extension TreelineConfig {
                 guard known.contains(name) else {
                     let shown = TextExcerpt.short(name)
                     let path = section.isEmpty ? shown : "\(section).\(shown)"
-                    let hint = Self.closest(name, in: known).map { "; did you mean \($0)?" } ?? ""
+                    let hint = Wording.nearest(name, in: known).map { "; did you mean \($0)?" } ?? ""
                     issue(k, path, "unknown key (known: \(known.joined(separator: ", ")))\(hint)")
                     continue
                 }
@@ -174,29 +174,6 @@ extension TreelineConfig {
     /// The longest path or host name taken (Linux's PATH_MAX).
     static let maxPathBytes = 4096
 
-    static func show(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
-
-    /// The known key nearest to a misspelt one (edit distance at most 3).
-    static func closest(_ word: String, in known: [String]) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var row = Array(0...b.count)
-            for i in 1...max(1, a.count) where !a.isEmpty {
-                var previous = row[0]
-                row[0] = i
-                for j in 1...max(1, b.count) where !b.isEmpty {
-                    let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                    let next = min(row[j] + 1, row[j - 1] + 1, previous + cost)
-                    previous = row[j]
-                    row[j] = next
-                }
-            }
-            return row[b.count]
-        }
-        guard word.count <= 40 else { return nil }  // nothing known is that long
-        let w = Array(word)
-        let best = known.map { ($0, distance(w, Array($0))) }.min { $0.1 < $1.1 }
-        return best.flatMap { $0.1 <= 3 ? $0.0 : nil }
-    }
 }
 
 extension Node {

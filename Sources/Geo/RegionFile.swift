@@ -142,7 +142,7 @@ public enum RegionFile {
         if kind == .plant, rules {
             if let v = properties["interval_days"]?.number {
                 if v == v.rounded(), (1...30).contains(v) { intervalDays = Int(v) } else {
-                    issues.append(context.issue("interval_days must be a whole number of days from 1 to 30, not \(Self.show(v))"))
+                    issues.append(context.issue("interval_days must be a whole number of days from 1 to 30, not \(Wording.number(v))"))
                 }
             } else {
                 issues.append(context.issue("a plant needs interval_days (1 to 30)"))
@@ -176,8 +176,6 @@ public enum RegionFile {
         return Region(id: id, kind: kind, name: name, shape: shape, intervalDays: intervalDays, lastWatered: lastWatered,
                       species: species, priority: priority)
     }
-
-    static func show(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
 
     static func shape(_ geometry: JSONValue, properties: JSONValue, kind: RegionKind?, doc: JSONDocument, transform: CRSTransform?,
                       crs: String?, context: FeatureContext, issues: inout [RegionIssue]) -> Shape? {
@@ -276,7 +274,7 @@ public enum RegionFile {
             switch properties["radius_m"] {
             case let .number(r)?:
                 if Region.radiusLimits.contains(r) { radius = r } else {
-                    issues.append(context.issue("radius_m must be from \(show(Region.radiusLimits.lowerBound)) to \(show(Region.radiusLimits.upperBound)) metres, not \(show(r))"))
+                    issues.append(context.issue("radius_m must be from \(Wording.number(Region.radiusLimits.lowerBound)) to \(Wording.number(Region.radiusLimits.upperBound)) metres, not \(Wording.number(r))"))
                 }
             case nil:
                 switch kind {

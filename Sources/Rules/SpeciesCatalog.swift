@@ -63,7 +63,7 @@ public struct SpeciesCatalog: Sendable {
                 problems.append(Problem(entry: nil, latin: nil, reason: .repeatedField(key)))
             } else if !Self.topLevelKeys.contains(key) {
                 problems.append(Problem(entry: nil, latin: nil,
-                                        reason: .unknownField(key, suggestion: Self.closest(key, in: Self.topLevelKeys))))
+                                        reason: .unknownField(key, suggestion: Wording.nearest(key.lowercased(), in: Self.topLevelKeys))))
             } else if key == "about", value.string == nil {
                 problems.append(Problem(entry: nil, latin: nil,
                                         reason: .wrongType(field: "about", expected: "a string", found: value.typeName)))
@@ -98,7 +98,7 @@ public struct SpeciesCatalog: Sendable {
                 if !seen.insert(key).inserted {
                     add(.repeatedField(key))
                 } else if !Self.fields.contains(key) {
-                    add(.unknownField(key, suggestion: Self.closest(key, in: Self.fields)))
+                    add(.unknownField(key, suggestion: Wording.nearest(key.lowercased(), in: Self.fields)))
                 }
             }
             func name(_ field: String) -> String? {
@@ -164,7 +164,7 @@ public struct SpeciesCatalog: Sendable {
         let word = Array(key)
         var best: (distance: Int, index: Int)?
         for (candidate, i) in index {
-            let d = Self.distance(word, Array(candidate))
+            let d = Wording.editDistance(word, Array(candidate))
             guard d <= 3, 2 * d < word.count else { continue }
             if let b = best, (b.distance, b.index) <= (d, i) { continue }
             best = (d, i)
@@ -191,30 +191,6 @@ public struct SpeciesCatalog: Sendable {
 
     static func trimmed(_ s: String) -> String {
         s.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var diagonal = row[0]
-            row[0] = i
-            for j in 1...b.count {
-                let next = min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
-                diagonal = row[j]
-                row[j] = next
-            }
-        }
-        return row[b.count]
-    }
-
-    /// The known field nearest a misspelt one (edit distance at most 3).
-    static func closest(_ word: String, in known: [String]) -> String? {
-        let w = Array(word.lowercased())
-        let best = known.map { ($0, distance(w, Array($0))) }.min { $0.1 < $1.1 }
-        return best.flatMap { $0.1 <= 3 ? $0.0 : nil }
     }
 }
 
@@ -292,11 +268,11 @@ public struct SpeciesCatalogError: Error, Sendable, Equatable, CustomStringConve
             case let .emptyName(field):
                 return "\(field) is empty: \(Self.explain(field))"
             case let .notPositive(field, value):
-                return "\(field) must be more than 0, not \(Self.show(value)): \(Self.explain(field))"
+                return "\(field) must be more than 0, not \(Wording.number(value)): \(Self.explain(field))"
             case let .implausible(field, value, limit):
-                return "\(field) is \(Self.show(value)), more than \(Self.show(limit)) m: the value is in metres (was it given in another unit?)"
+                return "\(field) is \(Wording.number(value)), more than \(Wording.number(limit)) m: the value is in metres (was it given in another unit?)"
             case let .minAboveMax(min, max):
-                return "min_height_m (\(Self.show(min))) is more than max_height_m (\(Self.show(max))): swap them or correct one"
+                return "min_height_m (\(Wording.number(min))) is more than max_height_m (\(Wording.number(max))): swap them or correct one"
             case let .duplicateLatin(first):
                 return "duplicate Latin name: species[\(first)] has the same one; merge the two entries"
             case let .ambiguousName(field, other, otherField):
@@ -315,7 +291,6 @@ public struct SpeciesCatalogError: Error, Sendable, Equatable, CustomStringConve
             }
         }
 
-        static func show(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
     }
 
     public var file: String
