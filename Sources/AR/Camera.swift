@@ -26,6 +26,25 @@ public enum DistanceOffset: Sendable, Equatable {
     case automatic
 }
 
+extension DistanceOffset {
+    /// The written forms, for messages: `none`, `automatic`, `manual:T:M`.
+    public static let writtenForms = "none, automatic or manual:T:M (T metres, M pixels per metre)"
+
+    /// Reads `none`, `automatic` or `manual:T:M` (e.g. `manual:50:0.2`), as the command line
+    /// (`--offset`) and the socket (`"offset"`) take it; nil for anything else. Ranges are
+    /// checked with the other settings (`SettingProblem`).
+    public init?(written s: String) {
+        switch s {
+        case "none": self = .none
+        case "automatic": self = .automatic
+        default:
+            let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "manual", let t = Double(parts[1]), let m = Double(parts[2]) else { return nil }
+            self = .manual(threshold: t, pixelsPerMetre: m)
+        }
+    }
+}
+
 /// One thing wrong with a camera or the layout options, worded for a user, and which setting.
 public struct SettingProblem: Sendable, Equatable, CustomStringConvertible {
     public enum Setting: Sendable, Equatable {

@@ -183,17 +183,10 @@ public enum Request: Equatable, Sendable {
         let box = try pair("box", "[width, height] in pixels") ?? (100, 40)
         var offset = DistanceOffset.none
         if let v = o["offset"] {
-            guard let s = v.string else { throw RequestError("\"offset\" must be \"none\", \"automatic\" or \"manual:T:M\"") }
-            let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-            switch s {
-            case "none": offset = .none
-            case "automatic": offset = .automatic
-            default:
-                guard parts.count == 3, parts[0] == "manual", let t = Double(parts[1]), let m = Double(parts[2]) else {
-                    throw RequestError("\"offset\" must be \"none\", \"automatic\" or \"manual:T:M\" (T metres, M pixels per metre)")
-                }
-                offset = .manual(threshold: t, pixelsPerMetre: m)
+            guard let s = v.string, let parsed = DistanceOffset(written: s) else {
+                throw RequestError("\"offset\" must be \"none\", \"automatic\" or \"manual:T:M\" (T metres, M pixels per metre)")
             }
+            offset = parsed
         }
         var projection = Projection.linear
         if let v = o["projection"] {

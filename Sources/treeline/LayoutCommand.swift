@@ -109,17 +109,6 @@ struct LayoutCommand: ParsableCommand {
         return (a, b)
     }
 
-    static func parseOffset(_ s: String) -> DistanceOffset? {
-        switch s {
-        case "none": return DistanceOffset.none
-        case "automatic": return .automatic
-        default:
-            let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0] == "manual", let t = Double(parts[1]), let m = Double(parts[2]) else { return nil }
-            return .manual(threshold: t, pixelsPerMetre: m)
-        }
-    }
-
     /// The camera and options, or every problem with the arguments.
     func settings() throws -> (Camera, LayoutOptions) {
         var problems: [String] = []
@@ -129,8 +118,8 @@ struct LayoutCommand: ParsableCommand {
         if s == nil { problems.append("--screen takes WxH in pixels, e.g. 1280x720 (got '\(screen)')") }
         let b = Self.pair(box.lowercased(), separator: "x")
         if b == nil { problems.append("--box takes WxH in pixels, e.g. 100x40 (got '\(box)')") }
-        let o = Self.parseOffset(offset)
-        if o == nil { problems.append("--offset is none, automatic or manual:T:M with T metres and M pixels per metre, e.g. manual:50:0.2 (got '\(offset)')") }
+        let o = DistanceOffset(written: offset)
+        if o == nil { problems.append("--offset is \(DistanceOffset.writtenForms), e.g. manual:50:0.2 (got '\(offset)')") }
         let p = Projection(rawValue: projection)
         if p == nil { problems.append("--projection is linear or pinhole (got '\(projection)')") }
         let camera = Camera(screenWidth: s?.0 ?? 1, screenHeight: s?.1 ?? 1, horizontalFOV: f?.0 ?? 60, verticalFOV: f?.1 ?? 45,
