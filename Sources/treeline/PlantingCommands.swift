@@ -14,13 +14,13 @@ struct PlantingOptions: ParsableArguments {
     @Option(help: "The CRS of the regions' coordinates when a file does not say (e.g. EPSG:3763).")
     var crs: String?
 
-    @Option(help: "The species catalog (default: Data/species.json here, else $PREFIX/share/treeline/species.json).")
+    @Option(help: "The species catalog (default: the config's species: with --config; else Data/species.json here, else /usr/local/share/treeline or /usr/share/treeline).")
     var catalog: String?
 
     @Option(help: "The database of recorded trees (default: the config's database:).")
     var database: String?
 
-    @Option(help: "A config file (YAML, as the daemon's): its regions: and database:.")
+    @Option(help: "A config file (YAML, as the daemon's): its regions:, database: and species:.")
     var config: String?
 
     func settings() throws -> TreelineConfig {
@@ -33,7 +33,14 @@ struct PlantingOptions: ParsableArguments {
     }
 
     func loadCatalog() throws -> SpeciesCatalog {
-        let candidates = catalog.map { [$0] } ?? ["Data/species.json", "/usr/local/share/treeline/species.json", "/usr/share/treeline/species.json"]
+        let candidates: [String]
+        if let catalog {
+            candidates = [catalog]
+        } else if config != nil {
+            candidates = [try settings().species]  // the daemon's catalog, as the daemon reads it
+        } else {
+            candidates = ["Data/species.json", "/usr/local/share/treeline/species.json", "/usr/share/treeline/species.json"]
+        }
         guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             throw UserError("no species catalog at \(candidates.joined(separator: ", ")): pass --catalog PATH")
         }

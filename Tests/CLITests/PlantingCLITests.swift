@@ -37,6 +37,26 @@ import Testing
         #expect(noAt.status != 0 && noAt.stderr.contains("--at"))
     }
 
+    /// With --config and no --catalog, the catalog is the config's `species:`, as the daemon's.
+    @Test func theConfigNamesTheCatalog() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("treeline.yaml")
+        let args = ["plan", "--regions", "Data/regions.geojson", "--config", config.path, "--area", "ref-encosta",
+                    "--species", "Quercus robur", "--count", "2", "--at", "40.1031,-8.2372"]
+        let missing = dir.appendingPathComponent("missing.json").path
+        let database = dir.appendingPathComponent("trees.sqlite").path
+        try "species: \(missing)\ndatabase: \(database)\n".write(to: config, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(args)
+        #expect(refused.status != 0 && refused.stderr.contains("no species catalog at \(missing)"), "\(refused.stderr)")
+        let copy = dir.appendingPathComponent("species.json")
+        try FileManager.default.copyItem(atPath: "Data/species.json", toPath: copy.path)
+        try "species: \(copy.path)\ndatabase: \(database)\n".write(to: config, atomically: true, encoding: .utf8)
+        let planned = try CLI.run(args)
+        #expect(planned.status == 0 && planned.stdout.split(separator: "\n").count == 2, "\(planned.stderr)")
+    }
+
     @Test func fillReportsTheCountAgainstTheBounds() throws {
         let r = try CLI.run(["plan"] + regions + ["--area", "ref-encosta", "--species", "Castanea sativa", "--fill", "--geojson"])
         #expect(r.status == 0, "\(r.stderr)")
