@@ -36,7 +36,9 @@ let package = Package(
 
         // Edges.
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
-        .target(name: "Replay", dependencies: ["NMEA", "Geo"]),
+        // Files: NMEA logs read in chunks (or stdin), and the loaders of regions files, the config
+        // and the species catalog, with one typed error that names the file; both executables use them.
+        .target(name: "Loading", dependencies: ["NMEA", "Geo", "Rules", "Config"]),
         .target(name: "Config", dependencies: ["Geo", "Rules", .product(name: "Yams", package: "Yams")]),
         // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
         // region, plants' watering. Events are committed with the state they leave.
@@ -54,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "treelined",
             dependencies: [
-                "Geo", "Rules", "Config", "GPSD", "Replay", "Store", "Server", "AR", "TreelineVersion",
+                "Geo", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -66,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "NMEA", "Replay", "Rules", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
+                "Geo", "NMEA", "Loading", "Rules", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,7 +76,7 @@ let package = Package(
         // Benchmarks: `swift run -c release treeline-bench --help`.
         .executableTarget(
             name: "treeline-bench",
-            dependencies: ["NMEA", "Replay", "Geo", "Rules", "AR", "TestSupport"],
+            dependencies: ["NMEA", "Loading", "Geo", "Rules", "AR", "TestSupport"],
             path: "Benchmarks/TreelineBench"
         ),
 
@@ -87,15 +89,15 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Replay", "treeline", "IntegrationSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Rules", "Geo", "Replay", "NMEA"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Loading", "treeline", "IntegrationSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Rules", "Geo", "Loading", "NMEA"]),
         .testTarget(name: "ServerTests", dependencies: [
             "Server", "Store", "Rules", "Geo",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         // The daemon binary with a real gpsd, a real socket and a real SQLite file.
-        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Geo", "Replay"]),
+        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Geo", "Loading"]),
         // systemd's own checks of the units in systemd/.
         .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "NMEA", "TestSupport"]),
@@ -104,7 +106,7 @@ let package = Package(
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["NMEA", "Replay", "Geo"],
+            dependencies: ["NMEA", "Loading", "Geo"],
             resources: [.copy("gpsd-3.22")]
         ),
         .testTarget(name: "CLITests", dependencies: ["treeline", "Geo"]),

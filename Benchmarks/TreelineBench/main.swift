@@ -13,7 +13,7 @@ import Glibc
 import AR
 import Geo
 import NMEA
-import Replay
+import Loading
 import Rules
 import TestSupport
 
@@ -84,7 +84,7 @@ func benchNMEA(path: String, runs: Int) {
 /// numpy reads them), in place in the file's bytes.
 func readPoints(_ path: String) -> [Coordinate] {
     var bytes: [UInt8]
-    do { bytes = try FileBytes.read(path, what: "points file") } catch { fail(error.description) }
+    do { bytes = try Loader.bytes(path, what: "points file") } catch { fail(error.description) }
     bytes.append(0)
     var out: [Coordinate] = []
     out.reserveCapacity(bytes.count / 20)
@@ -114,7 +114,7 @@ func benchFences(path: String, pointsPath: String, pairsPath: String?, runs: Int
     let t0 = now()
     let set: RegionSet
     // gen_fences.py writes only id and kind: check every geometry rule, not the rules' properties.
-    do { set = try RegionLoader.load(path, requirements: .geometryOnly) } catch { fail(String(error.description.prefix(2000))) }
+    do { set = try Loader.regions(path, requirements: .geometryOnly) } catch { fail(String(error.description.prefix(2000))) }
     let load = now() - t0
     var times: [Double] = []
     var pairs = 0, withHit = 0
@@ -152,7 +152,7 @@ func benchFences(path: String, pointsPath: String, pairsPath: String?, runs: Int
 /// runs in one process so both see the same machine.
 func benchPipeline(logPath: String, fencesPath: String, runs: Int, eventsPath: String?) {
     let set: RegionSet
-    do { set = try RegionLoader.load(fencesPath, requirements: .geometryOnly) } catch { fail(String(error.description.prefix(2000))) }
+    do { set = try Loader.regions(fencesPath, requirements: .geometryOnly) } catch { fail(String(error.description.prefix(2000))) }
     if let eventsPath {
         // The events once, one line each (time, type, region id, transit), to compare versions.
         let out = ByteSink(path: eventsPath)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Config
 import Foundation
+import Loading
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -92,7 +93,7 @@ struct SocketOptions: ParsableArguments {
 
     func path() throws -> String {
         if let socket { return socket }
-        if let config { return try TreelineConfig.load(config).socket }
+        if let config { return try Loader.config(config).socket }
         return TreelineConfig().socket
     }
 

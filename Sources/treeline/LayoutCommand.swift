@@ -2,7 +2,7 @@ import AR
 import ArgumentParser
 import Geo
 import Map
-import Replay
+import Loading
 
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -156,15 +156,10 @@ struct LayoutCommand: ParsableCommand {
 
     func loadPOIs() throws -> [POI] {
         if let regions {
-            do {
-                return try RegionLoader.load(regions, crs: crs, requirements: .geometryOnly).regions.map(POI.init(region:))
-            } catch {
-                throw UserError(error.description)
-            }
+            return try Loader.regions(regions, crs: crs, requirements: .geometryOnly).regions.map(POI.init(region:))
         }
         let path = pois!
-        let bytes: [UInt8]
-        do { bytes = try FileBytes.read(path, what: "POI file") } catch { throw UserError(error.description) }
+        let bytes = try Loader.bytes(path, what: "POI file")
         do { return try POIFile.parse(bytes, file: path) } catch { throw UserError(error.description) }
     }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Config
 import Foundation
 import Geo
-import Replay
+import Loading
 import Rules
 import Store
 
@@ -24,34 +24,18 @@ struct PlantingOptions: ParsableArguments {
     var config: String?
 
     func settings() throws -> TreelineConfig {
-        try config.map(TreelineConfig.load) ?? TreelineConfig()
+        try config.map(Loader.config) ?? TreelineConfig()
     }
 
     func loadRegions() throws -> RegionSet {
-        let paths = regions.isEmpty ? try settings().regions : regions
-        do { return try RegionLoader.load(paths, crs: crs) } catch { throw UserError(error.description) }
+        try Loader.regions(regions.isEmpty ? try settings().regions : regions, crs: crs)
     }
 
     func loadCatalog() throws -> SpeciesCatalog {
-        let candidates: [String]
-        if let catalog {
-            candidates = [catalog]
-        } else if config != nil {
-            candidates = [try settings().species]  // the daemon's catalog, as the daemon reads it
-        } else {
-            candidates = ["Data/species.json", "/usr/local/share/treeline/species.json", "/usr/share/treeline/species.json"]
-        }
-        guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw UserError("no species catalog at \(candidates.joined(separator: ", ")): pass --catalog PATH")
-        }
-        do {
-            let bytes = try FileBytes.read(path, what: "species catalog")
-            return try SpeciesCatalog(parsing: bytes, file: path)
-        } catch let e as LogFileError {
-            throw UserError(e.description)
-        } catch let e as SpeciesCatalogError {
-            throw UserError(e.description)
-        }
+        if let catalog { return try Loader.catalog([catalog]) }
+        // With a config, its species: (the daemon's catalog, as the daemon reads it).
+        if config != nil { return try Loader.catalog([try settings().species]) }
+        return try Loader.catalog(["Data/species.json", "/usr/local/share/treeline/species.json", "/usr/share/treeline/species.json"])
     }
 
     func openStore() throws -> Store {
@@ -145,7 +129,7 @@ struct Trees: ParsableCommand {
     var area: String?
 
     func run() throws {
-        let path = try database ?? (config.map(TreelineConfig.load) ?? TreelineConfig()).database
+        let path = try database ?? (config.map(Loader.config) ?? TreelineConfig()).database
         let trees: [PlantedTree]
         do { trees = try Store(path: path).trees(area: area) } catch { throw UserError(error.description) }
         print(Self.geoJSON(trees))

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Geo
-import Replay
+import Loading
 
 /// `LAT,LON` in decimal degrees.
 struct LatLon: ExpressibleByArgument {
@@ -54,12 +54,7 @@ struct Check: ParsableCommand {
     var crs: String?
 
     func run() throws {
-        let set: RegionSet
-        do {
-            set = try RegionLoader.load(file, crs: crs)
-        } catch {
-            throw UserError(error.description)
-        }
+        let set = try Loader.regions(file, crs: crs)
         var byKind: [RegionKind: Int] = [:]
         var circles = 0, polygons = 0, holes = 0
         var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
@@ -120,16 +115,14 @@ struct Where: ParsableCommand {
     }
 
     func run() throws {
-        let set: RegionSet
-        do { set = try RegionLoader.load(regions, crs: crs) } catch { throw UserError(error.description) }
+        let set = try Loader.regions(regions, crs: crs)
         let out = ByteWriter(fd: 1)
         defer { out.flush() }
         if let at {
             out.write { Self.line(set, at.coordinate, into: &$0) }
             return
         }
-        let bytes: [UInt8]
-        do { bytes = try FileBytes.read(points!, what: "points file") } catch { throw UserError(error.description) }
+        let bytes = try Loader.bytes(points!, what: "points file")
         var lineNumber = 0
         for raw in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1

@@ -2,7 +2,7 @@ import ArgumentParser
 import Geo
 import NMEA
 import Config
-import Replay
+import Loading
 import Rules
 import Map
 
@@ -111,7 +111,7 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         if !regions.isEmpty { return try runMonitor() }
-        // LogFileError's message names the file and what to do; ArgumentParser prints it
+        // LogFile's error names the file and what to do; ArgumentParser prints it
         // as "Error: …" on standard error and exits 1.
         let log = try LogFile(path: file)
         let out = ByteWriter(fd: 1)
@@ -135,11 +135,10 @@ struct Replay: ParsableCommand {
 
 extension Replay {
     func runMonitor() throws {
-        let set: RegionSet
-        do { set = try RegionLoader.load(regions, crs: crs) } catch { throw UserError(error.description) }
+        let set = try Loader.regions(regions, crs: crs)
         let log = try LogFile(path: file)
         let out = ByteWriter(fd: 1)
-        let base = try config.map(TreelineConfig.load)?.monitor ?? MonitorConfig()
+        let base = try config.map(Loader.config)?.monitor ?? MonitorConfig()
         var monitor = RegionMonitor(regions: set, config: monitor.applied(to: base))
         var byType: [String: Int] = [:]
         var map: SVGMap? = svg.map { _ in
@@ -211,19 +210,5 @@ enum StatsReport {
         t += row("2D", s.fixes2D, indent: 2)
         t += row("no fix", s.noFix, indent: 2)
         return t
-    }
-}
-
-extension TreelineConfig {
-    /// Reads and parses a config file; the error names the file, line and key.
-    static func load(_ path: String) throws -> TreelineConfig {
-        do {
-            let bytes = try FileBytes.read(path, what: "config file")
-            return try TreelineConfig.parse(String(decoding: bytes, as: UTF8.self), file: path)
-        } catch let e as LogFileError {
-            throw UserError(e.description)
-        } catch let e as ConfigError {
-            throw UserError(e.description)
-        }
     }
 }

@@ -3,7 +3,7 @@ import Config
 import Dispatch
 import Geo
 import GPSD
-import Replay
+import Loading
 import Rules
 #if canImport(Glibc)
 import Glibc
@@ -60,12 +60,12 @@ struct Watch: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let file = try config.map(TreelineConfig.load) ?? TreelineConfig()
+        let file = try config.map(Loader.config) ?? TreelineConfig()
         let client = GPSDClient(host: host ?? file.gpsdHost, port: port ?? file.gpsdPort, silence: silence)
         var monitor: RegionMonitor?
         var set: RegionSet?
         if !regions.isEmpty {
-            do { set = try RegionLoader.load(regions, crs: crs) } catch { throw UserError(error.description) }
+            set = try Loader.regions(regions, crs: crs)
             monitor = RegionMonitor(regions: set!, config: self.monitor.applied(to: file.monitor))
         }
 

@@ -6,7 +6,7 @@ import Geo
 import GPSD
 import Logging
 import NIOPosix
-import Replay
+import Loading
 import Rules
 import Server
 import ServiceLifecycle
@@ -141,38 +141,26 @@ struct Treelined: AsyncParsableCommand {
         logger.notice("stopped; last seq \(engine.lastSeq())")
     }
 
-    static func loadConfig(_ path: String) throws -> TreelineConfig {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw DaemonError("cannot read the config file \(path): \((error as NSError).localizedDescription) — pass --config PATH, or install one (make install puts the default in /etc/treeline)")
-        }
-        do { return try TreelineConfig.parse(text, file: path) } catch { throw DaemonError(error.description) }
+    // Files come through Loading's `Loader`, whose errors name the file and what to do; here
+    // they become the daemon's one error type.
+
+    static func loadConfig(_ path: String) throws(DaemonError) -> TreelineConfig {
+        do { return try Loader.config(path) } catch { throw DaemonError(error.description) }
     }
 
     /// The species catalog at `path`; when that file is missing, the one installed beside this
     /// executable ($PREFIX/share/treeline/species.json) if there is one.
     static func loadCatalog(_ path: String, logger: Logger) -> Result<SpeciesCatalog, DaemonError> {
-        var candidates = [path]
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        candidates.append(exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/treeline/species.json").path)
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            return .failure(DaemonError("no species catalog at \(path)"))
+        let installed = exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/treeline/species.json").path
+        if !FileManager.default.fileExists(atPath: path), FileManager.default.fileExists(atPath: installed) {
+            logger.notice("species catalog: \(path) is missing, using \(installed)")
         }
-        if found != path { logger.notice("species catalog: \(path) is missing, using \(found)") }
-        do {
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: found))
-            return .success(try SpeciesCatalog(parsing: Array(bytes), file: found))
-        } catch let e as SpeciesCatalogError {
-            return .failure(DaemonError(e.description))
-        } catch {
-            return .failure(DaemonError("cannot read the species catalog \(found): \(error.localizedDescription)"))
-        }
+        do { return .success(try Loader.catalog([path, installed])) } catch { return .failure(DaemonError(error.description)) }
     }
 
-    static func loadRegions(_ paths: [String]) throws -> RegionSet {
-        do { return try RegionLoader.load(paths) } catch { throw DaemonError(error.description) }
+    static func loadRegions(_ paths: [String]) throws(DaemonError) -> RegionSet {
+        do { return try Loader.regions(paths) } catch { throw DaemonError(error.description) }
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Geo
 import IntegrationSupport
-import Replay
+import Loading
 import Synchronization
 import Testing
 #if canImport(Glibc)

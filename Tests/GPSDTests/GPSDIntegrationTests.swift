@@ -2,7 +2,7 @@ import Foundation
 import IntegrationSupport
 import Geo
 import GPSD
-import Replay
+import Loading
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Config
+import Geo
+import Rules
+
+/// Why a file could not be loaded: the file, and the cause. The message (`description`) names
+/// the file (and the line, feature or key where there is one) and says what to do; both
+/// executables print it as it is.
+public struct LoadError: Error, CustomStringConvertible {
+    public enum Cause {
+        /// It could not be opened or read.
+        case unreadable(LogFileError)
+        /// A regions file with problems (every one, each naming file and feature).
+        case regions(RegionFileError)
+        case config(ConfigError)
+        case catalog(SpeciesCatalogError)
+        /// None of the places a species catalog is looked for has one.
+        case noCatalog(looked: [String])
+    }
+
+    /// The file (for several regions files, the first with a problem).
+    public var file: String
+    public var cause: Cause
+
+    public var description: String {
+        switch cause {
+        case let .unreadable(e): return e.description
+        case let .regions(e): return e.description
+        case let .config(e): return e.description
+        case let .catalog(e): return e.description
+        case let .noCatalog(looked):
+            return "no species catalog at \(looked.joined(separator: ", ")): pass --catalog PATH, or set species: in the config"
+        }
+    }
+}
+
+/// Reads and checks the files Treeline is given: regions, the config, the species catalog, and
+/// small files of other kinds (points, POIs); `-` is standard input. NMEA logs, which can be
+/// large, are streamed by `LogFile` instead.
+public enum Loader {
+    /// A whole small file; `what` names its kind in messages ("points file").
+    public static func bytes(_ path: String, what: String) throws(LoadError) -> [UInt8] {
+        do {
+            let file = try LogFile(path: path)
+            var bytes: [UInt8] = []
+            try file.forEachChunk { bytes.append(contentsOf: $0) }
+            return bytes
+        } catch {
+            throw LoadError(file: path, cause: .unreadable(error.renamed(what)))
+        }
+    }
+
+    public static func regions(_ path: String, crs: String? = nil, requirements: RegionFile.Requirements = .full) throws(LoadError) -> RegionSet {
+        try regions([path], crs: crs, requirements: requirements)
+    }
+
+    /// Several regions files as one set (e.g. one drawn in WGS84 and one in a national CRS); ids
+    /// must be unique across them. Every problem of every file is reported, not just the first.
+    public static func regions(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full) throws(LoadError) -> RegionSet {
+        var all: [Region] = []
+        var issues: [RegionIssue] = []
+        var firstFile: [String: String] = [:]
+        for path in paths {
+            let data = try bytes(path, what: "regions file")
+            do {
+                let regions = try RegionFile.parse(data, file: path, crs: crs, requirements: requirements)
+                for (k, r) in regions.enumerated() {
+                    if let other = firstFile[r.id] {
+                        issues.append(RegionIssue(file: path, feature: k, id: r.id, line: nil, column: nil,
+                                                  message: "duplicate id: \(other) has a region with the same id"))
+                    } else {
+                        firstFile[r.id] = path
+                    }
+                }
+                all += regions
+            } catch {
+                issues += error.issues
+            }
+        }
+        if let first = issues.first { throw LoadError(file: first.file, cause: .regions(RegionFileError(issues: issues))) }
+        return RegionSet(all)
+    }
+
+    /// The config file (YAML); the error names the file, line and key.
+    public static func config(_ path: String) throws(LoadError) -> TreelineConfig {
+        let data = try bytes(path, what: "config file")
+        do {
+            return try TreelineConfig.parse(String(decoding: data, as: UTF8.self), file: path)
+        } catch {
+            throw LoadError(file: path, cause: .config(error))
+        }
+    }
+
+    /// The species catalog: the first of `candidates` that exists (a path given by the user is
+    /// the only candidate; defaults may list several).
+    public static func catalog(_ candidates: [String]) throws(LoadError) -> SpeciesCatalog {
+        guard let path = candidates.first(where: { access($0, F_OK) == 0 }) else {
+            throw LoadError(file: candidates.first ?? "", cause: .noCatalog(looked: candidates))
+        }
+        let data = try bytes(path, what: "species catalog")
+        do {
+            return try SpeciesCatalog(parsing: data, file: path)
+        } catch {
+            throw LoadError(file: path, cause: .catalog(error))
+        }
+    }
+}
