@@ -32,8 +32,9 @@ mirror=${BOOT_MIRROR:-$(sed -n 's/^URIs: *\([^ ]*debian\/*\)$/\1/p; s/^deb \(htt
     /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | head -1 || true)}
 mirror=${mirror:-http://deb.debian.org/debian}
 # What the guest needs besides the package: systemd to boot, gpsd, and the libraries the package
-# depends on already there (apt still resolves and checks them).
-include=systemd,systemd-sysv,dbus,gpsd,libgps28,libproj25,libsqlite3-0,procps,ca-certificates
+# links already there (apt still resolves and checks them; procps, which the unit's ExecReload=
+# needs, is left for the package's Depends to bring).
+include=systemd,systemd-sysv,dbus,gpsd,libgps28,libproj25,libsqlite3-0,ca-certificates
 mkdir -p "$work"
 started=$(date +%s)
 say() { echo "boot-test [$(( $(date +%s) - started )) s] $*"; }
@@ -129,6 +130,8 @@ guest() {
 }
 shutdown_guest() {  # $1: poweroff or reboot
     guest systemctl "$1" || true
+    for _ in $(seq 300); do kill -0 "$nspawn_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -0 "$nspawn_pid" 2>/dev/null && fail "the guest did not $1 within 60 s"
     local code=0
     wait "$nspawn_pid" || code=$?
     nspawn_pid=""
@@ -148,7 +151,7 @@ check() {  # description, command...
     say "ok: $what"
 }
 unit_is() { [ "$(guest systemctl show -P "$2" "$1")" = "$3" ]; }
-state() { guest treeline state; }
+state() { guest timeout 10 treeline state; }
 last_seq() { state | python3 -c 'import json,sys; print(json.load(sys.stdin)["seq"])'; }
 gpsd_connected() { state | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["gpsd"].startswith("connected") else 1)'; }
 
@@ -173,8 +176,10 @@ check "the user and group treeline exist (sysusers)" guest getent group treeline
 check "the config and the regions are conffiles" \
     test "$(guest dpkg-query -W -f='${Conffiles}' treeline | awk '{print $1}' | sort | tr '\n' ' ')" = "/etc/treeline/regions.geojson /etc/treeline/treeline.yaml "
 check "the config names the installed species catalog" guest grep -q '^species: /usr/share/treeline/species.json' /etc/treeline/treeline.yaml
-check "no Swift runtime among the binaries' libraries" \
-    sh -c "! nsenter --target $leader --mount -- ldd /usr/bin/treeline /usr/bin/treelined | grep -E 'swift|Foundation|not found'"
+libraries=$(guest ldd /usr/bin/treeline /usr/bin/treelined) || fail "ldd failed: $libraries"
+check "the binaries find their libraries (libc among them), and no Swift runtime is one" \
+    sh -c "printf '%s' \"\$1\" | grep -q libc.so.6 && ! printf '%s' \"\$1\" | grep -E 'swift|Foundation|not found'" _ "$libraries"
+check "procps came with the package's Depends (the unit's ExecReload= runs its kill)" guest test -x /bin/kill
 say "treelined needs (ELF NEEDED): $(readelf -d "$root/usr/bin/treelined" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')"
 
 # --- The walk through gpsd, with one SIGKILL ------------------------------------------------
@@ -232,13 +237,19 @@ case $refused in
     *) fail "bob is refused without saying how to join the group: $refused" ;;
 esac
 
+guest systemctl reload treelined.service || fail "systemctl reload failed"
+wait_for 20 "the reload to show in the log" sh -c "nsenter --target $leader --mount --pid -- journalctl -u treelined.service --no-pager | grep -q 'reloaded /etc/treeline/treeline.yaml'"
+say "ok: systemctl reload rereads the config and the regions ($(guest journalctl -u treelined.service --no-pager | grep -o 'reloaded /etc/treeline/treeline.yaml.*' | tail -1))"
+
 # --- The upgrade path: the same package again (postinst configure with the old version) -------
 before=$(last_seq)
+invocation=$(guest systemctl show -P InvocationID treelined.service)
 guest env DEBIAN_FRONTEND=noninteractive apt-get install --reinstall -y "/root/$(basename "$deb")" >>"$work/apt.log" 2>&1 \
     || fail "apt-get install --reinstall: $(tail -20 "$work/apt.log")"
 check "reinstalled: the edited config is kept (gpsd port $gpsd_port)" guest grep -q "^  port: $gpsd_port" /etc/treeline/treeline.yaml
 wait_for 30 "treelined.service to be active after the reinstall" unit_is treelined.service ActiveState active
 check "reinstalled: treelined.socket is still active" unit_is treelined.socket ActiveState active
+check "reinstalled: the service was restarted (a new InvocationID)" test "$(guest systemctl show -P InvocationID treelined.service)" != "$invocation"
 check "reinstalled: the journal is kept (last seq $before)" test "$(last_seq)" = "$before"
 
 # --- Reboot -----------------------------------------------------------------------------------
@@ -253,9 +264,19 @@ python3 Tests/BootTest/compare.py "$work/alice-after-reboot.jsonl" "$expected" |
 say "ok: after the reboot alice reads the same $count events from the journal"
 
 # --- Purge ------------------------------------------------------------------------------------
+# A subscriber that reconnects at once stays connected through the purge: it must not bring the
+# service back from the socket while the package goes.
+guest runuser -u alice -- treeline subscribe --since 23 >/dev/null 2>&1 &
+subscriber_pid=$!
+sleep 1
 guest env DEBIAN_FRONTEND=noninteractive apt-get purge -y treeline >>"$work/apt.log" 2>&1 || fail "apt-get purge: $(tail -20 "$work/apt.log")"
 check "after purge no treelined unit is loaded or known" \
     test -z "$(guest systemctl list-units --all --no-legend --plain 'treelined*'; guest systemctl list-unit-files --no-legend --plain 'treelined*')"
+guest pkill -u alice -f "treeline subscribe" || true
+wait "$subscriber_pid" 2>/dev/null || true
+subscriber_pid=""
+check "after purge no treelined process runs" sh -c "! nsenter --target $leader --mount --pid -- pgrep -x treelined"
+check "after purge /run/treeline is gone" guest test ! -e /run/treeline
 left=$(guest find / -xdev \( -path /proc -o -path /sys -o -path /root -o -path /home \) -prune -o -name '*treeline*' -print)
 [ -z "$left" ] || fail "after purge these remain: $left"
 say "ok: apt purge leaves no file named treeline (the system user stays, as Debian's packages leave theirs: $(guest getent passwd treeline))"
