@@ -84,6 +84,31 @@ public struct LocalFrame: Sendable, Equatable {
         let dx = p.x - o.x, dy = p.y - o.y, dz = p.z - o.z
         return (dx * dx + dy * dy + dz * dz).squareRoot()
     }
+
+    /// The inverse of `project` on the ellipsoid: the point at height 0 on the near side whose
+    /// image is `q`, so `project(coordinate(q))` is `q` to nanometres.
+    ///
+    /// Orthographic projection never lengthens a distance (it projects the chord, and the chord is
+    /// never longer than the geodesic): two points at least `d` apart in the plane are at least
+    /// `d` apart on the ellipsoid. The planting planner's spacing rests on this.
+    ///
+    /// Solves |o + d + hU|_M = 1 for the height h, with d = x·east + y·north, U = east × north
+    /// and M the ellipsoid's metric, in a form without cancellation (o lies on the ellipsoid and
+    /// d is orthogonal to its normal there).
+    public func coordinate(_ q: Planar) -> Coordinate {
+        let ux = ey * nz, uy = -ex * nz, uz = ex * ny - ey * nx
+        let a2 = ECEF.a * ECEF.a, b2 = a2 * (1 - ECEF.e2)
+        let dx = q.x * ex + q.y * nx, dy = q.x * ey + q.y * ny, dz = q.y * nz
+        let px = o.x + dx, py = o.y + dy, pz = o.z + dz
+        let qa = (ux * ux + uy * uy) / a2 + uz * uz / b2
+        let qb = 2 * ((px * ux + py * uy) / a2 + pz * uz / b2)
+        let qc = (2 * (o.x * dx + o.y * dy) + dx * dx + dy * dy) / a2 + (2 * o.z * dz + dz * dz) / b2
+        let h = -2 * qc / (qb + max(0, qb * qb - 4 * qa * qc).squareRoot())
+        let x = px + h * ux, y = py + h * uy, z = pz + h * uz
+        let lon = atan2(y, x) * 180 / .pi
+        let lat = atan2(z, (x * x + y * y).squareRoot() * (1 - ECEF.e2)) * 180 / .pi
+        return Coordinate(latitude: lat, longitude: lon)
+    }
 }
 
 /// A point in a local plane, metres east (x) and north (y).

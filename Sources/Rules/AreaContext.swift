@@ -11,7 +11,7 @@ struct AreaContext {
     let regions: RegionSet
     let index: Int
     let margin: Double
-    let frame: PlanarFrame
+    let frame: LocalFrame
     /// Polygons: each part's rings (outer first), open.
     let parts: [[[Planar]]]
     /// Circles: the radius (centred at the frame's origin); 0 for polygons.
@@ -27,7 +27,7 @@ struct AreaContext {
         self.index = index
         self.margin = margin
         let fence = Fence(regions.regions[index].shape)
-        frame = PlanarFrame(fence.frame)
+        frame = fence.frame
         switch regions.regions[index].shape {
         case let .circle(_, r):
             radius = r

@@ -111,7 +111,7 @@ public struct PlantingPlanner: Sendable {
         let frame = context.frame
         let q0 = frame.project(pFirst)
         // The disc that matters: no farther than the area reaches (a huge maxDistance costs nothing).
-        let extent = min(reach, pFirst.distance(to: ECEF(frame.frame.origin)) + context.reach + 1)
+        let extent = min(reach, pFirst.distance(to: ECEF(frame.origin)) + context.reach + 1)
         let window = PlanarBox(minX: q0.x - extent, minY: q0.y - extent, maxX: q0.x + extent, maxY: q0.y + extent)
             .grown(1e-3 + 1e-6 * extent)
         let admission = context.admission(window: window, cellSize: spacing)
@@ -192,7 +192,7 @@ public struct PlantingPlanner: Sendable {
         // Recorded trees near the area, in the plane (the chord test keeps far ones, which the
         // orthographic plane would fold over, out).
         let pad = minDistance + margin + 2e-3
-        let origin = ECEF(frame.frame.origin)
+        let origin = ECEF(frame.origin)
         var recorded: [Planar] = []
         for e in existing where e.isValid {
             let p = ECEF(e)

@@ -125,7 +125,7 @@ private func planProblems(_ r: PlanResult, set: RegionSet, check: F.RingCheck, a
     /// point the geodesic reaches for small offsets.
     @Test func theFrameInverseIsExact() {
         for (name, c) in F.places {
-            let frame = PlanarFrame(LocalFrame(origin: c))
+            let frame = LocalFrame(origin: c)
             for q in [Planar(x: 0, y: 0), Planar(x: 3.5, y: -2), Planar(x: -250, y: 900), Planar(x: 20_000, y: 35_000), Planar(x: -50_000, y: -1)] {
                 let p = frame.coordinate(q)
                 let back = frame.project(p)
