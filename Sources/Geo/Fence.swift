@@ -213,7 +213,7 @@ public struct FenceCore: Sendable {
                     var b = v[s == start ? end - 1 : s - 1]
                     for i in edges {
                         let a = v[i]
-                        if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x {
+                        if PlanarRing.crosses(q, a, b) {
                             inside.toggle()
                         }
                         b = a
@@ -393,7 +393,7 @@ public struct FenceCore: Sendable {
             var b = v[end - 1]
             for i in start..<end {
                 let a = v[i]
-                if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x {
+                if PlanarRing.crosses(q, a, b) {
                     inside.toggle()
                 }
                 b = a

@@ -157,12 +157,5 @@ enum PolygonCheck {
         return found
     }
 
-    static func area(_ r: [Planar]) -> Double {
-        var s = 0.0
-        for i in 0..<r.count {
-            let a = r[i], b = r[(i + 1) % r.count]
-            s += a.x * b.y - b.x * a.y
-        }
-        return s / 2
-    }
+    static func area(_ r: [Planar]) -> Double { PlanarRing.signedArea(r) }
 }

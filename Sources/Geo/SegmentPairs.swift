@@ -186,7 +186,7 @@ struct RingLocator {
         for e in edges[Int(bandStart[k])..<Int(bandStart[k + 1])] {
             let b = ring[Int(e)], a = ring[(Int(e) + 1) % n]
             if PolygonCheck.orient(b, a, p) == 0, PolygonCheck.onSegment(b, a, p) { return .boundary }
-            if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            if PlanarRing.crosses(p, a, b) { inside.toggle() }
         }
         return inside ? .inside : .outside
     }

@@ -192,15 +192,7 @@ struct MapRenderer {
         return out.sorted { $0.area != $1.area ? $0.area > $1.area : $0.index < $1.index }
     }
 
-    static func signedArea(_ pts: [(Double, Double)]) -> Double {
-        guard pts.count >= 3 else { return 0 }
-        var s = 0.0
-        for i in 0..<pts.count {
-            let a = pts[i], b = pts[(i + 1) % pts.count]
-            s += a.0 * b.1 - b.0 * a.1
-        }
-        return s / 2
-    }
+    static func signedArea(_ pts: [(Double, Double)]) -> Double { PlanarRing.signedArea(pts.map { Planar(x: $0.0, y: $0.1) }) }
 
     // MARK: Document
 
@@ -381,7 +373,7 @@ struct MapRenderer {
             var j = ring.count - 1
             for i in 0..<ring.count {
                 let p = ring[i], q = ring[j]
-                if (p.1 > pt.1) != (q.1 > pt.1), pt.0 < (q.0 - p.0) * (pt.1 - p.1) / (q.1 - p.1) + p.0 { inside.toggle() }
+                if PlanarRing.crosses(Planar(x: pt.0, y: pt.1), Planar(x: p.0, y: p.1), Planar(x: q.0, y: q.1)) { inside.toggle() }
                 j = i
             }
         }

@@ -235,15 +235,7 @@ final class PlanarArea {
 
     /// Area of the rings by the even-odd rule for valid polygons: outer rings minus holes, each
     /// ring by the shoelace formula (shells and holes are told apart by the caller).
-    static func ringArea(_ ring: [Planar]) -> Double {
-        var sum = 0.0
-        var b = ring[ring.count - 1]
-        for a in ring {
-            sum += b.x * a.y - a.x * b.y
-            b = a
-        }
-        return abs(sum) / 2
-    }
+    static func ringArea(_ ring: [Planar]) -> Double { abs(PlanarRing.signedArea(ring)) }
 
     static func ringLength(_ ring: [Planar]) -> Double {
         var sum = 0.0
@@ -256,15 +248,7 @@ final class PlanarArea {
     }
 
     /// Even-odd test against one ring (for telling a hole from the outside).
-    static func ringContains(_ ring: [Planar], _ q: Planar) -> Bool {
-        var inside = false
-        var b = ring[ring.count - 1]
-        for a in ring {
-            if (a.y > q.y) != (b.y > q.y), q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
-            b = a
-        }
-        return inside
-    }
+    static func ringContains(_ ring: [Planar], _ q: Planar) -> Bool { PlanarRing.contains(ring, q) }
 }
 
 /// The crossing test over a band's edges (a free function so that `init` can use it before
@@ -279,7 +263,7 @@ private func crossing(_ q: Planar, bandY0: Double, bandScale: Double, bandCount:
     for i in Int(bandStart[k])..<Int(bandStart[k + 1]) {
         let e = Int(bandEdges[i])
         let axe = ax[e], aye = ay[e], bxe = bx[e], bye = by[e]
-        if (aye > q.y) != (bye > q.y), q.x < (bxe - axe) * (q.y - aye) / (bye - aye) + axe { inside.toggle() }
+        if PlanarRing.crosses(q, Planar(x: axe, y: aye), Planar(x: bxe, y: bye)) { inside.toggle() }
     }
     return inside
 }
