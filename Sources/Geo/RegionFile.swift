@@ -185,125 +185,61 @@ public enum RegionFile {
                 : "geometry coordinates must be nested arrays of numbers, positions as [longitude, latitude]"))
             return nil
         }
-        var bad = false
-        /// One position, transformed and range-checked.
-        func point(_ index: Int, _ numbers: Int, where place: String) -> Coordinate? {
-            guard numbers == 2 || numbers == 3 else {
-                issues.append(context.issue("\(place): a position needs 2 or 3 numbers, this one has \(numbers)"))
-                bad = true
-                return nil
-            }
-            let (x, y) = doc.position(index)
-            if let transform {
-                guard let c = transform.toWGS84(x: x, y: y) else {
-                    issues.append(context.issue("\(place): (\(x), \(y)) cannot be transformed from \(crs ?? "the file's CRS") to WGS84"))
-                    bad = true
-                    return nil
-                }
-                return c
-            }
-            guard abs(x) <= 180, abs(y) <= 90 else {
-                issues.append(context.issue("\(place): coordinates out of range (longitude \(x), latitude \(y); longitude comes first, within ±180, latitude within ±90)"))
-                bad = true
-                return nil
-            }
-            return Coordinate(latitude: y, longitude: x)
-        }
-        func ring(_ t: CoordinateTree, where place: String) -> [Coordinate]? {
-            guard case let .positions(start, count, badPosition) = t else {
-                issues.append(context.issue("\(place) is not an array of positions"))
-                bad = true
-                return nil
-            }
-            if let b = badPosition {
-                issues.append(context.issue("\(place), position \(b): a position needs 2 or 3 numbers"))
-                bad = true
-                return nil
-            }
-            var pts: [Coordinate] = []
-            pts.reserveCapacity(count)
-            for k in 0..<count {
-                guard let c = point(start + k, 2, where: "\(place), position \(k + 1)") else { return nil }
-                pts.append(c)
-            }
-            guard count >= 4 else {
-                issues.append(context.issue("\(place) has \(count) positions; a ring needs at least 4 (the last repeating the first)"))
-                bad = true
-                return nil
-            }
-            let (x0, y0) = doc.position(start), (x1, y1) = doc.position(start + count - 1)
-            guard x0 == x1, y0 == y1 else {
-                issues.append(context.issue("\(place) is not closed: its last position must repeat the first"))
-                bad = true
-                return nil
-            }
-            // Repeated consecutive positions (common in GPS exports) are allowed and dropped.
-            var distinct: [Coordinate] = []
-            distinct.reserveCapacity(pts.count)
-            for c in pts where distinct.last != c { distinct.append(c) }
-            while distinct.count > 1, distinct.last == distinct.first { distinct.removeLast() }
-            guard distinct.count >= 3 else {
-                issues.append(context.issue("\(place) has only \(distinct.count) distinct position\(distinct.count == 1 ? "" : "s"); a ring needs at least 3"))
-                bad = true
-                return nil
-            }
-            return distinct
-        }
-        func polygon(_ t: CoordinateTree, where place: String) -> [[Coordinate]]? {
-            guard case let .list(rings) = t, !rings.isEmpty else {
-                issues.append(context.issue("\(place) must be an array of rings (outer ring, then holes)"))
-                bad = true
-                return nil
-            }
-            var out: [[Coordinate]] = []
-            for (k, r) in rings.enumerated() {
-                let label = k == 0 ? "\(place) outer ring" : "\(place) hole \(k)"
-                if let pts = ring(r, where: label) { out.append(pts) }
-            }
-            return out.count == rings.count ? out : nil
-        }
-
+        let reader = GeometryReader(doc: doc, transform: transform, crs: crs)
+        var problems: [String] = []
+        defer { issues += problems.map(context.issue) }
         switch type {
         case "Point":
-            guard case let .position(index, numbers) = tree else {
-                issues.append(context.issue("a Point's coordinates must be one position [longitude, latitude]"))
-                return nil
-            }
-            guard let center = point(index, numbers, where: "Point") else { return nil }
-            var radius: Double?
-            switch properties["radius_m"] {
-            case let .number(r)?:
-                if Region.radiusLimits.contains(r) { radius = r } else {
-                    issues.append(context.issue("radius_m must be from \(Wording.number(Region.radiusLimits.lowerBound)) to \(Wording.number(Region.radiusLimits.upperBound)) metres, not \(Wording.number(r))"))
-                }
-            case nil:
-                switch kind {
-                case .album?: radius = Region.defaultAlbumRadius
-                case .plant?: radius = Region.defaultPlantRadius
-                case .reforestation?: issues.append(context.issue("a Point fence needs radius_m (metres, more than 0)"))
-                case nil: break  // the unknown kind is reported already
-                }
-            default:
-                issues.append(context.issue("radius_m must be a number of metres"))
-            }
-            guard let radius else { return nil }
-            return .circle(center: center, radius: radius)
+            return circle(tree, properties: properties, kind: kind, reader: reader, problems: &problems)
         case "Polygon":
-            guard let p = polygon(tree, where: "Polygon") else { return nil }
+            guard let p = reader.polygon(tree, where: "Polygon", problems: &problems) else { return nil }
             return Self.checked(.polygons([p]), context: context, issues: &issues)
         case "MultiPolygon":
             guard case let .list(parts) = tree, !parts.isEmpty else {
-                issues.append(context.issue("a MultiPolygon's coordinates must be an array of polygons"))
+                problems.append("a MultiPolygon's coordinates must be an array of polygons")
                 return nil
             }
             var out: [[[Coordinate]]] = []
             for (k, part) in parts.enumerated() {
-                if let p = polygon(part, where: "MultiPolygon part \(k + 1)") { out.append(p) }
+                if let p = reader.polygon(part, where: "MultiPolygon part \(k + 1)", problems: &problems) { out.append(p) }
             }
-            guard !bad, out.count == parts.count else { return nil }
+            guard out.count == parts.count else { return nil }
             return Self.checked(.polygons(out), context: context, issues: &issues)
         default:
-            issues.append(context.issue("geometry type \(type) is not a fence (use Polygon, MultiPolygon, or Point with radius_m)"))
+            problems.append("geometry type \(type) is not a fence (use Polygon, MultiPolygon, or Point with radius_m)")
+            return nil
+        }
+    }
+
+    /// A Point fence: its position and `radius_m` (plants and albums have a default radius).
+    static func circle(_ tree: CoordinateTree, properties: JSONValue, kind: RegionKind?, reader: GeometryReader,
+                       problems: inout [String]) -> Shape? {
+        guard case let .position(index, numbers) = tree else {
+            problems.append("a Point's coordinates must be one position [longitude, latitude]")
+            return nil
+        }
+        let center: Coordinate
+        do { center = try reader.point(index, numbers, where: "Point") } catch {
+            problems.append(error.message)
+            return nil
+        }
+        switch properties["radius_m"] {
+        case let .number(r)?:
+            guard Region.radiusLimits.contains(r) else {
+                problems.append("radius_m must be from \(Wording.number(Region.radiusLimits.lowerBound)) to \(Wording.number(Region.radiusLimits.upperBound)) metres, not \(Wording.number(r))")
+                return nil
+            }
+            return .circle(center: center, radius: r)
+        case nil:
+            switch kind {
+            case .album?: return .circle(center: center, radius: Region.defaultAlbumRadius)
+            case .plant?: return .circle(center: center, radius: Region.defaultPlantRadius)
+            case .reforestation?: problems.append("a Point fence needs radius_m (metres, more than 0)")
+            case nil: break  // the unknown kind is reported already
+            }
+            return nil
+        default:
+            problems.append("radius_m must be a number of metres")
             return nil
         }
     }
@@ -315,5 +251,73 @@ public enum RegionFile {
         if problems.isEmpty { return shape }
         for p in problems { issues.append(context.issue(p)) }
         return nil
+    }
+}
+
+/// Reads one feature's geometry from the parsed document: positions transformed to WGS84 and
+/// range-checked, rings closed and freed of repeated positions. A problem is a message naming
+/// the place ("Polygon hole 2, position 7: …").
+struct GeometryReader {
+    let doc: JSONDocument
+    let transform: CRSTransform?
+    let crs: String?
+
+    struct Problem: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// One position, transformed and range-checked.
+    func point(_ index: Int, _ numbers: Int, where place: String) throws(Problem) -> Coordinate {
+        guard numbers == 2 || numbers == 3 else {
+            throw Problem("\(place): a position needs 2 or 3 numbers, this one has \(numbers)")
+        }
+        let (x, y) = doc.position(index)
+        if let transform {
+            guard let c = transform.toWGS84(x: x, y: y) else {
+                throw Problem("\(place): (\(x), \(y)) cannot be transformed from \(crs ?? "the file's CRS") to WGS84")
+            }
+            return c
+        }
+        guard abs(x) <= 180, abs(y) <= 90 else {
+            throw Problem("\(place): coordinates out of range (longitude \(x), latitude \(y); longitude comes first, within ±180, latitude within ±90)")
+        }
+        return Coordinate(latitude: y, longitude: x)
+    }
+
+    /// A closed ring of at least 3 distinct positions; repeated consecutive positions (common in
+    /// GPS exports) are dropped, and so is the closing one.
+    func ring(_ t: CoordinateTree, where place: String) throws(Problem) -> [Coordinate] {
+        guard case let .positions(start, count, badPosition) = t else { throw Problem("\(place) is not an array of positions") }
+        if let b = badPosition { throw Problem("\(place), position \(b): a position needs 2 or 3 numbers") }
+        var pts: [Coordinate] = []
+        pts.reserveCapacity(count)
+        for k in 0..<count { pts.append(try point(start + k, 2, where: "\(place), position \(k + 1)")) }
+        guard count >= 4 else {
+            throw Problem("\(place) has \(count) positions; a ring needs at least 4 (the last repeating the first)")
+        }
+        let (x0, y0) = doc.position(start), (x1, y1) = doc.position(start + count - 1)
+        guard x0 == x1, y0 == y1 else { throw Problem("\(place) is not closed: its last position must repeat the first") }
+        var distinct: [Coordinate] = []
+        distinct.reserveCapacity(pts.count)
+        for c in pts where distinct.last != c { distinct.append(c) }
+        while distinct.count > 1, distinct.last == distinct.first { distinct.removeLast() }
+        guard distinct.count >= 3 else {
+            throw Problem("\(place) has only \(distinct.count) distinct position\(distinct.count == 1 ? "" : "s"); a ring needs at least 3")
+        }
+        return distinct
+    }
+
+    /// The outer ring, then the holes; every ring's problem is reported, not just the first.
+    func polygon(_ t: CoordinateTree, where place: String, problems: inout [String]) -> [[Coordinate]]? {
+        guard case let .list(rings) = t, !rings.isEmpty else {
+            problems.append("\(place) must be an array of rings (outer ring, then holes)")
+            return nil
+        }
+        var out: [[Coordinate]] = []
+        for (k, r) in rings.enumerated() {
+            do { out.append(try ring(r, where: k == 0 ? "\(place) outer ring" : "\(place) hole \(k)")) } catch { problems.append(error.message) }
+        }
+        return out.count == rings.count ? out : nil
     }
 }
