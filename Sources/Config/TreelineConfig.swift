@@ -61,10 +61,6 @@ extension TreelineConfig {
         guard size <= maxFileBytes else {
             throw ConfigError(issues: [ConfigIssue(file: file, message: "is \(size) bytes, over the limit of \(maxFileBytes / 1024) KiB for a config: is this the config file?")])
         }
-        var issues: [ConfigIssue] = []
-        func issue(_ node: Node?, _ key: String?, _ message: String) {
-            issues.append(ConfigIssue(file: file, line: node?.mark?.line, column: node?.mark?.column, key: key, message: message))
-        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -73,88 +69,15 @@ extension TreelineConfig {
         } catch {
             throw ConfigError(issues: [ConfigIssue(file: file, message: "not YAML: \(error)")])
         }
-        var config = TreelineConfig()
-        guard let root else { return config }  // an empty file: every default
+        guard let root else { return TreelineConfig() }  // an empty file: every default
         guard root.mapping != nil else {
             throw ConfigError(issues: [ConfigIssue(file: file, line: root.mark?.line, column: root.mark?.column, key: nil,
                                                    message: "the file must be a mapping of keys (gpsd, regions, socket, database, species, monitor)")])
         }
-
-        func number(_ node: Node, _ key: String, min: Double = 0) -> Double? {
-            // Over-long text is no number: refused without converting it.
-            guard let s = node.scalar, s.string.utf8.count <= 64, let v = Double(s.string), v.isFinite else {
-                issue(node, key, "must be a number, not \"\(TextExcerpt.short(node.scalar?.string ?? "a \(node.kind)"))\"")
-                return nil
-            }
-            guard v >= min else { issue(node, key, "must be at least \(Wording.number(min)), not \(TextExcerpt.short(s.string))"); return nil }
-            return v
-        }
-        func flag(_ node: Node, _ key: String) -> Bool? {
-            guard let s = node.scalar, s.string.utf8.count <= 8, let b = Bool(s.string.lowercased()) ?? (s.string == "yes" ? true : s.string == "no" ? false : nil) else {
-                issue(node, key, "must be true or false")
-                return nil
-            }
-            return b
-        }
-        func string(_ node: Node, _ key: String) -> String? {
-            guard let s = node.scalar?.string, !s.isEmpty else { issue(node, key, "must be a non-empty string"); return nil }
-            guard s.utf8.count <= maxPathBytes else {
-                issue(node, key, "is \(s.utf8.count) bytes long (\"\(TextExcerpt.short(s))\"); a path has at most \(maxPathBytes)")
-                return nil
-            }
-            return s
-        }
-        func entries(_ node: Node, _ section: String, known: [String], _ body: (String, Node) -> Void) {
-            guard let m = node.mapping else { issue(node, section, "must be a mapping of keys (\(known.joined(separator: ", ")))"); return }
-            for (k, v) in m {
-                guard let name = k.scalar?.string else { issue(k, section, "keys must be names"); continue }
-                guard known.contains(name) else {
-                    let shown = TextExcerpt.short(name)
-                    let path = section.isEmpty ? shown : "\(section).\(shown)"
-                    let hint = Wording.nearest(name, in: known).map { "; did you mean \($0)?" } ?? ""
-                    issue(k, path, "unknown key (known: \(known.joined(separator: ", ")))\(hint)")
-                    continue
-                }
-                body(name, v)
-            }
-        }
-
-        entries(root, "", known: ["gpsd", "regions", "socket", "database", "species", "monitor"]) { name, v in
-            switch name {
-            case "gpsd":
-                entries(v, "gpsd", known: ["host", "port"]) { k, n in
-                    if k == "host", let s = string(n, "gpsd.host") { config.gpsdHost = s }
-                    if k == "port", let p = number(n, "gpsd.port", min: 1) {
-                        if p == p.rounded(), p <= 65535 { config.gpsdPort = Int(p) } else { issue(n, "gpsd.port", "must be a port number from 1 to 65535") }
-                    }
-                }
-            case "regions":
-                if let seq = v.sequence {
-                    let files = seq.compactMap { string($0, "regions") }
-                    if files.isEmpty { issue(v, "regions", "must name at least one regions file") } else { config.regions = files }
-                } else if let s = string(v, "regions") {
-                    config.regions = [s]
-                }
-            case "socket": if let s = string(v, "socket") { config.socket = s }
-            case "database": if let s = string(v, "database") { config.database = s }
-            case "species": if let s = string(v, "species") { config.species = s }
-            default:
-                entries(v, "monitor", known: ["hysteresis_m", "accuracy_factor", "max_error_m", "max_speed_mps", "dwell_s", "transit", "initial_enter"]) { k, n in
-                    let key = "monitor.\(k)"
-                    switch k {
-                    case "hysteresis_m": if let x = number(n, key) { config.monitor.hysteresisMetres = x }
-                    case "accuracy_factor": if let x = number(n, key) { config.monitor.accuracyFactor = x }
-                    case "max_error_m": if let x = number(n, key) { config.monitor.maxErrorMetres = x }
-                    case "max_speed_mps": if let x = number(n, key) { config.monitor.maxSpeed = x }
-                    case "dwell_s": if let x = number(n, key) { config.monitor.dwellSeconds = x }
-                    case "transit": if let b = flag(n, key) { config.monitor.transit = b }
-                    default: if let b = flag(n, key) { config.monitor.initialEnter = b }
-                    }
-                }
-            }
-        }
-        if !issues.isEmpty { throw ConfigError(issues: issues) }
-        return config
+        let reader = ConfigReader(file: file)
+        reader.read(root)
+        if !reader.issues.isEmpty { throw ConfigError(issues: reader.issues) }
+        return reader.config
     }
 
     static func yamlIssue(_ e: YamlError, file: String) -> ConfigIssue {
@@ -184,5 +107,100 @@ extension Node {
         case .sequence: return "list"
         case .alias: return "alias"
         }
+    }
+}
+
+/// Reads a composed YAML tree into a `TreelineConfig`, collecting every problem with its line,
+/// column and key. Each key is named once, in the table of its section, with what it sets.
+final class ConfigReader {
+    typealias Keys = KeyValuePairs<String, (Node, String) -> Void>
+    let file: String
+    private(set) var config = TreelineConfig()
+    private(set) var issues: [ConfigIssue] = []
+
+    init(file: String) { self.file = file }
+
+    func read(_ root: Node) {
+        section(root, "", [
+            "gpsd": { n, _ in
+                self.section(n, "gpsd", [
+                    "host": { n, key in if let s = self.string(n, key) { self.config.gpsdHost = s } },
+                    "port": { n, key in
+                        guard let p = self.number(n, key, min: 1) else { return }
+                        if p == p.rounded(), p <= 65535 { self.config.gpsdPort = Int(p) } else { self.issue(n, key, "must be a port number from 1 to 65535") }
+                    },
+                ])
+            },
+            "regions": { n, key in
+                if let seq = n.sequence {
+                    let files = seq.compactMap { self.string($0, key) }
+                    if files.isEmpty { self.issue(n, key, "must name at least one regions file") } else { self.config.regions = files }
+                } else if let s = self.string(n, key) {
+                    self.config.regions = [s]
+                }
+            },
+            "socket": { n, key in if let s = self.string(n, key) { self.config.socket = s } },
+            "database": { n, key in if let s = self.string(n, key) { self.config.database = s } },
+            "species": { n, key in if let s = self.string(n, key) { self.config.species = s } },
+            "monitor": { n, _ in
+                self.section(n, "monitor", [
+                    "hysteresis_m": { n, key in if let x = self.number(n, key) { self.config.monitor.hysteresisMetres = x } },
+                    "accuracy_factor": { n, key in if let x = self.number(n, key) { self.config.monitor.accuracyFactor = x } },
+                    "max_error_m": { n, key in if let x = self.number(n, key) { self.config.monitor.maxErrorMetres = x } },
+                    "max_speed_mps": { n, key in if let x = self.number(n, key) { self.config.monitor.maxSpeed = x } },
+                    "dwell_s": { n, key in if let x = self.number(n, key) { self.config.monitor.dwellSeconds = x } },
+                    "transit": { n, key in if let b = self.flag(n, key) { self.config.monitor.transit = b } },
+                    "initial_enter": { n, key in if let b = self.flag(n, key) { self.config.monitor.initialEnter = b } },
+                ])
+            },
+        ])
+    }
+
+    /// A mapping whose keys must be among `keys`; each value goes to its key's reader with the
+    /// key's full name ("monitor.dwell_s"). An unknown key is reported with the nearest known one.
+    func section(_ node: Node, _ name: String, _ keys: Keys) {
+        let known = keys.map(\.key)
+        guard let m = node.mapping else { issue(node, name, "must be a mapping of keys (\(known.joined(separator: ", ")))"); return }
+        for (k, v) in m {
+            guard let key = k.scalar?.string else { issue(k, name, "keys must be names"); continue }
+            guard let read = keys.first(where: { $0.key == key })?.value else {
+                let shown = TextExcerpt.short(key)
+                let hint = Wording.nearest(key, in: known).map { "; did you mean \($0)?" } ?? ""
+                issue(k, name.isEmpty ? shown : "\(name).\(shown)", "unknown key (known: \(known.joined(separator: ", ")))\(hint)")
+                continue
+            }
+            read(v, name.isEmpty ? key : "\(name).\(key)")
+        }
+    }
+
+    func issue(_ node: Node?, _ key: String?, _ message: String) {
+        issues.append(ConfigIssue(file: file, line: node?.mark?.line, column: node?.mark?.column, key: key, message: message))
+    }
+
+    func number(_ node: Node, _ key: String, min: Double = 0) -> Double? {
+        // Over-long text is no number: refused without converting it.
+        guard let s = node.scalar, s.string.utf8.count <= 64, let v = Double(s.string), v.isFinite else {
+            issue(node, key, "must be a number, not \"\(TextExcerpt.short(node.scalar?.string ?? "a \(node.kind)"))\"")
+            return nil
+        }
+        guard v >= min else { issue(node, key, "must be at least \(Wording.number(min)), not \(TextExcerpt.short(s.string))"); return nil }
+        return v
+    }
+
+    func flag(_ node: Node, _ key: String) -> Bool? {
+        guard let s = node.scalar, s.string.utf8.count <= 8, let b = Bool(s.string.lowercased()) ?? (s.string == "yes" ? true : s.string == "no" ? false : nil) else {
+            issue(node, key, "must be true or false")
+            return nil
+        }
+        return b
+    }
+
+    func string(_ node: Node, _ key: String) -> String? {
+        guard let s = node.scalar?.string, !s.isEmpty else { issue(node, key, "must be a non-empty string"); return nil }
+        guard s.utf8.count <= TreelineConfig.maxPathBytes else {
+            issue(node, key, "is \(s.utf8.count) bytes long (\"\(TextExcerpt.short(s))\"); a path has at most \(TreelineConfig.maxPathBytes)")
+            return nil
+        }
+        return s
     }
 }
