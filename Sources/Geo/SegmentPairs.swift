@@ -150,25 +150,13 @@ struct RingLocator {
         self.bands = bands
         minY = lo.isFinite ? lo : 0
         bandHeight = bands > 1 ? height / Double(bands) : .infinity
-        var counts = Array(repeating: Int32(0), count: bands + 1)
-        var spans: [(Int, Int)] = []
-        spans.reserveCapacity(n)
-        for k in 0..<n {
+        let (minY, bandHeight) = (self.minY, self.bandHeight)
+        let index = Buckets(buckets: bands, items: n) { k, add in
             let y0 = ring[k].y, y1 = ring[(k + 1) % n].y
-            spans.append((Self.band(min(y0, y1), minY, bandHeight, bands), Self.band(max(y0, y1), minY, bandHeight, bands)))
-            for b in spans[k].0...spans[k].1 { counts[b + 1] += 1 }
+            for b in Self.band(min(y0, y1), minY, bandHeight, bands)...Self.band(max(y0, y1), minY, bandHeight, bands) { add(b) }
         }
-        for b in 0..<bands { counts[b + 1] += counts[b] }
-        var fill = counts
-        var list = Array(repeating: Int32(0), count: Int(counts[bands]))
-        for k in 0..<n {
-            for b in spans[k].0...spans[k].1 {
-                list[Int(fill[b])] = Int32(k)
-                fill[b] += 1
-            }
-        }
-        bandStart = counts
-        edges = list
+        bandStart = index.start
+        edges = index.items
     }
 
     private static func band(_ y: Double, _ minY: Double, _ height: Double, _ bands: Int) -> Int {
