@@ -22,7 +22,7 @@ import Geo
 ///
 /// What must survive a restart (`state(of:)`, `lastFix`), which regions' state changed
 /// (`takeChangedRegions()`), putting it back (`restore(last:regions:)`) and handing it to a
-/// monitor over reloaded regions (`carried(to:config:)`): see MonitorState.swift.
+/// monitor over reloaded regions (`carried(to:config:)`): see RegionMonitor+State.swift.
 public struct RegionMonitor: Sendable {
     public let regions: RegionSet
     public var config: MonitorConfig
@@ -62,7 +62,7 @@ public struct RegionMonitor: Sendable {
     var previous: (time: UTCTime, coordinate: Coordinate, error: Double)?
     var previousSpace = ECEF(x: 0, y: 0, z: 0)
     /// Per region, whether its `RegionState` changed since `takeChangedRegions`, and the regions
-    /// that did, each once (see MonitorState.swift): O(changes) a fix, no allocation once warm.
+    /// that did, each once (see RegionMonitor+State.swift): O(changes) a fix, no allocation once warm.
     var stateChanged: [Bool]
     var changedRegions: [Int32] = []
     /// Where nothing can happen but dwell and watering (see `QuietBall`); renewed after each fix

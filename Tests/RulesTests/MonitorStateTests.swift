@@ -4,7 +4,7 @@ import NMEA
 import Rules
 import Testing
 
-// The monitor's persistent state (MonitorState.swift): a run cut anywhere, its state taken and
+// The monitor's persistent state (RegionMonitor+State.swift): a run cut anywhere, its state taken and
 // restored into a fresh monitor, gives the events of the run that was never cut; a reloaded
 // regions set takes the state over by id. Names here are private and prefixed `ms`.
 

@@ -4,7 +4,7 @@ import Geo
 import Testing
 import TestSupport
 
-// The quiet ball (QuietBall.swift): fixes in it skip the regions. It must change nothing a user
+// The quiet ball (QuietBall.swift, RegionMonitor+QuietBall.swift): fixes in it skip the regions. It must change nothing a user
 // sees: the same events, at the same times, with the same numbers, and the same state, as a
 // monitor that evaluates every fix. Every name here is private and prefixed `qb`.
 

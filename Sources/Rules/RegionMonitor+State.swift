@@ -1,59 +1,5 @@
 import Geo
 
-/// What must survive a restart for one region: with `LastFix`, enough for a monitor to go on
-/// as if it had never stopped.
-public struct RegionState: Sendable, Equatable {
-    /// The state the evidence gave (not the geometry of the last fix: see `RegionMonitor`).
-    public var inside: Bool
-    /// When the state became inside (nil outside): dwell counts from it.
-    public var enteredAt: UTCTime?
-    /// The dwell event of this stay has fired.
-    public var dwellDone: Bool
-    /// Plants: when last watered.
-    public var lastWatered: UTCTime?
-    /// Plants: the watering the last `water_due` was for (one alert per due period).
-    public var alertedFor: UTCTime?
-
-    /// The defaults are a fresh region: outside, never watered, never alerted.
-    public init(inside: Bool = false, enteredAt: UTCTime? = nil, dwellDone: Bool = false,
-                lastWatered: UTCTime? = nil, alertedFor: UTCTime? = nil) {
-        self.inside = inside
-        self.enteredAt = enteredAt
-        self.dwellDone = dwellDone
-        self.lastWatered = lastWatered
-        self.alertedFor = alertedFor
-    }
-}
-
-/// The last accepted fix: what the quality gate and transit need.
-public struct LastFix: Sendable, Equatable {
-    public var time: UTCTime
-    public var coordinate: Coordinate
-    /// Its horizontal error, metres (see `QualityGate.horizontalError`).
-    public var error: Double
-    /// A later fix the gate dropped as an impossible jump, still pending: the next fix that
-    /// agrees with it is accepted (the receiver really moved). Changes with dropped fixes too.
-    public var pendingJump: PendingJump?
-
-    public init(time: UTCTime, coordinate: Coordinate, error: Double, pendingJump: PendingJump? = nil) {
-        self.time = time
-        self.coordinate = coordinate
-        self.error = error
-        self.pendingJump = pendingJump
-    }
-}
-
-/// A fix dropped as an impossible jump: its time and position.
-public struct PendingJump: Sendable, Equatable {
-    public var time: UTCTime
-    public var coordinate: Coordinate
-
-    public init(time: UTCTime, coordinate: Coordinate) {
-        self.time = time
-        self.coordinate = coordinate
-    }
-}
-
 /// The monitor's persistent state, for a daemon that stores it after every fix and restores it
 /// on start, or hands it to a monitor over a reloaded regions file.
 ///

@@ -1,0 +1,66 @@
+import Geo
+
+extension RegionMonitor {
+    /// Measures the quiet ball around the fix just evaluated in full (`c`, `p`, with horizontal
+    /// error `error`, `step` metres from the fix before): the largest radius, up to
+    /// `QuietBall.reach`, at which every region's bound still keeps its state.
+    ///
+    /// Bounds come from what evaluating left (`bound` at `boundCenter`) and the fence's chord.
+    /// Where a polygon's bound is what limits the ball, its distance is computed (up to
+    /// `distanceBudget` of them, while the ball is smaller than `stepsWorthADistance` steps)
+    /// and kept as its new bound.
+    mutating func renewQuietBall(at c: Coordinate, _ p: ECEF, error: Double, step: Double) {
+        quiet.radius = 0
+        guard quietBalls, config.hysteresisMetres >= 0, config.accuracyFactor >= 0, error >= 0, step < QuietBall.maxStep else { return }
+        let m = config.hysteresisMetres + config.accuracyFactor * error * QuietBall.errorShare
+        var limits = takeScratch(\.ballLimits)
+        defer {
+            limits.removeAll(keepingCapacity: true)
+            ballLimits = limits
+        }
+        // Inside: at least `bound − moved` inside here, so more than −m anywhere in the ball.
+        // Every region we are inside was evaluated at this fix, which leaves it a bound.
+        for k in insideList {
+            let i = Int(k)
+            guard !boundCenter[i].x.isNaN else { return }
+            let room = bound[i] - QuietBall.moved(boundCenter[i], p) + m
+            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
+        }
+        // Outside: every region whose box comes within reach is at most `upper` inside here, so
+        // less than m anywhere in the ball; the others are farther. For a circle, only its
+        // chord: transit's search measures circles by the chord, which the geodesic behind a
+        // stored bound undercuts by chord³/24R² (a centimetre 22 km from the centre).
+        var near = takeScratch(\.ballRegions)
+        regions.appendRegions(along: c, c, length: 0, within: QuietBall.reach + 1, cache: &nearby, to: &near)
+        for k in near where !inside[Int(k)] {
+            let i = Int(k)
+            var upper = regions.chordUpperBound(i, p)
+            if !boundCenter[i].x.isNaN, !regions.isCircle(i) { upper = min(upper, bound[i] + QuietBall.moved(boundCenter[i], p)) }
+            let room = m - upper - QuietBall.searchSlack
+            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
+        }
+        near.removeAll(keepingCapacity: true)
+        ballRegions = near
+
+        let worth = min(QuietBall.reach, QuietBall.stepsWorthADistance * step + 3)
+        var budget = QuietBall.distanceBudget
+        while true {
+            var least = -1, radius = QuietBall.reach
+            for (k, l) in limits.enumerated() where l.room < radius {
+                least = k
+                radius = l.room
+            }
+            guard least >= 0, radius < worth, !limits[least].exact, radius > -QuietBall.reach, budget > 0 else {
+                if radius > step { quiet = QuietBall(center: p, radius: radius, margin: m) }
+                return
+            }
+            // A polygon's bound limits the ball: its distance here (the plane's, as transit's).
+            budget -= 1
+            let i = Int(limits[least].region)
+            let d = regions.approximateSignedDistance(i, p)
+            setBound(i, at: p, d)
+            limits[least].room = inside[i] ? d + m : m - d - QuietBall.searchSlack
+            limits[least].exact = true
+        }
+    }
+}
