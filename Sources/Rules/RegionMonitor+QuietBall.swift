@@ -22,8 +22,8 @@ extension RegionMonitor {
         // Every region we are inside was evaluated at this fix, which leaves it a bound.
         for k in insideList {
             let i = Int(k)
-            guard !boundCenter[i].x.isNaN else { return }
-            let room = bound[i] - QuietBall.moved(boundCenter[i], p) + m
+            guard !table.boundCenter[i].x.isNaN else { return }
+            let room = table.bound[i] - QuietBall.moved(table.boundCenter[i], p) + m
             if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
         }
         // Outside: every region whose box comes within reach is at most `upper` inside here, so
@@ -32,10 +32,10 @@ extension RegionMonitor {
         // stored bound undercuts by chord³/24R² (a centimetre 22 km from the centre).
         var near = takeScratch(\.ballRegions)
         regions.appendRegions(along: c, c, length: 0, within: QuietBall.reach + 1, cache: &nearby, to: &near)
-        for k in near where !inside[Int(k)] {
+        for k in near where !table.inside[Int(k)] {
             let i = Int(k)
             var upper = regions.chordUpperBound(i, p)
-            if !boundCenter[i].x.isNaN, !regions.isCircle(i) { upper = min(upper, bound[i] + QuietBall.moved(boundCenter[i], p)) }
+            if !table.boundCenter[i].x.isNaN, !regions.isCircle(i) { upper = min(upper, table.bound[i] + QuietBall.moved(table.boundCenter[i], p)) }
             let room = m - upper - QuietBall.searchSlack
             if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
         }
@@ -59,7 +59,7 @@ extension RegionMonitor {
             let i = Int(limits[least].region)
             let d = regions.approximateSignedDistance(i, p)
             setBound(i, at: p, d)
-            limits[least].room = inside[i] ? d + m : m - d - QuietBall.searchSlack
+            limits[least].room = table.inside[i] ? d + m : m - d - QuietBall.searchSlack
             limits[least].exact = true
         }
     }

@@ -9,8 +9,8 @@ import Geo
 extension RegionMonitor {
     /// State of region `i` (an index in `regions`).
     public func state(of i: Int) -> RegionState {
-        RegionState(inside: inside[i], enteredAt: enteredAt[i], dwellDone: dwellDone[i],
-                    lastWatered: lastWatered[i], alertedFor: alertedFor[i])
+        RegionState(inside: table.inside[i], enteredAt: table.enteredAt[i], dwellDone: table.dwellDone[i],
+                    lastWatered: table.lastWatered[i], alertedFor: table.alertedFor[i])
     }
 
     /// The last accepted fix, with a jump dropped after it; nil before the first.
@@ -28,7 +28,7 @@ extension RegionMonitor {
         guard !changedRegions.isEmpty else { return [] }
         changedRegions.sort()
         let list = changedRegions.map(Int.init)
-        for i in changedRegions { stateChanged[Int(i)] = false }
+        for i in changedRegions { table.stateChanged[Int(i)] = false }
         changedRegions.removeAll(keepingCapacity: true)
         return list
     }
@@ -38,8 +38,8 @@ extension RegionMonitor {
     /// the per-region loop (2 % more instructions in `process` on the pipeline benchmark).
     @inline(never)
     mutating func noteStateChange(_ i: Int) {
-        if !stateChanged[i] {
-            stateChanged[i] = true
+        if !table.stateChanged[i] {
+            table.stateChanged[i] = true
             changedRegions.append(Int32(i))
         }
     }
@@ -58,7 +58,7 @@ extension RegionMonitor {
     public mutating func restore(last: LastFix?, regions stored: [String: RegionState]) {
         let n = regions.count
         insideList.removeAll(keepingCapacity: true)
-        for i in changedRegions { stateChanged[Int(i)] = false }
+        for i in changedRegions { table.stateChanged[Int(i)] = false }
         changedRegions.removeAll(keepingCapacity: true)
         for i in 0..<n {
             let region = regions.regions[i]
@@ -74,11 +74,11 @@ extension RegionMonitor {
                 s.enteredAt = nil
                 s.dwellDone = false
             }
-            inside[i] = s.inside
-            enteredAt[i] = s.enteredAt
-            dwellDone[i] = s.dwellDone
-            lastWatered[i] = s.lastWatered
-            alertedFor[i] = s.alertedFor
+            table.inside[i] = s.inside
+            table.enteredAt[i] = s.enteredAt
+            table.dwellDone[i] = s.dwellDone
+            table.lastWatered[i] = s.lastWatered
+            table.alertedFor[i] = s.alertedFor
             if s.inside { insideList.append(Int32(i)) }
             if let given, given != s { noteStateChange(i) }
         }
@@ -93,11 +93,11 @@ extension RegionMonitor {
         quiet = QuietBall()
         previousQuiet = false
         for i in 0..<n {
-            visited[i] = 0
-            changed[i] = 0
-            containedAt[i] = 0
-            boundCenter[i] = ECEF(x: .nan, y: 0, z: 0)
-            bound[i] = 0
+            table.visited[i] = 0
+            table.changed[i] = 0
+            table.containedAt[i] = 0
+            table.boundCenter[i] = ECEF(x: .nan, y: 0, z: 0)
+            table.bound[i] = 0
         }
         fixNumber = 0
         // Except which regions contain the last fix, as evaluating it had recorded: transit
@@ -109,7 +109,7 @@ extension RegionMonitor {
             set.forEachRegion(near: c, within: 0) { i in
                 if set.classify(i, c, p).inside { contained.append(i) }
             }
-            for i in contained { containedAt[i] = 1 }
+            for i in contained { table.containedAt[i] = 1 }
         }
     }
 

@@ -28,10 +28,12 @@ public struct RegionMonitor: Sendable {
     public var config: MonitorConfig
     public internal(set) var gate: QualityGate
 
-    /// Per region: inside or not, since when, whether its dwell has fired.
-    public internal(set) var inside: [Bool]
-    var enteredAt: [UTCTime?]
-    var dwellDone: [Bool]
+    /// The state of every region, one array per field (`RegionTable`).
+    var table: RegionTable
+    /// Per region: inside or not.
+    public var inside: [Bool] { table.inside }
+    /// Plants: when each was last watered.
+    public var lastWatered: [UTCTime?] { table.lastWatered }
     /// Regions currently inside, for the exit check of regions far from the fix.
     var insideList: [Int32] = []
     /// Scratch buffers kept between fixes so that a fix allocates nothing.
@@ -39,31 +41,12 @@ public struct RegionMonitor: Sendable {
     var nearby = NearbyCache()
     var atFix: [RegionEvent] = []
     var found: [RegionEvent] = []
-    /// Per region, the number of the last fix that evaluated it (to visit each once per fix), and
-    /// of the last fix that changed its state (so transit knows the state before this fix).
-    var visited: [UInt32]
-    var changed: [UInt32]
-    /// Per region, the number of the last fix found geometrically inside it. Every region
-    /// containing a fix is evaluated at that fix, so transit knows both ends without asking again.
-    var containedAt: [UInt32]
-    /// Per region, a bound of its signed distance at a recent fix `boundCenter` (x NaN: none):
-    /// at least `bound` while the state is inside, at most while outside.
-    var boundCenter: [ECEF]
-    var bound: [Double]
     var fixNumber: UInt32 = 0
-    /// Per region, its kind, and for plants the watering interval in nanoseconds (read per fix:
-    /// kept apart from `Region`, whose copies cost reference counting).
-    let kinds: [RegionKind]
-    let wateringInterval: [Int64?]
-    /// Plants: when each was last watered, and the watering its last alert was for.
-    public internal(set) var lastWatered: [UTCTime?]
-    var alertedFor: [UTCTime?]
     /// The last accepted fix, its position and error, for transit.
     var previous: (time: UTCTime, coordinate: Coordinate, error: Double)?
     var previousSpace = ECEF(x: 0, y: 0, z: 0)
-    /// Per region, whether its `RegionState` changed since `takeChangedRegions`, and the regions
-    /// that did, each once (see RegionMonitor+State.swift): O(changes) a fix, no allocation once warm.
-    var stateChanged: [Bool]
+    /// The regions whose `RegionState` changed since `takeChangedRegions`, each once (see
+    /// RegionMonitor+State.swift): O(changes) a fix, no allocation once warm.
     var changedRegions: [Int32] = []
     /// Where nothing can happen but dwell and watering (see `QuietBall`); renewed after each fix
     /// evaluated in full, with `ballRegions` as scratch.
@@ -81,28 +64,14 @@ public struct RegionMonitor: Sendable {
         self.regions = regions
         self.config = config
         gate = QualityGate(config: config)
-        inside = Array(repeating: false, count: regions.count)
-        enteredAt = Array(repeating: nil, count: regions.count)
-        dwellDone = Array(repeating: false, count: regions.count)
-        visited = Array(repeating: 0, count: regions.count)
-        changed = Array(repeating: 0, count: regions.count)
-        containedAt = Array(repeating: 0, count: regions.count)
-        boundCenter = Array(repeating: ECEF(x: .nan, y: 0, z: 0), count: regions.count)
-        bound = Array(repeating: 0, count: regions.count)
-        kinds = regions.regions.map(\.kind)
-        wateringInterval = regions.regions.map { r in
-            r.kind == .plant ? r.intervalDays.map { Int64($0) * UTCTime.nanosPerDay } : nil
-        }
-        lastWatered = regions.regions.map(\.lastWatered)
-        alertedFor = Array(repeating: nil, count: regions.count)
-        stateChanged = Array(repeating: false, count: regions.count)
+        table = RegionTable(regions)
     }
 
     /// A plant was watered at `time`: its next due period starts. Returns the `watered` event, or
     /// nil when `region` is not a plant.
     public mutating func water(_ region: Int, at time: UTCTime) -> RegionEvent? {
-        guard kinds[region] == .plant else { return nil }
-        lastWatered[region] = time
+        guard table.kinds[region] == .plant else { return nil }
+        table.lastWatered[region] = time
         noteStateChange(region)
         let c = previous?.coordinate ?? Coordinate(latitude: .nan, longitude: .nan)
         return RegionEvent(time: time, type: .watered, region: region, coordinate: c,
@@ -115,23 +84,23 @@ public struct RegionMonitor: Sendable {
     /// monitor (some 600 bytes) per call to pass `self` by value.
     @inline(__always)
     func waterDue(_ i: Int, at t: UTCTime) -> Bool {
-        guard let interval = wateringInterval[i], let last = lastWatered[i] else { return false }
+        guard let interval = table.wateringInterval[i], let last = table.lastWatered[i] else { return false }
         guard t.nanoseconds - last.nanoseconds >= interval else { return false }
-        return alertedFor[i] != last
+        return table.alertedFor[i] != last
     }
 
     /// The rule event that follows a base event (enter or exit), if the region's kind has one;
     /// a plant's `water_due` when it is due on entering.
     mutating func ruleEvents(after e: RegionEvent, _ emit: (RegionEvent) -> Void) {
         var rule = e
-        switch (kinds[e.region], e.type) {
+        switch (table.kinds[e.region], e.type) {
         case (.album, .enter): rule.type = .captureAllowed
         case (.album, .exit): rule.type = .captureLocked
         case (.reforestation, .enter): rule.type = .plantingAllowed
         case (.reforestation, .exit): rule.type = .plantingForbidden
         case (.plant, .enter):
             guard waterDue(e.region, at: e.time) else { return }
-            alertedFor[e.region] = lastWatered[e.region]
+            table.alertedFor[e.region] = table.lastWatered[e.region]
             noteStateChange(e.region)
             rule.type = .waterDue
         default: return
@@ -245,10 +214,10 @@ public struct RegionMonitor: Sendable {
     mutating func advanceFixNumber() {
         fixNumber &+= 1
         if fixNumber == 0 {  // wrapped: renumber the stamps, the last fix as 1 and this one as 2
-            for i in visited.indices {
-                visited[i] = 0
-                changed[i] = 0
-                containedAt[i] = containedAt[i] == UInt32.max ? 1 : 0
+            for i in table.visited.indices {
+                table.visited[i] = 0
+                table.changed[i] = 0
+                table.containedAt[i] = table.containedAt[i] == UInt32.max ? 1 : 0
             }
             fixNumber = 2
         }
@@ -260,8 +229,8 @@ public struct RegionMonitor: Sendable {
                            first: Bool, _ emit: (RegionEvent) -> Void) {
         let margin = Self.margin(config, error: e)
         advanceFixNumber()
-        for i in candidates where visited[Int(i)] != fixNumber {
-            visited[Int(i)] = fixNumber
+        for i in candidates where table.visited[Int(i)] != fixNumber {
+            table.visited[Int(i)] = fixNumber
             evaluate(Int(i), fix: c, p, time: t, error: e, margin: margin, first: first, emit)
         }
     }
@@ -279,7 +248,7 @@ public struct RegionMonitor: Sendable {
         if first {
             let (contained, bound, exact) = regions.classify(i, c, p)
             if contained {
-                containedAt[i] = fixNumber
+                table.containedAt[i] = fixNumber
                 setInside(i, true, at: t)
                 if config.initialEnter {
                     let d = exact ? bound : regions.signedDistance(i, c)
@@ -291,21 +260,21 @@ public struct RegionMonitor: Sendable {
             setBound(i, at: p, bound)
             return
         }
-        if !boundCenter[i].x.isNaN {
-            let moved = boundCenter[i].distance(to: p) * (1 + 1e-4) + 1e-3
-            if inside[i] {
+        if !table.boundCenter[i].x.isNaN {
+            let moved = table.boundCenter[i].distance(to: p) * (1 + 1e-4) + 1e-3
+            if table.inside[i] {
                 // At least `bound − moved` inside: no exit.
-                if bound[i] - moved > -margin {
+                if table.bound[i] - moved > -margin {
                     whileInside(i, fix: c, time: t, error: e, emit)
                     return
                 }
-            } else if bound[i] + moved < 0 {
+            } else if table.bound[i] + moved < 0 {
                 return  // still outside, by at least `−(bound + moved)`: no enter
             }
         }
         let (contained, bound, exact) = regions.classify(i, c, p)
-        if contained { containedAt[i] = fixNumber }
-        if inside[i] {
+        if contained { table.containedAt[i] = fixNumber }
+        if table.inside[i] {
             if !contained {
                 // A circle's chord may show that there is no exit, without a geodesic.
                 if !exact, let b = regions.circleBounds(i, p), b.lower > -margin {
@@ -351,14 +320,14 @@ public struct RegionMonitor: Sendable {
 
     /// Dwell and watering, at a fix that stays inside region `i`.
     mutating func whileInside(_ i: Int, fix c: Coordinate, time t: UTCTime, error e: Double, _ emit: (RegionEvent) -> Void) {
-        if config.dwellSeconds > 0, !dwellDone[i], let since = enteredAt[i],
+        if config.dwellSeconds > 0, !table.dwellDone[i], let since = table.enteredAt[i],
            Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
-            dwellDone[i] = true
+            table.dwellDone[i] = true
             noteStateChange(i)
             emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
         }
         if waterDue(i, at: t) {  // the interval ran out while inside
-            alertedFor[i] = lastWatered[i]
+            table.alertedFor[i] = table.lastWatered[i]
             noteStateChange(i)
             emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
         }
@@ -367,21 +336,21 @@ public struct RegionMonitor: Sendable {
     /// Records that region `i`'s signed distance at `p` is at least `value` (state inside) or at
     /// most `value` (state outside).
     mutating func setBound(_ i: Int, at p: ECEF, _ value: Double) {
-        boundCenter[i] = p
-        bound[i] = value
+        table.boundCenter[i] = p
+        table.bound[i] = value
     }
 
     mutating func setInside(_ i: Int, _ value: Bool, at t: UTCTime) {
-        inside[i] = value
-        changed[i] = fixNumber
+        table.inside[i] = value
+        table.changed[i] = fixNumber
         noteStateChange(i)
-        boundCenter[i].x = .nan  // the bound's direction turns with the state
+        table.boundCenter[i].x = .nan  // the bound's direction turns with the state
         if value {
-            enteredAt[i] = t
-            dwellDone[i] = false
+            table.enteredAt[i] = t
+            table.dwellDone[i] = false
             insideList.append(Int32(i))
         } else {
-            enteredAt[i] = nil
+            table.enteredAt[i] = nil
             if let k = insideList.firstIndex(of: Int32(i)) { insideList.remove(at: k) }
         }
     }
@@ -437,21 +406,21 @@ public struct RegionMonitor: Sendable {
         for k in candidates {
             let i = Int(k)
             // Outside after this fix, and before it (a state changed by this fix was the other).
-            guard !inside[i], changed[i] != fixNumber else { continue }
+            guard !table.inside[i], table.changed[i] != fixNumber else { continue }
             // The region's bound: every point of the path is within the farther end's distance
             // of its centre, so at most `bound + that` inside; and with the bound at each end,
             // the path gets no deeper than (u_a + u_b + L) / 2.
-            if !boundCenter[i].x.isNaN {
-                let ua = bound[i] + boundCenter[i].distance(to: path.pa) * (1 + 1e-4) + 1e-3
-                let ub = bound[i] + boundCenter[i].distance(to: path.pb) * (1 + 1e-4) + 1e-3
+            if !table.boundCenter[i].x.isNaN {
+                let ua = table.bound[i] + table.boundCenter[i].distance(to: path.pa) * (1 + 1e-4) + 1e-3
+                let ub = table.bound[i] + table.boundCenter[i].distance(to: path.pb) * (1 + 1e-4) + 1e-3
                 if max(ua, ub) < margin || (ua + ub + length) / 2 < margin { continue }
             }
             // The same bound from the chords alone, then from the rasters, before any distance.
             if (regions.chordUpperBound(i, path.pa) + regions.chordUpperBound(i, path.pb) + length) / 2 < margin { continue }
             if (regions.signedDistanceUpperBound(i, path.pa) + regions.signedDistanceUpperBound(i, path.pb) + length) / 2 < margin { continue }
-            // Both ends outside: the path gets at most L/2 inside.
-            // (A fix in a quiet ball stamps nothing: it may have been up to the ball's margin inside.)
-            if length / 2 < margin, containedAt[i] != fixNumber, !previousQuiet, containedAt[i] != fixNumber &- 1 { continue }
+            // Both ends outside: the path gets at most L/2 table.inside.
+            // (A fix in a quiet ball stamps nothing: it may have been up to the ball's margin table.inside.)
+            if length / 2 < margin, table.containedAt[i] != fixNumber, !previousQuiet, table.containedAt[i] != fixNumber &- 1 { continue }
             let da = regions.approximateSignedDistance(i, path.pa), db = regions.approximateSignedDistance(i, path.pb)
             guard (da + db + length) / 2 >= margin else { continue }
             guard let deepAt = Self.pointAtDepth(margin, length: length, da, db, { regions.approximateSignedDistance(i, path.space($0)) }) else { continue }

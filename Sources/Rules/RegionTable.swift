@@ -1,0 +1,51 @@
+import Geo
+
+/// The region monitor's state of every region, one array per field, all indexed by region and
+/// sized together. Arrays rather than an array of structs: a fix touches a few fields of many
+/// regions (a bound here, a visit mark there), and the arrays keep those fields dense.
+struct RegionTable: Sendable {
+    /// Inside or not, since when, whether its dwell has fired.
+    var inside: [Bool]
+    var enteredAt: [UTCTime?]
+    var dwellDone: [Bool]
+    /// The number of the last fix that evaluated the region (to visit each once per fix), and of
+    /// the last fix that changed its state (so transit knows the state before this fix).
+    var visited: [UInt32]
+    var changed: [UInt32]
+    /// The number of the last fix found geometrically inside it. Every region containing a fix is
+    /// evaluated at that fix, so transit knows both ends without asking again.
+    var containedAt: [UInt32]
+    /// A bound of its signed distance at a recent fix `boundCenter` (x NaN: none): at least
+    /// `bound` while the state is inside, at most while outside.
+    var boundCenter: [ECEF]
+    var bound: [Double]
+    /// Its kind, and for plants the watering interval in nanoseconds (read per fix: kept apart
+    /// from `Region`, whose copies cost reference counting).
+    let kinds: [RegionKind]
+    let wateringInterval: [Int64?]
+    /// Plants: when each was last watered, and the watering its last alert was for.
+    var lastWatered: [UTCTime?]
+    var alertedFor: [UTCTime?]
+    /// Whether its `RegionState` changed since `takeChangedRegions`.
+    var stateChanged: [Bool]
+
+    /// Every region outside, never visited, no bound; plants watered as their regions say.
+    init(_ regions: RegionSet) {
+        let n = regions.count
+        inside = Array(repeating: false, count: n)
+        enteredAt = Array(repeating: nil, count: n)
+        dwellDone = Array(repeating: false, count: n)
+        visited = Array(repeating: 0, count: n)
+        changed = Array(repeating: 0, count: n)
+        containedAt = Array(repeating: 0, count: n)
+        boundCenter = Array(repeating: ECEF(x: .nan, y: 0, z: 0), count: n)
+        bound = Array(repeating: 0, count: n)
+        kinds = regions.regions.map(\.kind)
+        wateringInterval = regions.regions.map { r in
+            r.kind == .plant ? r.intervalDays.map { Int64($0) * UTCTime.nanosPerDay } : nil
+        }
+        lastWatered = regions.regions.map(\.lastWatered)
+        alertedFor = Array(repeating: nil, count: n)
+        stateChanged = Array(repeating: false, count: n)
+    }
+}
