@@ -225,13 +225,13 @@ public struct RegionMonitor: Sendable {
 
     /// The events of one accepted fix against `candidates` (each at most once): enter, exit,
     /// dwell; the `first` accepted fix only sets the state.
-    mutating func evaluate(_ candidates: [Int32], fix c: Coordinate, _ p: ECEF, time t: UTCTime, error e: Double,
+    mutating func evaluate(_ candidates: [Int32], fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double,
                            first: Bool, _ emit: (RegionEvent) -> Void) {
-        let margin = Self.margin(config, error: e)
+        let margin = Self.margin(config, error: error)
         advanceFixNumber()
         for i in candidates where table.visited[Int(i)] != fixNumber {
             table.visited[Int(i)] = fixNumber
-            evaluate(Int(i), fix: c, p, time: t, error: e, margin: margin, first: first, emit)
+            evaluate(Int(i), fix: coordinate, position, time: time, error: error, margin: margin, first: first, emit)
         }
     }
 
@@ -243,75 +243,75 @@ public struct RegionMonitor: Sendable {
     /// and nothing is computed. Otherwise the fence classifies the fix, cheaply where its raster
     /// or chord can (which renews the bound), and the distance itself is computed only when a
     /// transition may be due or an event needs it.
-    mutating func evaluate(_ i: Int, fix c: Coordinate, _ p: ECEF, time t: UTCTime, error e: Double, margin: Double,
+    mutating func evaluate(_ region: Int, fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double, margin: Double,
                            first: Bool, _ emit: (RegionEvent) -> Void) {
         if first {
-            let (contained, bound, exact) = regions.classify(i, c, p)
+            let (contained, bound, exact) = regions.classify(region, coordinate, position)
             if contained {
-                table.containedAt[i] = fixNumber
-                setInside(i, true, at: t)
+                table.containedAt[region] = fixNumber
+                setInside(region, true, at: time)
                 if config.initialEnter {
-                    let d = exact ? bound : regions.signedDistance(i, c)
-                    let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e, initial: true)
+                    let d = exact ? bound : regions.signedDistance(region, coordinate)
+                    let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error, initial: true)
                     emit(enter)
                     ruleEvents(after: enter, emit)
                 }
             }
-            setBound(i, at: p, bound)
+            setBound(region, at: position, bound)
             return
         }
-        if !table.boundCenter[i].x.isNaN {
-            let moved = table.boundCenter[i].distance(to: p) * (1 + 1e-4) + 1e-3
-            if table.inside[i] {
+        if !table.boundCenter[region].x.isNaN {
+            let moved = table.boundCenter[region].distance(to: position) * (1 + 1e-4) + 1e-3
+            if table.inside[region] {
                 // At least `bound − moved` inside: no exit.
-                if table.bound[i] - moved > -margin {
-                    whileInside(i, fix: c, time: t, error: e, emit)
+                if table.bound[region] - moved > -margin {
+                    whileInside(region, fix: coordinate, time: time, error: error, emit)
                     return
                 }
-            } else if table.bound[i] + moved < 0 {
+            } else if table.bound[region] + moved < 0 {
                 return  // still outside, by at least `−(bound + moved)`: no enter
             }
         }
-        let (contained, bound, exact) = regions.classify(i, c, p)
-        if contained { table.containedAt[i] = fixNumber }
-        if table.inside[i] {
+        let (contained, bound, exact) = regions.classify(region, coordinate, position)
+        if contained { table.containedAt[region] = fixNumber }
+        if table.inside[region] {
             if !contained {
                 // A circle's chord may show that there is no exit, without a geodesic.
-                if !exact, let b = regions.circleBounds(i, p), b.lower > -margin {
-                    setBound(i, at: p, b.lower)
-                    whileInside(i, fix: c, time: t, error: e, emit)
+                if !exact, let b = regions.circleBounds(region, position), b.lower > -margin {
+                    setBound(region, at: position, b.lower)
+                    whileInside(region, fix: coordinate, time: time, error: error, emit)
                     return
                 }
-                let d = exact ? bound : regions.signedDistance(i, c)
+                let d = exact ? bound : regions.signedDistance(region, coordinate)
                 if d <= -margin {
-                    setInside(i, false, at: t)
-                    setBound(i, at: p, d)
-                    let exit = RegionEvent(time: t, type: .exit, region: i, coordinate: c, distance: d, error: e)
+                    setInside(region, false, at: time)
+                    setBound(region, at: position, d)
+                    let exit = RegionEvent(time: time, type: .exit, region: region, coordinate: coordinate, distance: d, error: error)
                     emit(exit)
                     ruleEvents(after: exit, emit)
                     return
                 }
-                setBound(i, at: p, d)
+                setBound(region, at: position, d)
             } else {
-                setBound(i, at: p, bound)
+                setBound(region, at: position, bound)
             }
-            whileInside(i, fix: c, time: t, error: e, emit)
+            whileInside(region, fix: coordinate, time: time, error: error, emit)
         } else {
             guard contained else {
-                setBound(i, at: p, bound)
+                setBound(region, at: position, bound)
                 return
             }
             // Likewise that there is no enter (a fix in a circle short of the margin).
-            if !exact, let b = regions.circleBounds(i, p), b.upper < margin {
-                setBound(i, at: p, b.upper)
+            if !exact, let b = regions.circleBounds(region, position), b.upper < margin {
+                setBound(region, at: position, b.upper)
                 return
             }
-            let d = exact ? bound : regions.signedDistance(i, c)
-            setBound(i, at: p, d)
+            let d = exact ? bound : regions.signedDistance(region, coordinate)
+            setBound(region, at: position, d)
             if d >= margin {
-                setInside(i, true, at: t)
-                setBound(i, at: p, d)
-                let enter = RegionEvent(time: t, type: .enter, region: i, coordinate: c, distance: d, error: e)
+                setInside(region, true, at: time)
+                setBound(region, at: position, d)
+                let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error)
                 emit(enter)
                 ruleEvents(after: enter, emit)
             }
