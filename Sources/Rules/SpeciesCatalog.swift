@@ -56,19 +56,7 @@ public struct SpeciesCatalog: Sendable {
         }
         guard case let .object(top) = doc.root else { throw fail(.notACatalog(found: doc.root.typeName)) }
 
-        var problems: [Problem] = []
-        var seenTop: Set<String> = []
-        for (key, value) in top {
-            if !seenTop.insert(key).inserted {
-                problems.append(Problem(entry: nil, latin: nil, reason: .repeatedField(key)))
-            } else if !Self.topLevelKeys.contains(key) {
-                problems.append(Problem(entry: nil, latin: nil,
-                                        reason: .unknownField(key, suggestion: Wording.nearest(key.lowercased(), in: Self.topLevelKeys))))
-            } else if key == "about", value.string == nil {
-                problems.append(Problem(entry: nil, latin: nil,
-                                        reason: .wrongType(field: "about", expected: "a string", found: value.typeName)))
-            }
-        }
+        var problems = Self.topLevelProblems(top)
         guard let list = doc.root["species"] else {
             throw SpeciesCatalogError(file: file, problems: problems + [Problem(entry: nil, latin: nil, reason: .noSpeciesList)])
         }
@@ -82,46 +70,16 @@ public struct SpeciesCatalog: Sendable {
         var index: [String: Int] = [:]          // normalized name → position in `species`
         var owner: [String: (entry: Int, field: String)] = [:]  // normalized name → where it was first given
         for (n, entry) in entries.enumerated() {
-            let start = problems.count
-            var latin: String?
-            func add(_ reason: SpeciesCatalogError.Reason) {
-                problems.append(Problem(entry: n, latin: latin, reason: reason))
-            }
-            guard case let .object(members) = entry else {
-                add(.notAnObject(found: entry.typeName))
+            guard case .object = entry else {
+                problems.append(Problem(entry: n, latin: nil, reason: .notAnObject(found: entry.typeName)))
                 continue
             }
-            if let l = entry["latin"]?.string, !Self.normalized(l).isEmpty { latin = Self.trimmed(l) }
-
-            var seen: Set<String> = []
-            for (key, _) in members {
-                if !seen.insert(key).inserted {
-                    add(.repeatedField(key))
-                } else if !Self.fields.contains(key) {
-                    add(.unknownField(key, suggestion: Wording.nearest(key.lowercased(), in: Self.fields)))
-                }
-            }
-            func name(_ field: String) -> String? {
-                guard let v = entry[field] else { add(.missingField(field)); return nil }
-                guard let s = v.string else { add(.wrongType(field: field, expected: "a string", found: v.typeName)); return nil }
-                guard !Self.normalized(s).isEmpty else { add(.emptyName(field)); return nil }
-                return Self.trimmed(s)
-            }
-            func metres(_ field: String, limit: Double) -> Double? {
-                guard let v = entry[field] else { add(.missingField(field)); return nil }
-                guard let x = v.number else {
-                    add(.wrongType(field: field, expected: "a number of metres", found: v.typeName))
-                    return nil
-                }
-                guard x > 0, x.isFinite else { add(.notPositive(field: field, value: x)); return nil }
-                guard x <= limit else { add(.implausible(field: field, value: x, limit: limit)); return nil }
-                return x
-            }
-            let l = name("latin"), common = name("common")
-            let spacing = metres("spacing_m", limit: Self.maxSpacing)
-            let minHeight = metres("min_height_m", limit: Self.maxHeight)
-            let maxHeight = metres("max_height_m", limit: Self.maxHeight)
-            if let minHeight, let maxHeight, minHeight > maxHeight { add(.minAboveMax(min: minHeight, max: maxHeight)) }
+            var reader = EntryReader(entry: entry, index: n)
+            let l = reader.name("latin"), common = reader.name("common")
+            let spacing = reader.metres("spacing_m", limit: Self.maxSpacing)
+            let minHeight = reader.metres("min_height_m", limit: Self.maxHeight)
+            let maxHeight = reader.metres("max_height_m", limit: Self.maxHeight)
+            if let minHeight, let maxHeight, minHeight > maxHeight { reader.add(.minAboveMax(min: minHeight, max: maxHeight)) }
 
             // Names: a Latin name once; no name standing for two species.
             var names: [(field: String, key: String)] = []
@@ -132,16 +90,17 @@ public struct SpeciesCatalog: Sendable {
                 if let first = owner[key], first.entry != n {
                     guard reported.insert(first.entry).inserted else { continue }
                     if field == "latin", first.field == "latin" {
-                        add(.duplicateLatin(firstEntry: first.entry))
+                        reader.add(.duplicateLatin(firstEntry: first.entry))
                     } else {
-                        add(.ambiguousName(field: field, otherEntry: first.entry, otherField: first.field))
+                        reader.add(.ambiguousName(field: field, otherEntry: first.entry, otherField: first.field))
                     }
                 } else if owner[key] == nil {
                     owner[key] = (n, field)
                 }
             }
 
-            guard problems.count == start, let l, let common, let spacing, let minHeight, let maxHeight else { continue }
+            problems += reader.problems
+            guard reader.problems.isEmpty, let l, let common, let spacing, let minHeight, let maxHeight else { continue }
             for (_, key) in names where index[key] == nil { index[key] = species.count }
             species.append(Species(latin: l, common: common, spacing: spacing, minHeight: minHeight, maxHeight: maxHeight))
         }
@@ -183,6 +142,75 @@ public struct SpeciesCatalog: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Problems with the catalog's top-level keys: repeated, unknown (with a suggestion), or an
+    /// `about` that is not a string.
+    static func topLevelProblems(_ top: [(key: String, value: JSONValue)]) -> [SpeciesCatalogError.Problem] {
+        var problems: [SpeciesCatalogError.Problem] = []
+        var seen: Set<String> = []
+        for (key, value) in top {
+            let reason: SpeciesCatalogError.Reason
+            if !seen.insert(key).inserted {
+                reason = .repeatedField(key)
+            } else if !topLevelKeys.contains(key) {
+                reason = .unknownField(key, suggestion: Wording.nearest(key.lowercased(), in: topLevelKeys))
+            } else if key == "about", value.string == nil {
+                reason = .wrongType(field: "about", expected: "a string", found: value.typeName)
+            } else {
+                continue
+            }
+            problems.append(SpeciesCatalogError.Problem(entry: nil, latin: nil, reason: reason))
+        }
+        return problems
+    }
+
+    /// Reads one entry of `species`, collecting its problems (each naming the entry and, once
+    /// known, its Latin name); its members are checked for repeats and unknown names at once.
+    struct EntryReader {
+        let entry: JSONValue
+        let index: Int
+        let latin: String?
+        private(set) var problems: [SpeciesCatalogError.Problem] = []
+
+        init(entry: JSONValue, index: Int) {
+            self.entry = entry
+            self.index = index
+            if let l = entry["latin"]?.string, !SpeciesCatalog.normalized(l).isEmpty { latin = SpeciesCatalog.trimmed(l) } else { latin = nil }
+            guard case let .object(members) = entry else { return }
+            var seen: Set<String> = []
+            for (key, _) in members {
+                if !seen.insert(key).inserted {
+                    add(.repeatedField(key))
+                } else if !SpeciesCatalog.fields.contains(key) {
+                    add(.unknownField(key, suggestion: Wording.nearest(key.lowercased(), in: SpeciesCatalog.fields)))
+                }
+            }
+        }
+
+        mutating func add(_ reason: SpeciesCatalogError.Reason) {
+            problems.append(SpeciesCatalogError.Problem(entry: index, latin: latin, reason: reason))
+        }
+
+        /// A name field: a non-empty string, trimmed.
+        mutating func name(_ field: String) -> String? {
+            guard let v = entry[field] else { add(.missingField(field)); return nil }
+            guard let s = v.string else { add(.wrongType(field: field, expected: "a string", found: v.typeName)); return nil }
+            guard !SpeciesCatalog.normalized(s).isEmpty else { add(.emptyName(field)); return nil }
+            return SpeciesCatalog.trimmed(s)
+        }
+
+        /// A length in metres: more than 0, finite, at most `limit`.
+        mutating func metres(_ field: String, limit: Double) -> Double? {
+            guard let v = entry[field] else { add(.missingField(field)); return nil }
+            guard let x = v.number else {
+                add(.wrongType(field: field, expected: "a number of metres", found: v.typeName))
+                return nil
+            }
+            guard x > 0, x.isFinite else { add(.notPositive(field: field, value: x)); return nil }
+            guard x <= limit else { add(.implausible(field: field, value: x, limit: limit)); return nil }
+            return x
+        }
+    }
 
     /// Lowercased, with runs of white space made one space and none at the ends.
     static func normalized(_ s: String) -> String {
