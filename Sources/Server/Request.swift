@@ -40,33 +40,11 @@ public enum Request: Equatable, Sendable {
         let o = Members(members)
         guard let cmdValue = o["cmd"] else { throw RequestError("missing \"cmd\": one of \(commands.joined(separator: ", "))") }
         guard let cmd = cmdValue.string else { throw RequestError("\"cmd\" must be a string") }
-        func allowed(_ keys: Set<String>) throws(RequestError) {
-            for k in o.keys.sorted() where k != "cmd" && !keys.contains(k) {
-                throw RequestError("unknown key \"\(TextExcerpt.short(k))\" for cmd '\(TextExcerpt.short(cmd))'" + (keys.isEmpty ? "" : ": it takes \(keys.sorted().joined(separator: ", "))"))
-            }
-        }
+        func allowed(_ keys: Set<String>) throws(RequestError) { try Self.allowed(keys, in: o, cmd: cmd) }
         switch cmd {
         case "subscribe":
             try allowed(["kinds", "regions", "types", "since", "timing"])
-            let filter = EventFilter(kinds: try strings(o, "kinds", from: ["reforestation", "plant", "album"]),
-                                     regions: try strings(o, "regions"),
-                                     types: try strings(o, "types", from: eventTypes))
-            var since: Int64?
-            if let v = o["since"], !v.isNull {
-                guard let n = integer(v), n >= 0 else {
-                    if case .number(let d) = v, d.isFinite, d == d.rounded(), d > Double(maxInteger) {
-                        throw RequestError("\"since\" is too large: seqs go up to \(maxInteger); send the last seq you received")
-                    }
-                    throw RequestError("\"since\" must be a whole number ≥ 0 (the last seq you received)")
-                }
-                since = n
-            }
-            var timing = false
-            if let v = o["timing"] {
-                guard let b = boolean(v) else { throw RequestError("\"timing\" must be true or false") }
-                timing = b
-            }
-            return .subscribe(filter: filter, since: since, timing: timing)
+            return try subscribe(o)
         case "water":
             try allowed(["plant"])
             guard let p = o["plant"] else { throw RequestError("missing \"plant\": the id of the plant watered") }
@@ -87,23 +65,7 @@ public enum Request: Equatable, Sendable {
             return .plant(species: species, area: try string(o, "area"), at: try coordinate(o))
         case "plan":
             try allowed(["area", "species", "count", "at", "max_distance", "seed"])
-            guard let area = try string(o, "area") else { throw RequestError("missing \"area\": the reforestation area's id") }
-            guard let species = try string(o, "species") else { throw RequestError("missing \"species\": a Latin or common name from the catalog") }
-            guard let c = o["count"] else { throw RequestError("missing \"count\": how many trees") }
-            guard let count = integer(c), (1...10_000).contains(count) else { throw RequestError("\"count\" must be a whole number from 1 to 10000") }
-            var maxDistance: Double?
-            if let m = o["max_distance"] {
-                guard let n = m.number, n > 0, n.isFinite else {
-                    throw RequestError("\"max_distance\" must be a number of metres above 0")
-                }
-                maxDistance = n
-            }
-            var seed: UInt64 = 1
-            if let v = o["seed"] {
-                guard let n = integer(v), n >= 0 else { throw RequestError("\"seed\" must be a whole number ≥ 0") }
-                seed = UInt64(n)
-            }
-            return .plan(area: area, species: species, count: Int(count), at: try coordinate(o), maxDistance: maxDistance, seed: seed)
+            return try plan(o)
         case "layout":
             try allowed(["heading", "pitch", "fov", "screen", "box", "offset", "max_distance", "max_visible", "max_levels",
                          "clamp", "projection", "at"])
@@ -111,6 +73,57 @@ public enum Request: Equatable, Sendable {
         default:
             throw RequestError("unknown cmd '\(TextExcerpt.short(cmd))': one of \(commands.joined(separator: ", "))")
         }
+    }
+
+    /// Every key of `o` but `cmd` must be one of `keys`.
+    static func allowed(_ keys: Set<String>, in o: Members, cmd: String) throws(RequestError) {
+        for k in o.keys.sorted() where k != "cmd" && !keys.contains(k) {
+            throw RequestError("unknown key \"\(TextExcerpt.short(k))\" for cmd '\(TextExcerpt.short(cmd))'" + (keys.isEmpty ? "" : ": it takes \(keys.sorted().joined(separator: ", "))"))
+        }
+    }
+
+    /// `subscribe`: the filter, where to resume (`since`), whether to add timings.
+    static func subscribe(_ o: Members) throws(RequestError) -> Request {
+        let filter = EventFilter(kinds: try strings(o, "kinds", from: ["reforestation", "plant", "album"]),
+                                 regions: try strings(o, "regions"),
+                                 types: try strings(o, "types", from: eventTypes))
+        var since: Int64?
+        if let v = o["since"], !v.isNull {
+            guard let n = integer(v), n >= 0 else {
+                if case .number(let d) = v, d.isFinite, d == d.rounded(), d > Double(maxInteger) {
+                    throw RequestError("\"since\" is too large: seqs go up to \(maxInteger); send the last seq you received")
+                }
+                throw RequestError("\"since\" must be a whole number ≥ 0 (the last seq you received)")
+            }
+            since = n
+        }
+        var timing = false
+        if let v = o["timing"] {
+            guard let b = boolean(v) else { throw RequestError("\"timing\" must be true or false") }
+            timing = b
+        }
+        return .subscribe(filter: filter, since: since, timing: timing)
+    }
+
+    /// `plan`: N trees in an area from a point, each at least the species' spacing apart.
+    static func plan(_ o: Members) throws(RequestError) -> Request {
+        guard let area = try string(o, "area") else { throw RequestError("missing \"area\": the reforestation area's id") }
+        guard let species = try string(o, "species") else { throw RequestError("missing \"species\": a Latin or common name from the catalog") }
+        guard let c = o["count"] else { throw RequestError("missing \"count\": how many trees") }
+        guard let count = integer(c), (1...10_000).contains(count) else { throw RequestError("\"count\" must be a whole number from 1 to 10000") }
+        var maxDistance: Double?
+        if let m = o["max_distance"] {
+            guard let n = m.number, n > 0, n.isFinite else {
+                throw RequestError("\"max_distance\" must be a number of metres above 0")
+            }
+            maxDistance = n
+        }
+        var seed: UInt64 = 1
+        if let v = o["seed"] {
+            guard let n = integer(v), n >= 0 else { throw RequestError("\"seed\" must be a whole number ≥ 0") }
+            seed = UInt64(n)
+        }
+        return .plan(area: area, species: species, count: Int(count), at: try coordinate(o), maxDistance: maxDistance, seed: seed)
     }
 
     static let eventTypes: Set<String> = ["enter", "exit", "dwell", "water_due", "watered", "capture_allowed", "capture_locked",
