@@ -73,6 +73,41 @@ public struct PlantingPlanner: Sendable {
 
     // MARK: Plan
 
+    /// The area's context when the first tree may stand at `first`: in a reforestation area, by
+    /// its rules, at least `spacing` from every recorded tree (on the ellipsoid); else why not.
+    func firstTree(area: Int, at first: Coordinate, spacing: Double, existing: [Coordinate]) -> FirstTree {
+        let region = regions.regions[area]
+        guard region.kind == .reforestation else { return .refused(.notReforestation(region: region.id, kind: region.kind)) }
+        guard first.isValid else { return .refused(.invalidFirstPoint) }
+        let context = AreaContext(regions: regions, index: area, margin: margin)
+        if let why = context.refusal(first) { return .refused(why) }
+        let pFirst = ECEF(first)
+        var nearest = Double.infinity
+        for e in existing where e.isValid && ECEF(e).distance(to: pFirst) < spacing {
+            nearest = min(nearest, Geodesic.wgs84.distance(first, e))
+        }
+        if nearest < spacing { return .refused(.firstNearRecordedTree(distance: nearest, spacing: spacing)) }
+        return .allowed(context)
+    }
+
+    /// The background grid of trees for a plan: the first, and the recorded trees within
+    /// `within` metres of it in space (farther ones could fold over in the orthographic plane).
+    static func grid(window: PlanarBox, minDistance: Double, first: Planar, existing: [Coordinate], near pFirst: ECEF,
+                     within: Double, frame: LocalFrame) -> TreeGrid {
+        var grid = TreeGrid(box: window.grown(minDistance), minDistance: minDistance)
+        grid.insert(first)
+        for e in existing where e.isValid {
+            let p = ECEF(e)
+            if p.distance(to: pFirst) <= within { grid.insert(frame.project(p)) }
+        }
+        return grid
+    }
+
+    enum FirstTree {
+        case allowed(AreaContext)
+        case refused(PlanShortfall)
+    }
+
     /// Places `count` trees of `species` in reforestation area `area` (an index in `regions`):
     /// the first at `at`, the others at least the species' spacing from it, from each other and
     /// from every tree in `existing`, at most `maxDistance` (default: 3 × spacing) from the first.
@@ -88,20 +123,12 @@ public struct PlantingPlanner: Sendable {
             PlanResult(positions: positions, requested: count, shortfall: why)
         }
         guard count > 0 else { return result([], nil) }
-        let region = regions.regions[area]
-        guard region.kind == .reforestation else { return result([], .notReforestation(region: region.id, kind: region.kind)) }
-
-        guard first.isValid else { return result([], .invalidFirstPoint) }
-        let context = AreaContext(regions: regions, index: area, margin: margin)
-        if let why = context.refusal(first) { return result([], why) }
-
-        // The first tree against the recorded ones, on the ellipsoid.
-        let pFirst = ECEF(first)
-        var nearest = Double.infinity
-        for e in existing where e.isValid && ECEF(e).distance(to: pFirst) < spacing {
-            nearest = min(nearest, Geodesic.wgs84.distance(first, e))
+        let context: AreaContext
+        switch firstTree(area: area, at: first, spacing: spacing, existing: existing) {
+        case let .allowed(c): context = c
+        case let .refused(why): return result([], why)
         }
-        if nearest < spacing { return result([], .firstNearRecordedTree(distance: nearest, spacing: spacing)) }
+        let pFirst = ECEF(first)
 
         var positions = [first]
         guard count > 1 else { return result(positions, nil) }
@@ -115,13 +142,8 @@ public struct PlantingPlanner: Sendable {
         let window = PlanarBox(minX: q0.x - extent, minY: q0.y - extent, maxX: q0.x + extent, maxY: q0.y + extent)
             .grown(1e-3 + 1e-6 * extent)
         let admission = context.admission(window: window, cellSize: spacing)
-        var grid = TreeGrid(box: window.grown(minDistance), minDistance: minDistance)
-        grid.insert(q0)
-        for e in existing where e.isValid {
-            // Only those that can matter (farther ones could fold over in the orthographic plane).
-            let p = ECEF(e)
-            if p.distance(to: pFirst) <= extent + minDistance + 1 { grid.insert(frame.project(p)) }
-        }
+        var grid = Self.grid(window: window, minDistance: minDistance, first: q0, existing: existing, near: pFirst,
+                             within: extent + minDistance + 1, frame: frame)
         let reach2 = reach * reach
         func withinReach(_ q: Planar) -> Bool {
             let dx = q.x - q0.x, dy = q.y - q0.y
