@@ -93,6 +93,27 @@ public struct Camera: Sendable, Equatable {
     public var focalLength: Double { (screenWidth / 2) / tan(horizontalFOV / 2 * .pi / 180) }
     public var verticalFocalLength: Double { (screenHeight / 2) / tan(verticalFOV / 2 * .pi / 180) }
 
+    /// Pixels right of the screen's centre at which a direction `delta` degrees right of the
+    /// heading appears; nil where the projection shows none (a pinhole: |delta| ≥ 90°). The one
+    /// definition of the horizontal projection, for the projector and the pictures.
+    @inlinable
+    public func horizontalOffset(delta: Double) -> Double? {
+        switch projection {
+        case .linear: return delta * horizontalPixelsPerDegree
+        case .pinhole: return abs(delta) < 90 ? focalLength * tan(delta * .pi / 180) : nil
+        }
+    }
+
+    /// Pixels by which the camera's pitch moves everything down the screen (the horizon sits at
+    /// `screenHeight / 2 + pitchOffset`).
+    @inlinable
+    public var pitchOffset: Double {
+        switch projection {
+        case .linear: return pitch * verticalPixelsPerDegree
+        case .pinhole: return verticalFocalLength * tan(pitch * .pi / 180)
+        }
+    }
+
     /// What is wrong with these values; empty when they can be used.
     public var problems: [SettingProblem] {
         var p: [SettingProblem] = []

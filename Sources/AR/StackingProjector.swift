@@ -125,14 +125,7 @@ public struct StackingProjector: Sendable {
 
     /// The box's left edge for a direction Δ degrees right of the heading.
     public func x(delta: Double) -> Double? {
-        let base = camera.screenWidth / 2 - options.boxWidth / 2
-        switch camera.projection {
-        case .linear:
-            return base + delta * camera.horizontalPixelsPerDegree
-        case .pinhole:
-            guard abs(delta) < 90 else { return nil }
-            return base + camera.focalLength * tan(delta * .pi / 180)
-        }
+        camera.horizontalOffset(delta: delta).map { camera.screenWidth / 2 - options.boxWidth / 2 + $0 }
     }
 
     /// The offset function for a set of active distances.
@@ -152,12 +145,7 @@ public struct StackingProjector: Sendable {
 
     /// The box's top edge before stacking, without clamping.
     public func anchorY(offset: Double) -> Double {
-        let pitchTerm: Double
-        switch camera.projection {
-        case .linear: pitchTerm = camera.pitch * camera.verticalPixelsPerDegree
-        case .pinhole: pitchTerm = camera.verticalFocalLength * tan(camera.pitch * .pi / 180)
-        }
-        return camera.screenHeight * 0.55 - options.boxHeight / 2 + offset + pitchTerm
+        camera.screenHeight * 0.55 - options.boxHeight / 2 + offset + camera.pitchOffset
     }
 
     public func layout(pois: [POI], sightings: [Sighting]) -> Layout {

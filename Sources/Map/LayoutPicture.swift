@@ -49,11 +49,7 @@ public struct LayoutPicture: Sendable {
     /// The screen x of a direction `delta` degrees right of the heading (the box's centre), nil
     /// where the projection has none.
     func screenX(_ delta: Double) -> Double? {
-        let W = camera.screenWidth
-        switch camera.projection {
-        case .linear: return W / 2 + delta * camera.horizontalPixelsPerDegree
-        case .pinhole: return abs(delta) < 90 ? W / 2 + camera.focalLength * tan(delta * .pi / 180) : nil
-        }
+        camera.horizontalOffset(delta: delta).map { camera.screenWidth / 2 + $0 }
     }
 
     public func render() -> String {
@@ -80,11 +76,7 @@ public struct LayoutPicture: Sendable {
         emit("<g clip-path=\"url(#screen)\">")
 
         // Sky above the horizon, ground below it.
-        let horizon: Double
-        switch camera.projection {
-        case .linear: horizon = H / 2 + camera.pitch * camera.verticalPixelsPerDegree
-        case .pinhole: horizon = H / 2 + camera.verticalFocalLength * tan(camera.pitch * .pi / 180)
-        }
+        let horizon = H / 2 + camera.pitchOffset
         emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"\(n(H, 1))\" fill=\"url(#sky)\"/>")
         if horizon < H {
             let top = max(0, horizon)
