@@ -55,7 +55,6 @@ public struct LayoutPicture: Sendable {
     public func render() -> String {
         let n = SVGText.num
         let W = camera.screenWidth, H = camera.screenHeight
-        let w = options.boxWidth, h = options.boxHeight
         let m = Self.margin
         let titleHeight = title == nil ? 0.0 : 24
         let captionLines = caption()
@@ -64,7 +63,7 @@ public struct LayoutPicture: Sendable {
         let ox = m, oy = titleHeight + m  // the screen's top-left corner on the page
 
         var out = ""
-        func emit(_ s: String) { out += s; out += "\n" }
+        func emit(_ s: String) { Self.emit(s, &out) }
         emit("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width, 1))\" height=\"\(n(height, 1))\" viewBox=\"0 0 \(n(width, 1)) \(n(height, 1))\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">")
         emit("<defs><linearGradient id=\"sky\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\"><stop offset=\"0\" stop-color=\"#9cc3e6\"/><stop offset=\"1\" stop-color=\"#e4eef6\"/></linearGradient>")
         emit("<clipPath id=\"screen\"><rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"\(n(H, 1))\"/></clipPath></defs>")
@@ -75,37 +74,66 @@ public struct LayoutPicture: Sendable {
         emit("<g id=\"screen-area\" transform=\"translate(\(n(ox, 1)) \(n(oy, 1)))\">")
         emit("<g clip-path=\"url(#screen)\">")
 
-        // Sky above the horizon, ground below it.
+        sky(&out)
+        compass(&out)
+        let slivers = boxes(&out)
+        offscreen(slivers: slivers, &out)
+        emit("</g>")
+        emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"\(n(H, 1))\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\" rx=\"4\"/>")
+        emit("</g>")
+
+        for (k, line) in captionLines.enumerated() {
+            emit("<text x=\"\(n(m, 1))\" y=\"\(n(oy + H + 20 + Double(k) * 16, 1))\" font-size=\"11\" fill=\"#333\">\(SVGText.escape(line))</text>")
+        }
+        emit("</svg>")
+        return out
+    }
+
+    /// Sky above the horizon, ground below it, the horizon dashed.
+    func sky(_ out: inout String) {
+        let n = SVGText.num
+        let W = camera.screenWidth, H = camera.screenHeight
         let horizon = H / 2 + camera.pitchOffset
-        emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"\(n(H, 1))\" fill=\"url(#sky)\"/>")
+        Self.emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"\(n(H, 1))\" fill=\"url(#sky)\"/>", &out)
         if horizon < H {
             let top = max(0, horizon)
-            emit("<rect id=\"ground\" x=\"0\" y=\"\(n(top, 1))\" width=\"\(n(W, 1))\" height=\"\(n(H - top, 1))\" fill=\"#c9d6b4\"/>")
+            Self.emit("<rect id=\"ground\" x=\"0\" y=\"\(n(top, 1))\" width=\"\(n(W, 1))\" height=\"\(n(H - top, 1))\" fill=\"#c9d6b4\"/>", &out)
         }
         if horizon >= 0 && horizon <= H {
-            emit("<line x1=\"0\" y1=\"\(n(horizon, 1))\" x2=\"\(n(W, 1))\" y2=\"\(n(horizon, 1))\" stroke=\"#6b7a5a\" stroke-width=\"1\" stroke-dasharray=\"6 4\"/>")
+            Self.emit("<line x1=\"0\" y1=\"\(n(horizon, 1))\" x2=\"\(n(W, 1))\" y2=\"\(n(horizon, 1))\" stroke=\"#6b7a5a\" stroke-width=\"1\" stroke-dasharray=\"6 4\"/>", &out)
         }
+    }
 
-        // Compass strip: ticks every 5°, labels every 30° (N, E, S, W by name).
-        emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"22\" fill=\"#1d2733\" fill-opacity=\"0.72\"/>")
+    /// The compass strip: ticks every 5°, labels every 30° (N, E, S, W by name).
+    func compass(_ out: inout String) {
+        let n = SVGText.num
+        let W = camera.screenWidth
+        Self.emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"22\" fill=\"#1d2733\" fill-opacity=\"0.72\"/>", &out)
         for step in 0..<72 {
             let bearing = Double(step * 5)
             let delta = StackingProjector.delta(bearing: bearing, heading: camera.heading)
             guard let x = screenX(delta), x >= 0, x <= W else { continue }
             let major = step % 6 == 0
-            emit("<line x1=\"\(n(x, 1))\" y1=\"\(major ? 14 : 17)\" x2=\"\(n(x, 1))\" y2=\"22\" stroke=\"#ffffff\" stroke-width=\"1\"/>")
+            Self.emit("<line x1=\"\(n(x, 1))\" y1=\"\(major ? 14 : 17)\" x2=\"\(n(x, 1))\" y2=\"22\" stroke=\"#ffffff\" stroke-width=\"1\"/>", &out)
             if major, x >= 8, x <= W - 8 {
                 let label = ["N", "30", "60", "E", "120", "150", "S", "210", "240", "W", "300", "330"][step / 6]
-                emit("<text x=\"\(n(x, 1))\" y=\"11\" font-size=\"10\" fill=\"#ffffff\" text-anchor=\"middle\">\(label)</text>")
+                Self.emit("<text x=\"\(n(x, 1))\" y=\"11\" font-size=\"10\" fill=\"#ffffff\" text-anchor=\"middle\">\(label)</text>", &out)
             }
         }
+    }
 
+    /// The visible boxes (and the lines down from lifted ones); returns the boxes too thin at the
+    /// screen's edge for any text, which get an edge arrow instead.
+    func boxes(_ out: inout String) -> Set<Int> {
+        let n = SVGText.num
+        let W = camera.screenWidth
+        let w = options.boxWidth, h = options.boxHeight
         // Lifted boxes: a line from the box down to where it started, and a dot there.
         let visible = layout.items.filter { $0.visible }
         for item in visible where item.level > 0 {
             let cx = item.x! + w / 2
-            emit("<line x1=\"\(n(cx, 1))\" y1=\"\(n(item.y + h, 1))\" x2=\"\(n(cx, 1))\" y2=\"\(n(item.anchorY + h / 2, 1))\" stroke=\"#2b3a4a\" stroke-width=\"1\" stroke-opacity=\"0.55\"/>")
-            emit("<circle cx=\"\(n(cx, 1))\" cy=\"\(n(item.anchorY + h / 2, 1))\" r=\"2.5\" fill=\"#2b3a4a\" fill-opacity=\"0.7\"/>")
+            Self.emit("<line x1=\"\(n(cx, 1))\" y1=\"\(n(item.y + h, 1))\" x2=\"\(n(cx, 1))\" y2=\"\(n(item.anchorY + h / 2, 1))\" stroke=\"#2b3a4a\" stroke-width=\"1\" stroke-opacity=\"0.55\"/>", &out)
+            Self.emit("<circle cx=\"\(n(cx, 1))\" cy=\"\(n(item.anchorY + h / 2, 1))\" r=\"2.5\" fill=\"#2b3a4a\" fill-opacity=\"0.7\"/>", &out)
         }
         // The boxes: name on the first line, distance and level on the second. A box cut by the
         // screen's edge keeps its place; its text goes in the part on the screen, and when that
@@ -120,21 +148,29 @@ public struct LayoutPicture: Sendable {
             let distance = Self.distanceLabel(item.distance)
             let withLevel = distance + "  ↑\(item.level)"
             let detail = item.level > 0 && SVGText.width(withLevel, size: Self.detailSize) <= room ? withLevel : distance
-            emit("<g class=\"poi\" id=\"poi-\(SVGText.escape(item.id))\">")
-            emit("<rect x=\"\(n(x + 0.5, 1))\" y=\"\(n(y + 0.5, 1))\" width=\"\(n(w - 1, 1))\" height=\"\(n(h - 1, 1))\" rx=\"5\" fill=\"#ffffff\" fill-opacity=\"0.93\" stroke=\"#1f4f99\" stroke-width=\"1.2\"/>")
+            Self.emit("<g class=\"poi\" id=\"poi-\(SVGText.escape(item.id))\">", &out)
+            Self.emit("<rect x=\"\(n(x + 0.5, 1))\" y=\"\(n(y + 0.5, 1))\" width=\"\(n(w - 1, 1))\" height=\"\(n(h - 1, 1))\" rx=\"5\" fill=\"#ffffff\" fill-opacity=\"0.93\" stroke=\"#1f4f99\" stroke-width=\"1.2\"/>", &out)
             if room < 24 {
                 slivers.insert(k)
             } else if h >= 2 * Self.nameSize + 6 {
                 let text = Self.fit(name, width: room, size: Self.nameSize, bold: true)
-                emit("<text x=\"\(n(textLeft, 1))\" y=\"\(n(y + h / 2 - 3, 1))\" font-size=\"\(n(Self.nameSize, 1))\" font-weight=\"bold\" fill=\"#14243a\">\(SVGText.escape(text))</text>")
-                emit("<text x=\"\(n(textLeft, 1))\" y=\"\(n(y + h / 2 + Self.detailSize, 1))\" font-size=\"\(n(Self.detailSize, 1))\" fill=\"#3a4a5c\">\(SVGText.escape(Self.fit(detail, width: room, size: Self.detailSize)))</text>")
+                Self.emit("<text x=\"\(n(textLeft, 1))\" y=\"\(n(y + h / 2 - 3, 1))\" font-size=\"\(n(Self.nameSize, 1))\" font-weight=\"bold\" fill=\"#14243a\">\(SVGText.escape(text))</text>", &out)
+                Self.emit("<text x=\"\(n(textLeft, 1))\" y=\"\(n(y + h / 2 + Self.detailSize, 1))\" font-size=\"\(n(Self.detailSize, 1))\" fill=\"#3a4a5c\">\(SVGText.escape(Self.fit(detail, width: room, size: Self.detailSize)))</text>", &out)
             } else {
                 let size = min(Self.nameSize, h - 4)
                 let one = Self.fit(name + " " + Self.distanceLabel(item.distance), width: room, size: size)
-                emit("<text x=\"\(n(textLeft, 1))\" y=\"\(n(y + h / 2 + size / 3, 1))\" font-size=\"\(n(size, 1))\" fill=\"#14243a\">\(SVGText.escape(one))</text>")
+                Self.emit("<text x=\"\(n(textLeft, 1))\" y=\"\(n(y + h / 2 + size / 3, 1))\" font-size=\"\(n(size, 1))\" fill=\"#14243a\">\(SVGText.escape(one))</text>", &out)
             }
-            emit("</g>")
+            Self.emit("</g>", &out)
         }
+        return slivers
+    }
+
+    /// Arrows for what is in the near view but off the screen's side (or a sliver).
+    func offscreen(slivers: Set<Int>, _ out: inout String) {
+        let n = SVGText.num
+        let W = camera.screenWidth, H = camera.screenHeight
+        let w = options.boxWidth
         // In the near view but off the screen's side: arrows stacked under the compass strip at
         // that edge, nearest the heading first, on a white label so that boxes do not hide them.
         for right in [false, true] {
@@ -152,22 +188,18 @@ public struct LayoutPicture: Sendable {
                 let ex = right ? W - 3 : 3.0
                 let dir = right ? -1.0 : 1.0
                 let bx = right ? ex - 12 - tw : ex + 12
-                emit("<g class=\"offscreen\">")
-                emit("<rect x=\"\(n(bx, 1))\" y=\"\(n(y - 7.5, 1))\" width=\"\(n(tw, 1))\" height=\"15\" rx=\"3\" fill=\"#ffffff\" fill-opacity=\"0.9\"/>")
-                emit("<path d=\"M\(n(ex, 1)) \(n(y, 1)) L\(n(ex + 10 * dir, 1)) \(n(y - 6, 1)) L\(n(ex + 10 * dir, 1)) \(n(y + 6, 1)) Z\" fill=\"#1f4f99\"/>")
-                emit("<text x=\"\(n(bx + 4, 1))\" y=\"\(n(y + 3.5, 1))\" font-size=\"10\" fill=\"#14243a\">\(SVGText.escape(label))</text>")
-                emit("</g>")
+                Self.emit("<g class=\"offscreen\">", &out)
+                Self.emit("<rect x=\"\(n(bx, 1))\" y=\"\(n(y - 7.5, 1))\" width=\"\(n(tw, 1))\" height=\"15\" rx=\"3\" fill=\"#ffffff\" fill-opacity=\"0.9\"/>", &out)
+                Self.emit("<path d=\"M\(n(ex, 1)) \(n(y, 1)) L\(n(ex + 10 * dir, 1)) \(n(y - 6, 1)) L\(n(ex + 10 * dir, 1)) \(n(y + 6, 1)) Z\" fill=\"#1f4f99\"/>", &out)
+                Self.emit("<text x=\"\(n(bx + 4, 1))\" y=\"\(n(y + 3.5, 1))\" font-size=\"10\" fill=\"#14243a\">\(SVGText.escape(label))</text>", &out)
+                Self.emit("</g>", &out)
             }
         }
-        emit("</g>")
-        emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"\(n(H, 1))\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\" rx=\"4\"/>")
-        emit("</g>")
+    }
 
-        for (k, line) in captionLines.enumerated() {
-            emit("<text x=\"\(n(m, 1))\" y=\"\(n(oy + H + 20 + Double(k) * 16, 1))\" font-size=\"11\" fill=\"#333\">\(SVGText.escape(line))</text>")
-        }
-        emit("</svg>")
-        return out
+    static func emit(_ s: String, _ out: inout String) {
+        out += s
+        out += "\n"
     }
 
     /// What the picture does not show by itself: the camera and the counts.
