@@ -107,146 +107,152 @@ struct SocketOptions: ParsableArguments {
     }
 }
 
-struct Subscribe: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Print treelined's events as they happen, resuming after a restart with nothing missed or doubled.",
-        discussion: """
-        One JSON line per event, as the daemon sends them:
-        {"class":"EVENT","seq":N,…}. With --since N it first prints the journal's
-        events after N. When the daemon restarts, or drops this client for not
-        reading fast enough, it reconnects and goes on after the last seq it printed
-        (waiting 0.1 s, doubling to 5 s). Ctrl-C stops.
+extension Treeline {
+    struct Subscribe: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print treelined's events as they happen, resuming after a restart with nothing missed or doubled.",
+            discussion: """
+            One JSON line per event, as the daemon sends them:
+            {"class":"EVENT","seq":N,…}. With --since N it first prints the journal's
+            events after N. When the daemon restarts, or drops this client for not
+            reading fast enough, it reconnects and goes on after the last seq it printed
+            (waiting 0.1 s, doubling to 5 s). Ctrl-C stops.
 
-        Examples:
-          treeline subscribe --kinds plant,album
-          treeline subscribe --since 0 --types enter,exit --regions plant-7
-        """
-    )
+            Examples:
+              treeline subscribe --kinds plant,album
+              treeline subscribe --since 0 --types enter,exit --regions plant-7
+            """
+        )
 
-    @OptionGroup var connection: SocketOptions
+        @OptionGroup var connection: SocketOptions
 
-    @Option(help: "Print the journal's events after this seq first (0: all of them).")
-    var since: Int64?
+        @Option(help: "Print the journal's events after this seq first (0: all of them).")
+        var since: Int64?
 
-    @Option(help: "Only these kinds of region, comma-separated: reforestation, plant, album.")
-    var kinds: String?
+        @Option(help: "Only these kinds of region, comma-separated: reforestation, plant, album.")
+        var kinds: String?
 
-    @Option(help: "Only these regions (ids), comma-separated.")
-    var regions: String?
+        @Option(help: "Only these regions (ids), comma-separated.")
+        var regions: String?
 
-    @Option(help: "Only these event types, comma-separated (enter, exit, dwell, water_due, …).")
-    var types: String?
+        @Option(help: "Only these event types, comma-separated (enter, exit, dwell, water_due, …).")
+        var types: String?
 
-    @Option(help: "Stop after this many events (default: never).")
-    var count: Int?
+        @Option(help: "Stop after this many events (default: never).")
+        var count: Int?
 
-    func validate() throws {
-        if let since, since < 0 { throw ValidationError("--since must be 0 or more") }
-        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
-    }
+        func validate() throws {
+            if let since, since < 0 { throw ValidationError("--since must be 0 or more") }
+            if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        }
 
-    func run() throws {
-        signal(SIGPIPE, SIG_IGN)
-        let out = ByteWriter(fd: 1)
-        var last = since
-        var printed = 0
-        var delay = 0.1
-        var connectedOnce = false
-        while true {
-            let c: DaemonConnection
-            do {
-                (c, _) = try connection.connect()
-            } catch {
-                // Never connected: say why and stop. Connected before: the daemon restarts.
-                if !connectedOnce { throw error }
-                usleep(UInt32(delay * 1e6))
-                delay = min(delay * 2, 5)
-                continue
-            }
-            connectedOnce = true
-            delay = 0.1
-            var request = #"{"cmd":"subscribe""#
-            for (key, list) in [("kinds", kinds), ("regions", regions), ("types", types)] {
-                guard let list else { continue }
-                let items = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-                let data = try JSONSerialization.data(withJSONObject: items)
-                request += ",\"\(key)\":" + String(decoding: data, as: UTF8.self)
-            }
-            if let last { request += ",\"since\":\(last)" }
-            request += "}"
-            try c.send(request)
-            while let (text, json) = c.object() {
-                switch json["class"] as? String {
-                case "EVENT":
-                    if let seq = (json["seq"] as? NSNumber)?.int64Value { last = seq }
-                    out.write(text + "\n")
-                    out.flush()
-                    printed += 1
-                    if let count, printed >= count { return }
-                case "SUBSCRIBED":
-                    if last == nil, let s = (json["since"] as? NSNumber)?.int64Value { last = s }
-                case "ERROR":
-                    if json["lagged"] as? Bool == true {
-                        FileHandle.standardError.write(Data("treeline subscribe: dropped for not reading fast enough; resuming after seq \(last ?? 0)\n".utf8))
-                    } else {
-                        throw UserError("treelined: \(json["message"] as? String ?? text)")
-                    }
-                default:
-                    break
+        func run() throws {
+            signal(SIGPIPE, SIG_IGN)
+            let out = ByteWriter(fd: 1)
+            var last = since
+            var printed = 0
+            var delay = 0.1
+            var connectedOnce = false
+            while true {
+                let c: DaemonConnection
+                do {
+                    (c, _) = try connection.connect()
+                } catch {
+                    // Never connected: say why and stop. Connected before: the daemon restarts.
+                    if !connectedOnce { throw error }
+                    usleep(UInt32(delay * 1e6))
+                    delay = min(delay * 2, 5)
+                    continue
                 }
+                connectedOnce = true
+                delay = 0.1
+                var request = #"{"cmd":"subscribe""#
+                for (key, list) in [("kinds", kinds), ("regions", regions), ("types", types)] {
+                    guard let list else { continue }
+                    let items = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+                    let data = try JSONSerialization.data(withJSONObject: items)
+                    request += ",\"\(key)\":" + String(decoding: data, as: UTF8.self)
+                }
+                if let last { request += ",\"since\":\(last)" }
+                request += "}"
+                try c.send(request)
+                while let (text, json) = c.object() {
+                    switch json["class"] as? String {
+                    case "EVENT":
+                        if let seq = (json["seq"] as? NSNumber)?.int64Value { last = seq }
+                        out.write(text + "\n")
+                        out.flush()
+                        printed += 1
+                        if let count, printed >= count { return }
+                    case "SUBSCRIBED":
+                        if last == nil, let s = (json["since"] as? NSNumber)?.int64Value { last = s }
+                    case "ERROR":
+                        if json["lagged"] as? Bool == true {
+                            FileHandle.standardError.write(Data("treeline subscribe: dropped for not reading fast enough; resuming after seq \(last ?? 0)\n".utf8))
+                        } else {
+                            throw UserError("treelined: \(json["message"] as? String ?? text)")
+                        }
+                    default:
+                        break
+                    }
+                }
+                FileHandle.standardError.write(Data("treeline subscribe: connection to treelined closed; reconnecting to resume after seq \(last ?? 0)\n".utf8))
             }
-            FileHandle.standardError.write(Data("treeline subscribe: connection to treelined closed; reconnecting to resume after seq \(last ?? 0)\n".utf8))
         }
     }
 }
 
-struct Water: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Tell treelined a plant was watered: its next watering is due one interval from now.",
-        discussion: """
-        Prints the `watered` event the daemon committed
-        ({"class":"EVENT","seq":N,"type":"watered",…}). The time is that of the last
-        fix the daemon used.
+extension Treeline {
+    struct Water: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tell treelined a plant was watered: its next watering is due one interval from now.",
+            discussion: """
+            Prints the `watered` event the daemon committed
+            ({"class":"EVENT","seq":N,"type":"watered",…}). The time is that of the last
+            fix the daemon used.
 
-        Example:
-          treeline water plant-7
-        """
-    )
+            Example:
+              treeline water plant-7
+            """
+        )
 
-    @Argument(help: "The plant's id (as in the regions file).")
-    var plant: String
+        @Argument(help: "The plant's id (as in the regions file).")
+        var plant: String
 
-    @OptionGroup var connection: SocketOptions
+        @OptionGroup var connection: SocketOptions
 
-    func run() throws {
-        let (c, _) = try connection.connect()
-        let data = try JSONSerialization.data(withJSONObject: ["cmd": "water", "plant": plant])
-        try c.send(String(decoding: data, as: UTF8.self))
-        guard let reply = c.object() else { throw UserError("treelined closed the connection without an answer") }
-        if reply.json["class"] as? String == "ERROR" { throw UserError("treelined: \(reply.json["message"] as? String ?? reply.text)") }
-        print(reply.text)
+        func run() throws {
+            let (c, _) = try connection.connect()
+            let data = try JSONSerialization.data(withJSONObject: ["cmd": "water", "plant": plant])
+            try c.send(String(decoding: data, as: UTF8.self))
+            guard let reply = c.object() else { throw UserError("treelined closed the connection without an answer") }
+            if reply.json["class"] as? String == "ERROR" { throw UserError("treelined: \(reply.json["message"] as? String ?? reply.text)") }
+            print(reply.text)
+        }
     }
 }
 
-struct State: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Print treelined's state: last fix, fences inside, counters, gpsd's status (one JSON line).",
-        discussion: """
-        With --regions, the regions in force instead (id, kind, name, inside;
-        plants' watering).
-        """
-    )
+extension Treeline {
+    struct State: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print treelined's state: last fix, fences inside, counters, gpsd's status (one JSON line).",
+            discussion: """
+            With --regions, the regions in force instead (id, kind, name, inside;
+            plants' watering).
+            """
+        )
 
-    @OptionGroup var connection: SocketOptions
+        @OptionGroup var connection: SocketOptions
 
-    @Flag(help: "Print the regions in force instead.")
-    var regions = false
+        @Flag(help: "Print the regions in force instead.")
+        var regions = false
 
-    func run() throws {
-        let (c, _) = try connection.connect()
-        try c.send(regions ? #"{"cmd":"regions"}"# : #"{"cmd":"state"}"#)
-        guard let reply = c.object() else { throw UserError("treelined closed the connection without an answer") }
-        if reply.json["class"] as? String == "ERROR" { throw UserError("treelined: \(reply.json["message"] as? String ?? reply.text)") }
-        print(reply.text)
+        func run() throws {
+            let (c, _) = try connection.connect()
+            try c.send(regions ? #"{"cmd":"regions"}"# : #"{"cmd":"state"}"#)
+            guard let reply = c.object() else { throw UserError("treelined closed the connection without an answer") }
+            if reply.json["class"] as? String == "ERROR" { throw UserError("treelined: \(reply.json["message"] as? String ?? reply.text)") }
+            print(reply.text)
+        }
     }
 }

@@ -43,97 +43,99 @@ struct MonitorOptions: ParsableArguments {
     }
 }
 
-struct Replay: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Replay an NMEA 0183 log: print its fixes and what was in it.",
-        discussion: """
-        Sentences of one epoch (the same UTC time) become one fix. Only sentences with a correct
-        checksum are used; everything else is counted. With neither flag, --stats is implied.
+extension Treeline {
+    struct Replay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay an NMEA 0183 log: print its fixes and what was in it.",
+            discussion: """
+            Sentences of one epoch (the same UTC time) become one fix. Only sentences with a correct
+            checksum are used; everything else is counted. With neither flag, --stats is implied.
 
-        --fixes prints one JSON object per line per epoch on standard output:
-          time (ISO 8601 UTC; absent until the log has given a date), mode (1 no fix, 2 2D, 3 3D),
-          lat, lon, and where known altMSL (m), speed (m/s), track (degrees true), eph (m, from GST),
-          hdop, satellites.
-        --stats prints the counts: lines, sentences by type, bad and missing checksums, skipped,
-          invalid, garbage, over-long lines, fixes by mode. On standard output when alone, on
-          standard error when --fixes is given too.
+            --fixes prints one JSON object per line per epoch on standard output:
+              time (ISO 8601 UTC; absent until the log has given a date), mode (1 no fix, 2 2D, 3 3D),
+              lat, lon, and where known altMSL (m), speed (m/s), track (degrees true), eph (m, from GST),
+              hdop, satellites.
+            --stats prints the counts: lines, sentences by type, bad and missing checksums, skipped,
+              invalid, garbage, over-long lines, fixes by mode. On standard output when alone, on
+              standard error when --fixes is given too.
 
-        --config FILE reads the monitor: section of a Treeline config (YAML); the options below
-        override it.
+            --config FILE reads the monitor: section of a Treeline config (YAML); the options below
+            override it.
 
-        --regions FILE (repeatable) runs the region monitor over the fixes instead and prints its
-        events, one JSON object per line: time (the fix's, never the wall clock), type (enter, exit,
-        dwell, water_due, capture_allowed, capture_locked, planting_allowed, planting_forbidden),
-        region, kind, name, lat, lon, distance_m (signed, positive inside), error_m, and initial,
-        transit, species where they apply. A summary goes to standard error: fixes used and dropped
-        by reason, events by type.
+            --regions FILE (repeatable) runs the region monitor over the fixes instead and prints its
+            events, one JSON object per line: time (the fix's, never the wall clock), type (enter, exit,
+            dwell, water_due, capture_allowed, capture_locked, planting_allowed, planting_forbidden),
+            region, kind, name, lat, lon, distance_m (signed, positive inside), error_m, and initial,
+            transit, species where they apply. A summary goes to standard error: fixes used and dropped
+            by reason, events by type.
 
-        --svg FILE (with --regions) also draws a map: the fences coloured by kind with their names,
-        the track of the fixes used (dashed across gaps of more than 10 s), the events with their
-        times, a scale bar and a north arrow. Open it in a web browser.
+            --svg FILE (with --regions) also draws a map: the fences coloured by kind with their names,
+            the track of the fixes used (dashed across gaps of more than 10 s), the events with their
+            times, a scale bar and a north arrow. Open it in a web browser.
 
-        Examples:
-          treeline replay Data/walk.nmea --fixes | head
-          cat Data/walk.nmea | treeline replay - --stats
-          treeline replay Data/walk.nmea --regions Data/regions.geojson --regions Data/regions-pt-tm06.geojson
-          treeline replay Data/walk.nmea --regions Data/regions.geojson --svg walk.svg
-        """
-    )
+            Examples:
+              treeline replay Data/walk.nmea --fixes | head
+              cat Data/walk.nmea | treeline replay - --stats
+              treeline replay Data/walk.nmea --regions Data/regions.geojson --regions Data/regions-pt-tm06.geojson
+              treeline replay Data/walk.nmea --regions Data/regions.geojson --svg walk.svg
+            """
+        )
 
-    @Argument(help: "The NMEA log to read, or '-' for standard input.")
-    var file: String
+        @Argument(help: "The NMEA log to read, or '-' for standard input.")
+        var file: String
 
-    @Flag(help: "Print one JSON line per fix.")
-    var fixes = false
+        @Flag(help: "Print one JSON line per fix.")
+        var fixes = false
 
-    @Flag(help: "Print the counts of what the log held.")
-    var stats = false
+        @Flag(help: "Print the counts of what the log held.")
+        var stats = false
 
-    @Option(help: "A regions file (GeoJSON); repeat for several. Prints the monitor's events.")
-    var regions: [String] = []
+        @Option(help: "A regions file (GeoJSON); repeat for several. Prints the monitor's events.")
+        var regions: [String] = []
 
-    @Option(help: ArgumentHelp("With --regions: write a map (SVG) of the fences, the track and the events to this file.", valueName: "file"))
-    var svg: String?
+        @Option(help: ArgumentHelp("With --regions: write a map (SVG) of the fences, the track and the events to this file.", valueName: "file"))
+        var svg: String?
 
-    @Option(help: "The CRS of the regions' coordinates when a file does not say (e.g. EPSG:3763).")
-    var crs: String?
+        @Option(help: "The CRS of the regions' coordinates when a file does not say (e.g. EPSG:3763).")
+        var crs: String?
 
-    @Option(help: "A config file (YAML, as the daemon's); its monitor: section sets the defaults that options override.")
-    var config: String?
+        @Option(help: "A config file (YAML, as the daemon's); its monitor: section sets the defaults that options override.")
+        var config: String?
 
-    @OptionGroup(title: "Monitor (with --regions)")
-    var monitor: MonitorOptions
+        @OptionGroup(title: "Monitor (with --regions)")
+        var monitor: MonitorOptions
 
-    func validate() throws {
-        if !regions.isEmpty && fixes { throw ValidationError("--fixes and --regions print different things: give one") }
-        if svg != nil && regions.isEmpty { throw ValidationError("--svg draws the monitor's events: give --regions too") }
-    }
-
-    func run() throws {
-        if !regions.isEmpty { return try runMonitor() }
-        // LogFile's error names the file and what to do; ArgumentParser prints it
-        // as "Error: …" on standard error and exits 1.
-        let log = try LogFile(path: file)
-        let out = ByteWriter(fd: 1)
-        let printFixes = fixes
-        defer { out.flush() }
-        let counts = try log.replay { fix in
-            guard printFixes else { return }
-            out.write { buf in
-                fix.appendJSON(to: &buf)
-                buf.append(0x0A)
-            }
+        func validate() throws {
+            if !regions.isEmpty && fixes { throw ValidationError("--fixes and --regions print different things: give one") }
+            if svg != nil && regions.isEmpty { throw ValidationError("--svg draws the monitor's events: give --regions too") }
         }
-        out.flush()
-        if stats || !fixes {
-            let dest = fixes ? ByteWriter(fd: 2) : out
-            dest.write(StatsReport.text(counts, source: file))
-            dest.flush()
+
+        func run() throws {
+            if !regions.isEmpty { return try runMonitor() }
+            // LogFile's error names the file and what to do; ArgumentParser prints it
+            // as "Error: …" on standard error and exits 1.
+            let log = try LogFile(path: file)
+            let out = ByteWriter(fd: 1)
+            let printFixes = fixes
+            defer { out.flush() }
+            let counts = try log.replay { fix in
+                guard printFixes else { return }
+                out.write { buf in
+                    fix.appendJSON(to: &buf)
+                    buf.append(0x0A)
+                }
+            }
+            out.flush()
+            if stats || !fixes {
+                let dest = fixes ? ByteWriter(fd: 2) : out
+                dest.write(StatsReport.text(counts, source: file))
+                dest.flush()
+            }
         }
     }
 }
 
-extension Replay {
+extension Treeline.Replay {
     func runMonitor() throws {
         let set = try Loader.regions(regions, crs: crs)
         let log = try LogFile(path: file)

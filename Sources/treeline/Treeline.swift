@@ -7,7 +7,7 @@ struct Treeline: AsyncParsableCommand {
         commandName: "treeline",
         abstract: "Location rules for a GPS board: live fixes from gpsd or replayed NMEA logs, geofence events, maps, AR layouts.",
         discussion: """
-        Treeline reads fixes from an NMEA 0183 log (or, on a board, from gpsd) and turns them into
+        Treeline reads fixes from an NMEA 0183 log (or, on a board, from gpsd) and turns them into \
         events. See README.md for the whole picture.
         """,
         version: treelineVersion,
