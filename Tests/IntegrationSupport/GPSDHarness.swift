@@ -29,9 +29,10 @@ public final class NMEAFeeder: Sendable {
         let lines = verbatim ? [Array(text)] : text.split(separator: 0x0A, omittingEmptySubsequences: true)
             .filter { $0.first != UInt8(ascii: "#") }
             .map { Array($0) + [0x0A] }
+        // A port the kernel picks (no SO_REUSEADDR: with it, two sockets bound to port 0 at once
+        // can be given the same port, and the second listen() fails with EADDRINUSE — seen when
+        // the parametrised gpsd tests start their feeders in parallel).
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var one: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -39,7 +40,11 @@ public final class NMEAFeeder: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(listener, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, listen(listener, 4) == 0 else {
+            let code = POSIXErrorCode(rawValue: errno) ?? .EADDRINUSE
+            close(listener)
+            throw POSIXError(code, "the NMEA feeder could not listen on a local port: \(String(cString: strerror(errno)))")
+        }
         port = Self.localPort(listener)
         self.listener = listener
         count = lines.count
