@@ -161,7 +161,7 @@ extension Treeline {
             }
             let path = pois!
             let bytes = try Loader.bytes(path, what: "POI file")
-            do { return try POIFile.parse(bytes, file: path) } catch { throw UserError(error.description) }
+            return try POIFile.parse(bytes, file: path)
         }
 
         func run() throws {

@@ -40,7 +40,7 @@ struct PlantingOptions: ParsableArguments {
 
     func openStore() throws -> Store {
         let path = try database ?? settings().database
-        do { return try Store(path: path) } catch { throw UserError(error.description) }
+        return try Store(path: path)
     }
 }
 
@@ -86,16 +86,14 @@ extension Treeline {
             let latin = rules.catalog.named(species)?.latin ?? species
             let verdict: PlantingVerdict
             let tree: PlantedTree?
-            do {
-                if check {
-                    verdict = rules.check(at: c, species: species, area: area, trees: try store.trees())
-                    tree = nil
-                } else {
-                    (verdict, tree) = try store.plant(species: latin, at: c, planted: now) { trees in
-                        rules.check(at: c, species: species, area: area, trees: trees)
-                    }
+            if check {
+                verdict = rules.check(at: c, species: species, area: area, trees: try store.trees())
+                tree = nil
+            } else {
+                (verdict, tree) = try store.plant(species: latin, at: c, planted: now) { trees in
+                    rules.check(at: c, species: species, area: area, trees: trees)
                 }
-            } catch { throw UserError(error.description) }
+            }
             var json: [UInt8] = Array("{\"class\":\"PLANT\"".utf8)
             if let tree { json.append(contentsOf: ",\"tree\":\(tree.id)".utf8) }
             verdict.appendJSONFields(species: latin, to: &json)
@@ -134,7 +132,7 @@ extension Treeline {
         func run() throws {
             let path = try database ?? (config.map(Loader.config) ?? TreelineConfig()).database
             let trees: [PlantedTree]
-            do { trees = try Store(path: path).trees(area: area) } catch { throw UserError(error.description) }
+            trees = try Store(path: path).trees(area: area)
             print(Self.geoJSON(trees))
         }
 
