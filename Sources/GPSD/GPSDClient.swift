@@ -2,36 +2,6 @@ import Foundation
 import Geo
 import Synchronization
 
-/// What the gpsd client reports besides fixes, once per change.
-public enum GPSDStatus: Sendable, Equatable, CustomStringConvertible {
-    /// Connected to gpsd and watching.
-    case connected(String)
-    /// gpsd reads this receiver.
-    case device(String)
-    /// The receiver reports no position (mode 1): under canopy, indoors, starting up.
-    case noFix
-    /// Positions again after `noFix`.
-    case fix
-    /// Not connected, and why: gpsd absent, gone, or silent. The client keeps trying.
-    case disconnected(String)
-
-    public var description: String {
-        switch self {
-        case .connected(let s): return "connected to gpsd at \(s)"
-        case .device(let s): return "receiver \(s)"
-        case .noFix: return "no fix"
-        case .fix: return "fix"
-        case .disconnected(let s): return "disconnected: \(s)"
-        }
-    }
-}
-
-/// A fix, or a change of status.
-public enum GPSDUpdate: Sendable, Equatable {
-    case fix(Fix)
-    case status(GPSDStatus)
-}
-
 /// Reads fixes from gpsd through libgps, and survives gpsd coming and going.
 ///
 /// `updates()` starts a reader on a thread of its own (libgps blocks; Swift's cooperative pool
@@ -153,30 +123,5 @@ public struct GPSDClient: Sendable {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-}
-
-/// Ends a stream of `GPSDClient.updates(until:)` gracefully: the reader hands over the fix it
-/// holds, then the stream ends (within a quarter of a second once connected).
-public final class GPSDStop: Sendable {
-    let flag = StopFlag()
-    public init() {}
-    public func stop() { flag.set() }
-}
-
-/// Tells the reader thread to stop; it checks at least every 50 ms while waiting.
-final class StopFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-    func set() { flag.store(true, ordering: .releasing) }
-
-    /// Sleeps `seconds`, in slices, returning early once set.
-    func pause(_ seconds: Double) {
-        let end = GPSDClient.now() + seconds
-        while !isSet {
-            let left = end - GPSDClient.now()
-            if left <= 0 { return }
-            usleep(UInt32(min(left, 0.05) * 1e6))
-        }
     }
 }

@@ -3,23 +3,6 @@ import Geo
 import GRDB
 import Rules
 
-/// A problem with the database: which file, what went wrong, what to do.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var message: String
-    public var description: String { "database \(path): \(message)" }
-}
-
-/// What the store holds of the monitor: the last fix it used and each region's state, by id.
-public struct StoredState: Sendable, Equatable {
-    public var lastFix: LastFix?
-    public var regions: [String: RegionState]
-    public init(lastFix: LastFix? = nil, regions: [String: RegionState] = [:]) {
-        self.lastFix = lastFix
-        self.regions = regions
-    }
-}
-
 /// Treeline's SQLite file (WAL): the event journal, numbered by `seq`, which is never reused (not
 /// even after a crash or a deleted row); the monitor's state per region; the last fix used.
 ///

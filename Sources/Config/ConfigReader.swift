@@ -1,0 +1,98 @@
+import Geo
+import Rules
+import Yams
+
+/// Reads a composed YAML tree into a `TreelineConfig`, collecting every problem with its line,
+/// column and key. Each key is named once, in the table of its section, with what it sets.
+final class ConfigReader {
+    typealias Keys = KeyValuePairs<String, (Node, String) -> Void>
+    let file: String
+    private(set) var config = TreelineConfig()
+    private(set) var issues: [ConfigIssue] = []
+
+    init(file: String) { self.file = file }
+
+    func read(_ root: Node) {
+        section(root, "", [
+            "gpsd": { n, _ in
+                self.section(n, "gpsd", [
+                    "host": { n, key in if let s = self.string(n, key) { self.config.gpsdHost = s } },
+                    "port": { n, key in
+                        guard let p = self.number(n, key, min: 1) else { return }
+                        if p == p.rounded(), p <= 65535 { self.config.gpsdPort = Int(p) } else { self.issue(n, key, "must be a port number from 1 to 65535") }
+                    },
+                ])
+            },
+            "regions": { n, key in
+                if let seq = n.sequence {
+                    let files = seq.compactMap { self.string($0, key) }
+                    if files.isEmpty { self.issue(n, key, "must name at least one regions file") } else { self.config.regions = files }
+                } else if let s = self.string(n, key) {
+                    self.config.regions = [s]
+                }
+            },
+            "socket": { n, key in if let s = self.string(n, key) { self.config.socket = s } },
+            "database": { n, key in if let s = self.string(n, key) { self.config.database = s } },
+            "species": { n, key in if let s = self.string(n, key) { self.config.species = s } },
+            "monitor": { n, _ in
+                self.section(n, "monitor", [
+                    "hysteresis_m": { n, key in if let x = self.number(n, key) { self.config.monitor.hysteresisMetres = x } },
+                    "accuracy_factor": { n, key in if let x = self.number(n, key) { self.config.monitor.accuracyFactor = x } },
+                    "max_error_m": { n, key in if let x = self.number(n, key) { self.config.monitor.maxErrorMetres = x } },
+                    "max_speed_mps": { n, key in if let x = self.number(n, key) { self.config.monitor.maxSpeed = x } },
+                    "dwell_s": { n, key in if let x = self.number(n, key) { self.config.monitor.dwellSeconds = x } },
+                    "transit": { n, key in if let b = self.flag(n, key) { self.config.monitor.transit = b } },
+                    "initial_enter": { n, key in if let b = self.flag(n, key) { self.config.monitor.initialEnter = b } },
+                ])
+            },
+        ])
+    }
+
+    /// A mapping whose keys must be among `keys`; each value goes to its key's reader with the
+    /// key's full name ("monitor.dwell_s"). An unknown key is reported with the nearest known one.
+    func section(_ node: Node, _ name: String, _ keys: Keys) {
+        let known = keys.map(\.key)
+        guard let m = node.mapping else { issue(node, name, "must be a mapping of keys (\(known.joined(separator: ", ")))"); return }
+        for (k, v) in m {
+            guard let key = k.scalar?.string else { issue(k, name, "keys must be names"); continue }
+            guard let read = keys.first(where: { $0.key == key })?.value else {
+                let shown = TextExcerpt.short(key)
+                let hint = Wording.nearest(key, in: known).map { "; did you mean \($0)?" } ?? ""
+                issue(k, name.isEmpty ? shown : "\(name).\(shown)", "unknown key (known: \(known.joined(separator: ", ")))\(hint)")
+                continue
+            }
+            read(v, name.isEmpty ? key : "\(name).\(key)")
+        }
+    }
+
+    func issue(_ node: Node?, _ key: String?, _ message: String) {
+        issues.append(ConfigIssue(file: file, line: node?.mark?.line, column: node?.mark?.column, key: key, message: message))
+    }
+
+    func number(_ node: Node, _ key: String, min: Double = 0) -> Double? {
+        // Over-long text is no number: refused without converting it.
+        guard let s = node.scalar, s.string.utf8.count <= 64, let v = Double(s.string), v.isFinite else {
+            issue(node, key, "must be a number, not \"\(TextExcerpt.short(node.scalar?.string ?? "a \(node.kind)"))\"")
+            return nil
+        }
+        guard v >= min else { issue(node, key, "must be at least \(Wording.number(min)), not \(TextExcerpt.short(s.string))"); return nil }
+        return v
+    }
+
+    func flag(_ node: Node, _ key: String) -> Bool? {
+        guard let s = node.scalar, s.string.utf8.count <= 8, let b = Bool(s.string.lowercased()) ?? (s.string == "yes" ? true : s.string == "no" ? false : nil) else {
+            issue(node, key, "must be true or false")
+            return nil
+        }
+        return b
+    }
+
+    func string(_ node: Node, _ key: String) -> String? {
+        guard let s = node.scalar?.string, !s.isEmpty else { issue(node, key, "must be a non-empty string"); return nil }
+        guard s.utf8.count <= TreelineConfig.maxPathBytes else {
+            issue(node, key, "is \(s.utf8.count) bytes long (\"\(TextExcerpt.short(s))\"); a path has at most \(TreelineConfig.maxPathBytes)")
+            return nil
+        }
+        return s
+    }
+}
