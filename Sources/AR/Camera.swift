@@ -47,14 +47,21 @@ extension DistanceOffset {
 
 /// One thing wrong with a camera or the layout options, worded for a user, and which setting.
 public struct SettingProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The setting a problem is about.
     public enum Setting: Sendable, Equatable {
+        /// `screen` and `box`: width and height; `fieldOfView`: either angle; the others: the field of
+        /// that name.
         case screen, fieldOfView, heading, pitch, box, offset, maxDistance, maxVisible, maxLevels
     }
 
+    /// Which setting is wrong.
     public var setting: Setting
+    /// What is wrong and what is allowed, worded for a user.
     public var message: String
+    /// The message.
     public var description: String { message }
 
+    /// A problem with `setting`, worded as `message`.
     public init(_ setting: Setting, _ message: String) {
         self.setting = setting
         self.message = message
@@ -63,6 +70,7 @@ public struct SettingProblem: Sendable, Equatable, CustomStringConvertible {
 
 /// Where the observer looks and with what: the screen, the field of view, heading and pitch.
 public struct Camera: Sendable, Equatable {
+    /// Screen size, pixels.
     public var screenWidth: Double
     public var screenHeight: Double
     /// Field of view across and down the screen, degrees.
@@ -72,8 +80,10 @@ public struct Camera: Sendable, Equatable {
     public var heading: Double
     /// Degrees, positive when the camera looks up (the boxes move down the screen).
     public var pitch: Double
+    /// How directions map to the screen.
     public var projection: Projection
 
+    /// A camera; nothing is checked (see `problems`).
     public init(screenWidth: Double, screenHeight: Double, horizontalFOV: Double, verticalFOV: Double,
                 heading: Double, pitch: Double = 0, projection: Projection = .linear) {
         self.screenWidth = screenWidth
@@ -144,6 +154,7 @@ public struct LayoutOptions: Sendable, Equatable {
     /// The annotation box, pixels, placed by its top-left corner.
     public var boxWidth = 100.0
     public var boxHeight = 40.0
+    /// How far down each box starts, by its POI's distance.
     public var offset = DistanceOffset.none
     /// Metres; POIs farther are not active. 0: no limit.
     public var maxDistance = 0.0
@@ -155,6 +166,7 @@ public struct LayoutOptions: Sendable, Equatable {
     /// lifted above the top edge is hidden.
     public var clampToScreen = false
 
+    /// Options; nothing is checked (see `problems`).
     public init(boxWidth: Double = 100, boxHeight: Double = 40, offset: DistanceOffset = .none, maxDistance: Double = 0,
                 maxVisible: Int = 100, maxLevels: Int? = nil, clampToScreen: Bool = false) {
         self.boxWidth = boxWidth

@@ -10,15 +10,20 @@
 /// a sample more than `jumpDegrees` away from the previous sample is taken as it is (as
 /// HDAugmentedReality does for its first 5 s and 10°). The first sample is always taken as it is.
 public struct AngleSmoother: Sendable, Equatable {
+    /// How far each sample moves the value: more than 0, at most 1 (1: no smoothing).
     public var factor: Double
+    /// While settling, a sample more than this many degrees from the previous one is taken as it is.
     public var jumpDegrees: Double
+    /// Seconds after the first sample during which jumps are taken as they are.
     public var settlingSeconds: Double
+    /// Whether the angle is a heading, filtered on the circle and kept in [0, 360); else a pitch.
     public let circular: Bool
     /// The smoothed angle; nil before the first sample.
     public private(set) var value: Double?
     private var firstTime: Double?
     private var lastSample: Double?
 
+    /// A smoother with no sample yet. Traps unless 0 < `factor` ≤ 1.
     public init(factor: Double = 0.4, circular: Bool, jumpDegrees: Double = 20, settlingSeconds: Double = 10) {
         precondition(factor > 0 && factor <= 1, "a smoothing factor is more than 0 and at most 1 (1: no smoothing)")
         self.factor = factor
@@ -66,14 +71,19 @@ public struct AngleSmoother: Sendable, Equatable {
 /// circle, the pitch on the line), so a front-end feeds the raw compass and tilt and lays out with
 /// the result.
 public struct OrientationSmoother: Sendable, Equatable {
+    /// Degrees clockwise from north, smoothed on the circle.
     public var heading: AngleSmoother
+    /// Degrees, as the camera's `pitch`, smoothed on the line.
     public var pitch: AngleSmoother
 
+    /// Both smoothers with the same settings (see `AngleSmoother`). Traps unless 0 < `factor` ≤ 1.
     public init(factor: Double = 0.4, jumpDegrees: Double = 20, settlingSeconds: Double = 10) {
         heading = AngleSmoother(factor: factor, circular: true, jumpDegrees: jumpDegrees, settlingSeconds: settlingSeconds)
         pitch = AngleSmoother(factor: factor, circular: false, jumpDegrees: jumpDegrees, settlingSeconds: settlingSeconds)
     }
 
+    /// Adds a heading and a pitch sampled at `time` (seconds, any monotonic clock); returns both
+    /// smoothed.
     @discardableResult
     public mutating func add(heading h: Double, pitch p: Double, at time: Double) -> (heading: Double, pitch: Double) {
         (heading.add(h, at: time), pitch.add(p, at: time))

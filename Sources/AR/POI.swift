@@ -4,12 +4,15 @@ import Geo
 public struct POI: Sendable, Equatable {
     /// Unique within a layout; the last tie-break of every ordering.
     public var id: String
+    /// What a front-end shows; the id when none is given.
     public var name: String
+    /// Where it is, WGS84.
     public var coordinate: Coordinate
     /// Higher comes first: when choosing the active POIs and when stacking (placed first, so
     /// lifted least). 0 when the source gives none, which keeps the reference's order.
     public var priority: Double
 
+    /// A POI; `name` defaults to the id.
     public init(id: String, name: String? = nil, coordinate: Coordinate, priority: Double = 0) {
         self.id = id
         self.name = name ?? id
@@ -25,7 +28,9 @@ public struct POI: Sendable, Equatable {
 
 /// Every problem found in a POI file; the file is refused as a whole.
 public struct POIFileError: Error, Sendable, CustomStringConvertible {
+    /// Every problem, in the order found.
     public var issues: [RegionIssue]
+    /// A count, then one indented line per issue.
     public var description: String {
         let n = issues.count
         return "\(n) error\(n == 1 ? "" : "s") in POI file:\n" + issues.map { "  " + $0.description }.joined(separator: "\n")
@@ -37,6 +42,8 @@ public struct POIFileError: Error, Sendable, CustomStringConvertible {
 /// (a number, default 0). Coordinates are WGS84 `[longitude, latitude]`. Every problem is
 /// reported with the file, the feature's index and id.
 public enum POIFile {
+    /// Parses a POI file into its POIs, in feature order; `file` names the file in issues. Throws
+    /// `POIFileError` with every problem found.
     public static func parse(_ bytes: [UInt8], file: String) throws(POIFileError) -> [POI] {
         func fileIssue(_ message: String, line: Int? = nil, column: Int? = nil) -> POIFileError {
             POIFileError(issues: [RegionIssue(file: file, feature: nil, id: nil, line: line, column: column, message: message)])

@@ -4,6 +4,7 @@
 /// level last), and a query walks it with a small fixed stack: no allocation, no reference
 /// counting, about O(log K + hits) per point.
 public struct BoxIndex: Sendable {
+    /// Children per node.
     public static let fanout = 16
 
     @usableFromInline
@@ -27,8 +28,10 @@ public struct BoxIndex: Sendable {
     /// The item each entry stands for, in packed order.
     @usableFromInline var items: [Int32] = []
 
+    /// The number of entries (boxes) indexed.
     public var count: Int { items.count }
 
+    /// Packs `entries`, each a box and the item it stands for; an item may have several boxes.
     public init(_ entries: [(box: GeoBox, item: Int32)]) {
         guard !entries.isEmpty else { return }
         // Sort-Tile-Recursive: slices by longitude, then by latitude within a slice.

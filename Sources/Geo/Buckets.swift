@@ -3,7 +3,9 @@
 /// ring for the even-odd test, cells of an area for proximity) are all built this way: one pass
 /// counts, a prefix sum places, a second pass fills — no array per bucket.
 public struct Buckets: Sendable {
+    /// Where each bucket starts in `items`, plus the end: one more offset than there are buckets.
     public let start: [Int32]
+    /// Item numbers, bucket after bucket.
     public let items: [Int32]
 
     /// `place(i, add)` must call `add(k)` for each bucket `k` (in `0..<buckets`) that item `i`

@@ -2,8 +2,11 @@ import CPROJ
 
 /// Why a coordinate reference system could not be used.
 public struct CRSError: Error, Equatable, CustomStringConvertible {
+    /// The CRS name as given.
     public var crs: String
+    /// What was wrong with it, from PROJ where PROJ said.
     public var reason: String
+    /// The problem for the user, with an example of a name that works.
     public var description: String { "unknown CRS '\(crs)': \(reason); give an EPSG code such as EPSG:3763" }
 }
 
@@ -13,10 +16,13 @@ public struct CRSError: Error, Equatable, CustomStringConvertible {
 ///
 /// Holds its own PROJ context, which is not thread-safe: use one instance from one thread.
 public final class CRSTransform {
+    /// The source CRS as given to PROJ, e.g. `EPSG:3763`.
     public let source: String
     private let context: OpaquePointer
     private let transform: OpaquePointer
 
+    /// Sets up the transformation from `source` to WGS84. Throws `CRSError` when PROJ cannot start,
+    /// does not know the CRS, or cannot put its axes in easting/longitude-first order.
     public init(from source: String) throws(CRSError) {
         self.source = source
         guard let ctx = proj_context_create() else { throw CRSError(crs: source, reason: "PROJ could not start") }

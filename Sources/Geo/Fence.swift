@@ -16,11 +16,13 @@ public enum Shape: Sendable, Equatable {
 /// A latitude/longitude box, degrees. `minLon > maxLon` never happens: a box across the
 /// antimeridian is stored as two boxes.
 public struct GeoBox: Sendable, Equatable {
+    /// The edges, degrees: south (`minLat`), west (`minLon`), north (`maxLat`), east (`maxLon`).
     public var minLat: Double
     public var minLon: Double
     public var maxLat: Double
     public var maxLon: Double
 
+    /// A box from its edges in degrees, unchecked.
     @inlinable
     public init(minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) {
         self.minLat = minLat
@@ -29,11 +31,13 @@ public struct GeoBox: Sendable, Equatable {
         self.maxLon = maxLon
     }
 
+    /// Whether `c` lies in the box, edges included.
     @inlinable
     public func contains(_ c: Coordinate) -> Bool {
         c.latitude >= minLat && c.latitude <= maxLat && c.longitude >= minLon && c.longitude <= maxLon
     }
 
+    /// Whether the two boxes share a point, edges included.
     @inlinable
     public func intersects(_ o: GeoBox) -> Bool {
         minLat <= o.maxLat && maxLat >= o.minLat && minLon <= o.maxLon && maxLon >= o.minLon
@@ -44,6 +48,7 @@ public struct GeoBox: Sendable, Equatable {
 /// where its rings lie in a vertex store. Queries through it touch no reference counts, and a
 /// `RegionSet` keeps all of them in one array in spatial order.
 public struct FenceCore: Sendable {
+    /// The fence's local frame: at a circle's centre, or at the mean (in ECEF) of a polygon's vertices.
     public let frame: LocalFrame
     /// Circles: the radius in metres; polygons: 0.
     @usableFromInline let radius: Double
@@ -76,6 +81,7 @@ public struct FenceCore: Sendable {
     static func geodesicExcess(_ chord: Double) -> Double {
         2 * chord * chord * chord / (24 * earthRadius * earthRadius) + 1e-6
     }
+    /// Cells along each side of a polygon's raster.
     public static let gridSide = 32
     /// UInt64 words per fence raster: 32 × 32 cells × 2 bits.
     public static let gridWords = gridSide * gridSide * 2 / 64
@@ -447,7 +453,9 @@ public struct FenceCore: Sendable {
 /// vertices, evaluated in the fence's local frame (see `LocalFrame`): within 0.5 m, or 0.1 %,
 /// of the true geodesic distance for fences up to a few hundred kilometres across.
 public struct Fence: Sendable {
+    /// The shape the fence was built from.
     public let shape: Shape
+    /// The fence's hot data; its offsets point into this fence's own `vertices`, `ringEnds` and `grid`.
     public let core: FenceCore
     /// Polygons: every ring's vertices in the local frame, ring after ring (each ring open).
     public let vertices: [Planar]
@@ -462,6 +470,8 @@ public struct Fence: Sendable {
     @usableFromInline static let minMetresPerDegreeLatitude = 110_574.0
     @usableFromInline static let earthRadius = FenceCore.earthRadius
 
+    /// Builds the fence of `shape`. Traps on a circle whose radius is not positive and finite, or on
+    /// polygons with no ring or a ring of fewer than 3 positions (`RegionFile` refuses both).
     public init(_ shape: Shape) {
         self.shape = shape
         switch shape {
@@ -510,9 +520,12 @@ public struct Fence: Sendable {
         }
     }
 
+    /// The local frame distances are measured in (see `FenceCore.frame`).
     public var frame: LocalFrame { core.frame }
+    /// Whether the fence is a circle; false for polygons.
     public var isCircle: Bool { core.radius > 0 }
 
+    /// Whether `c` is inside the fence; a point in a hole is outside.
     public func contains(_ c: Coordinate) -> Bool {
         vertices.withUnsafeBufferPointer { v in
             ringEnds.withUnsafeBufferPointer { r in
@@ -521,6 +534,7 @@ public struct Fence: Sendable {
         }
     }
 
+    /// Metres from `c` to the boundary, positive inside, negative outside or in a hole.
     public func signedDistance(_ c: Coordinate) -> Double {
         let p = ECEF(c)
         if core.isFar(p) { return -Self.farDistance(c, shape) }

@@ -4,6 +4,7 @@ public enum FixMode: Int, Sendable, Hashable, Comparable {
     case twoD = 2
     case threeD = 3
 
+    /// Orders by what the receiver knows: no fix, then 2D, then 3D.
     public static func < (a: FixMode, b: FixMode) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -16,6 +17,7 @@ public struct Fix: Sendable, Equatable {
     public var time: UTCTime?
     /// Receiver UTC time of day in nanoseconds since midnight, known even before the date is.
     public var timeOfDay: Int64?
+    /// Whether the receiver had no fix, a 2D or a 3D fix.
     public var mode: FixMode
     /// Position (WGS84 degrees); nil when `mode == .noFix`.
     public var coordinate: Coordinate?
@@ -28,12 +30,16 @@ public struct Fix: Sendable, Equatable {
     /// Horizontal error estimate in metres where the receiver reports one (GST):
     /// √(σlat² + σlon²), the 1-sigma radial (DRMS) error.
     public var horizontalError: Double?
+    /// Horizontal dilution of precision, unitless.
     public var hdop: Double?
+    /// Position (3D) dilution of precision, unitless.
     public var pdop: Double?
+    /// Vertical dilution of precision, unitless.
     public var vdop: Double?
     /// Satellites used in the solution.
     public var satellitesUsed: Int?
 
+    /// A report with the given fields; nothing is checked or derived.
     public init(
         time: UTCTime? = nil, timeOfDay: Int64? = nil, mode: FixMode, coordinate: Coordinate? = nil,
         altitudeMSL: Double? = nil, speed: Double? = nil, course: Double? = nil,

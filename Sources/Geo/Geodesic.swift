@@ -9,8 +9,10 @@ public final class Geodesic: @unchecked Sendable {
     // Written once in init, only read afterwards: safe to share.
     @usableFromInline let g: UnsafeMutablePointer<geod_geodesic>
 
+    /// The WGS84 ellipsoid, shared.
     public static let wgs84 = Geodesic(equatorialRadius: 6_378_137, flattening: 1 / 298.257223563)
 
+    /// Geodesics on the ellipsoid of equatorial radius `a` metres and flattening `f`.
     public init(equatorialRadius a: Double, flattening f: Double) {
         g = .allocate(capacity: 1)
         g.initialize(to: geod_geodesic())
@@ -26,6 +28,7 @@ public final class Geodesic: @unchecked Sendable {
         return (s12, Self.normalizedBearing(azi1), Self.normalizedBearing(azi2))
     }
 
+    /// Geodesic distance from `from` to `to`, metres.
     public func distance(_ from: Coordinate, _ to: Coordinate) -> Double { inverse(from, to).distance }
 
     /// Whether the WGS84 geodesic between `a` and `b` is at most `limit` metres long. Decided by

@@ -34,6 +34,7 @@ public enum JSONBytes {
         }
     }
 
+    /// Appends `v` in decimal, with a leading `-` when negative.
     public static func appendInt(_ v: Int, to out: inout [UInt8]) {
         var n = v.magnitude
         if v < 0 { out.append(UInt8(ascii: "-")) }

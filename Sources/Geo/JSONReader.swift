@@ -6,8 +6,11 @@ import Darwin
 
 /// A JSON syntax error with its place in the text.
 public struct JSONSyntaxError: Error, Equatable, Sendable {
+    /// Line where parsing stopped, 1-based.
     public var line: Int
+    /// Column where parsing stopped, 1-based, counted in bytes.
     public var column: Int
+    /// What was wrong.
     public var message: String
 }
 
@@ -15,21 +18,28 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
 /// numbers go to one flat array owned by the document instead of a value per number, so a file
 /// of 100,000 fences does not cost a boxed value per vertex.
 public indirect enum JSONValue: Sendable {
+    /// Members in the order written; a name appears twice only when parsed with `duplicateMembers`.
     case object([(key: String, value: JSONValue)])
     case array([JSONValue])
     case string(String)
     case number(Double)
     case bool(Bool)
     case null
+    /// A `coordinates` member that is an array of numbers, or of such arrays, its positions in
+    /// `JSONDocument.positions`; any other `coordinates` value is plain JSON.
     case coordinates(CoordinateTree)
 
+    /// The value of the first member named `key`; nil when there is none or this is not an object.
     public subscript(key: String) -> JSONValue? {
         guard case let .object(members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
+    /// The string, when this is a string; else nil.
     public var string: String? { if case let .string(s) = self { return s } else { return nil } }
+    /// The number, when this is a number; else nil.
     public var number: Double? { if case let .number(n) = self { return n } else { return nil } }
+    /// Whether this is `null`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
     /// A short name of the value's type for error messages.
@@ -58,10 +68,13 @@ public indirect enum CoordinateTree: Sendable {
 
 /// A parsed JSON text.
 public struct JSONDocument: Sendable {
+    /// The top-level value.
     public var root: JSONValue
     /// Longitude/latitude (x/y) pairs of every position in every `coordinates` member.
     public var positions: [Double]
 
+    /// Position `i` (0-based) of `positions`: x is the longitude (or easting), y the latitude (or northing),
+    /// NaN for a position of one number.
     public func position(_ i: Int) -> (x: Double, y: Double) { (positions[2 * i], positions[2 * i + 1]) }
 
     /// Parses `bytes`; errors carry the line and column (1-based, in bytes) where parsing stopped.

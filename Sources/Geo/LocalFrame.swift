@@ -7,18 +7,23 @@ import Darwin
 
 /// A position as Earth-centred, Earth-fixed Cartesian coordinates on WGS84, metres.
 public struct ECEF: Sendable, Equatable {
+    /// Metres along the axes: x towards 0° N 0° E, y towards 0° N 90° E, z towards the north pole.
     public var x: Double
     public var y: Double
     public var z: Double
 
+    /// A position from its components, metres.
     @inlinable public init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y
         self.z = z
     }
 
+    /// WGS84 equatorial radius, metres.
     public static let a = 6_378_137.0
+    /// WGS84 flattening.
     public static let f = 1 / 298.257223563
+    /// WGS84 first eccentricity squared, f·(2 − f).
     public static let e2 = f * (2 - f)
 
     /// The point at height 0 on the WGS84 ellipsoid below `c`.
@@ -51,11 +56,13 @@ public struct ECEF: Sendable, Equatable {
 /// 0.2 m of the straight line between their images. The frame is continuous across the
 /// antimeridian, so fences there need no special case.
 public struct LocalFrame: Sendable, Equatable {
+    /// Where the plane touches the ellipsoid: (0, 0) in the plane.
     public let origin: Coordinate
     @usableFromInline let o: ECEF
     @usableFromInline let ex: Double, ey: Double
     @usableFromInline let nx: Double, ny: Double, nz: Double
 
+    /// The frame tangent to the ellipsoid at `origin`.
     public init(origin: Coordinate) {
         self.origin = origin
         o = ECEF(origin)
@@ -74,6 +81,7 @@ public struct LocalFrame: Sendable, Equatable {
         return Planar(x: ex * dx + ey * dy, y: nx * dx + ny * dy + nz * dz)
     }
 
+    /// East and north of `c` (at height 0) from the origin, metres.
     @inlinable
     public func project(_ c: Coordinate) -> Planar { project(ECEF(c)) }
 
@@ -113,8 +121,10 @@ public struct LocalFrame: Sendable, Equatable {
 
 /// A point in a local plane, metres east (x) and north (y).
 public struct Planar: Sendable, Equatable {
+    /// Metres east (x) and north (y) of the plane's origin.
     public var x: Double
     public var y: Double
+    /// The point `x` metres east and `y` metres north of the origin.
     @inlinable public init(x: Double, y: Double) {
         self.x = x
         self.y = y

@@ -19,6 +19,9 @@ public enum RegionFile {
         case geometryOnly
     }
 
+    /// Parses a regions file into its regions, in feature order. `file` names the file in issues;
+    /// `override`, when given, is the CRS of the coordinates instead of the file's `crs`. Throws
+    /// `RegionFileError` with every problem found.
     public static func parse(_ bytes: [UInt8], file: String, crs override: String? = nil,
                              requirements: Requirements = .full) throws(RegionFileError) -> [Region] {
         var issues: [RegionIssue] = []

@@ -11,6 +11,7 @@ import Darwin
 /// The fences' hot data lives in three flat arrays without references, ordered as the index
 /// packs them, so that fences near each other on the ground are near each other in memory.
 public struct RegionSet: Sendable {
+    /// The regions in the order given; every query names a region by its index here.
     public let regions: [Region]
     /// Per region, the boxes covering its fence (two across the antimeridian).
     public let boxes: [[GeoBox]]
@@ -30,6 +31,8 @@ public struct RegionSet: Sendable {
     /// Per core, a box covering its fence (for a fence across the antimeridian, every longitude).
     @usableFromInline let coreBoxes: [GeoBox]
 
+    /// Builds every region's fence and indexes them. Shapes must be as `RegionFile` leaves them
+    /// (see `Fence.init`).
     public init(_ regions: [Region]) {
         self.regions = regions
         generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
@@ -81,6 +84,7 @@ public struct RegionSet: Sendable {
         self.blocks = blocks
     }
 
+    /// The number of regions.
     public var count: Int { regions.count }
 
     /// Calls `body` with the index of every region that contains `c`. Allocates nothing.
@@ -411,6 +415,7 @@ public struct NearbyCache: Sendable {
     var regions: [Int32] = []
     var boxes: [SIMD4<Float>] = []
     var hits: [Int32] = []
+    /// An empty cache; the first query fills it.
     public init() {}
 }
 

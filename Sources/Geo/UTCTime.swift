@@ -4,11 +4,15 @@
 /// epoch compare equal and a replay is bit-for-bit deterministic. Leap seconds are not counted
 /// (POSIX time), as in gpsd's JSON.
 public struct UTCTime: Sendable, Hashable, Comparable {
+    /// Nanoseconds since 1970-01-01T00:00:00Z, leap seconds not counted; negative before.
     public var nanoseconds: Int64
 
+    /// Nanoseconds in a second, 10⁹.
     public static let nanosPerSecond: Int64 = 1_000_000_000
+    /// Nanoseconds in a day of 86,400 seconds.
     public static let nanosPerDay: Int64 = 86_400 * nanosPerSecond
 
+    /// The instant `nanoseconds` after the epoch (before it when negative).
     @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     /// `daysSinceEpoch` days after 1970-01-01 plus `nanosOfDay`.
@@ -27,13 +31,17 @@ public struct UTCTime: Sendable, Hashable, Comparable {
         self.init(daysSinceEpoch: CivilDate.daysFromCivil(year: year, month: month, day: day), nanosOfDay: nanosOfDay)
     }
 
+    /// Seconds since the epoch as a Double: steps of a quarter to half a microsecond this century.
     @inlinable public var seconds: Double { Double(nanoseconds) / 1e9 }
 
+    /// Earlier first.
     @inlinable public static func < (a: UTCTime, b: UTCTime) -> Bool { a.nanoseconds < b.nanoseconds }
 
+    /// Whole days since 1970-01-01, rounded down (negative before 1970).
     public var daysSinceEpoch: Int64 {
         nanoseconds >= 0 ? nanoseconds / Self.nanosPerDay : (nanoseconds - Self.nanosPerDay + 1) / Self.nanosPerDay
     }
+    /// Nanoseconds since that day's midnight, 0 up to `nanosPerDay`.
     public var nanosOfDay: Int64 { nanoseconds - daysSinceEpoch * Self.nanosPerDay }
 
     /// ISO 8601 with milliseconds, e.g. `2019-04-06T17:51:34.000Z` (gpsd's format). No Foundation.
@@ -67,9 +75,11 @@ public struct UTCTime: Sendable, Hashable, Comparable {
 
 /// Proleptic Gregorian calendar arithmetic (H. Hinnant's days-from-civil algorithms).
 public enum CivilDate {
+    /// Whether `y` is a leap year.
     @inlinable
     public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
+    /// Days in `month` (1–12) of `year`.
     @inlinable
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
@@ -79,6 +89,7 @@ public enum CivilDate {
         }
     }
 
+    /// Days from 1970-01-01 to the date (negative before it); month 1–12, day 1–31, unchecked.
     @inlinable
     public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
@@ -90,6 +101,7 @@ public enum CivilDate {
         return era * 146_097 + doe - 719_468
     }
 
+    /// The date `days` days after 1970-01-01 (before it when negative); month 1–12, day 1–31.
     public static func civilFromDays(_ days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097

@@ -15,6 +15,7 @@ public struct MonitorConfig: Sendable, Equatable {
     /// Announce fences the first fix is already inside.
     public var initialEnter = false
 
+    /// Every setting at its default.
     public init() {}
 
     /// Metres per unit of HDOP when a fix has no error estimate of its own (no GST).

@@ -16,16 +16,21 @@ public enum FillPattern: String, Sendable, CaseIterable {
 /// A planting plan: the positions placed, the first being the tapped point, and why there are
 /// fewer than asked, if there are.
 public struct PlanResult: Sendable, Equatable {
+    /// The trees placed, WGS84, the tapped point first; empty when the first tree was refused.
     public var positions: [Coordinate]
+    /// How many trees were asked for.
     public var requested: Int
+    /// Why fewer than `requested` were placed; nil when all were.
     public var shortfall: PlanShortfall?
 
+    /// A plan of `positions` for `requested` trees.
     public init(positions: [Coordinate], requested: Int, shortfall: PlanShortfall?) {
         self.positions = positions
         self.requested = requested
         self.shortfall = shortfall
     }
 
+    /// Whether every tree asked for was placed.
     public var isComplete: Bool { shortfall == nil }
 
     /// "only K of N trees fit: …why", when fewer than asked fit.
@@ -53,6 +58,7 @@ public enum PlanShortfall: Sendable, Equatable, CustomStringConvertible {
     /// No room is left within `maxDistance` of the first tree (at the fallback's resolution).
     case full(maxDistance: Double, spacing: Double)
 
+    /// The reason in words, distances in metres.
     public var description: String {
         typealias T = PlannerText
         switch self {
@@ -78,7 +84,9 @@ public enum PlanShortfall: Sendable, Equatable, CustomStringConvertible {
 
 /// A fill: the positions, and the area's figures to compare them with.
 public struct FillResult: Sendable {
+    /// The trees placed, WGS84; empty when the fill was refused.
     public var positions: [Coordinate]
+    /// The area's size and bounds at the species' spacing.
     public var figures: AreaFigures
     /// Why nothing was placed (the region is not a reforestation area); nil otherwise.
     public var refusal: String?
@@ -90,8 +98,10 @@ public struct AreaFigures: Sendable, Equatable {
     public var squareMetres: Double
     /// Metres of boundary, holes included.
     public var perimeter: Double
+    /// Metres between trees, the spacing the bounds are for.
     public var spacing: Double
 
+    /// Figures for an area of `squareMetres` with `perimeter` metres of boundary, at `spacing` metres.
     public init(squareMetres: Double, perimeter: Double, spacing: Double) {
         self.squareMetres = squareMetres
         self.perimeter = perimeter

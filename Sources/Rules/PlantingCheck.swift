@@ -4,12 +4,16 @@ import Geo
 public struct PlantedTree: Sendable, Equatable {
     /// Its number in the store (`#12` in messages).
     public var id: Int64
+    /// The id of the reforestation area it was recorded in.
     public var area: String
+    /// Its species, as recorded (the Latin name).
     public var species: String
+    /// Where it stands, WGS84.
     public var coordinate: Coordinate
     /// When it was recorded.
     public var planted: UTCTime?
 
+    /// A recorded tree; `planted` nil when its time is not known.
     public init(id: Int64, area: String, species: String, coordinate: Coordinate, planted: UTCTime? = nil) {
         self.id = id
         self.area = area
@@ -21,18 +25,24 @@ public struct PlantedTree: Sendable, Equatable {
 
 /// "May I plant here?": the answer and why.
 public struct PlantingVerdict: Sendable, Equatable {
+    /// Why a tree may not go there, or why a plan's area and species do not go together.
     public enum Refusal: Error, Sendable, Equatable {
         /// Not inside any reforestation area (or not inside the one asked for).
         case outsideEveryArea(nearest: (id: String, metres: Double)?)
+        /// Outside the area asked for, or in one of its holes, `metres` from its edge.
         case outsideArea(id: String, metres: Double)
+        /// No region has this id.
         case unknownArea(id: String)
+        /// The region asked for is not a reforestation area; `kind` is what it is.
         case notAnArea(id: String, kind: RegionKind)
+        /// The catalog has no species of this name; `suggestion` is the Latin name of a close one, if any.
         case unknownSpecies(name: String, suggestion: String?)
         /// The area does not list this species.
         case speciesNotAllowed(species: String, area: String, allowed: [String])
         /// Closer than the species' spacing to a recorded tree.
         case tooNear(tree: Int64, metres: Double, spacing: Double)
 
+        /// Equal when the messages are (so distances compare to a tenth of a metre).
         public static func == (a: Refusal, b: Refusal) -> Bool { a.message == b.message }
 
         /// Metres with one decimal, none when whole: 2.1, 3.
@@ -41,6 +51,7 @@ public struct PlantingVerdict: Sendable, Equatable {
             return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
         }
 
+        /// The refusal in words, distances in metres to one decimal.
         public var message: String {
             switch self {
             case .outsideEveryArea(let nearest):
@@ -71,8 +82,10 @@ public struct PlantingVerdict: Sendable, Equatable {
     /// Why not, nil when allowed.
     public var refusal: Refusal?
 
+    /// Whether the tree may be planted: there is no refusal.
     public var allowed: Bool { refusal == nil }
 
+    /// A verdict; with no refusal it allows.
     public init(area: String? = nil, spacing: Double? = nil, nearest: (tree: PlantedTree, metres: Double)? = nil, refusal: Refusal? = nil) {
         self.area = area
         self.spacing = spacing
@@ -80,6 +93,7 @@ public struct PlantingVerdict: Sendable, Equatable {
         self.refusal = refusal
     }
 
+    /// Every field equal, the nearest tree and its distance included.
     public static func == (a: PlantingVerdict, b: PlantingVerdict) -> Bool {
         a.area == b.area && a.spacing == b.spacing && a.refusal == b.refusal
             && a.nearest?.tree == b.nearest?.tree && a.nearest?.metres == b.nearest?.metres
@@ -90,9 +104,12 @@ public struct PlantingVerdict: Sendable, Equatable {
 /// area lists (an area listing none takes any species of the catalog), at least the species'
 /// spacing from every recorded tree. Pure: regions, catalog and trees in, a verdict out.
 public struct PlantingRules: Sendable {
+    /// The regions; the areas are its reforestation regions.
     public let regions: RegionSet
+    /// The species that may be planted, with their spacings.
     public let catalog: SpeciesCatalog
 
+    /// The rules over `regions` and `catalog`.
     public init(regions: RegionSet, catalog: SpeciesCatalog) {
         self.regions = regions
         self.catalog = catalog

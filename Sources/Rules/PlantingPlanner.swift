@@ -56,6 +56,7 @@ import Geo
 /// small fraction of a second in release builds. Parts of a multipolygon far from each other get
 /// grids of their own.
 public struct PlantingPlanner: Sendable {
+    /// `plan` and `fill` take an area by its index here.
     public let regions: RegionSet
     /// Random positions tried for each tree before the fallback (the original app's 20).
     public var attemptsPerTree = 20
@@ -69,6 +70,7 @@ public struct PlantingPlanner: Sendable {
     /// `fill`'s gap-filling resolution as a fraction of the spacing.
     public var fillResolution = 1.0 / 8
 
+    /// A planner over `regions` with the default settings.
     public init(regions: RegionSet) { self.regions = regions }
 
     // MARK: Plan

@@ -20,8 +20,11 @@ public enum DropReason: String, Sendable, CaseIterable {
 /// after a dropped jump agrees with that jump (the receiver really moved, or the last accepted
 /// fix was the outlier), it is accepted, so the gate cannot lock itself out.
 public struct QualityGate: Sendable {
+    /// The thresholds it applies: `maxErrorMetres` and `maxSpeed`.
     public var config: MonitorConfig
+    /// Fixes dropped so far, by reason; a reason with none is absent.
     public private(set) var dropped: [DropReason: Int] = [:]
+    /// Fixes accepted so far.
     public private(set) var accepted = 0
     /// The last accepted fix: its time and position (kept apart from `Fix`, whose copies per fix
     /// cost more than the rest of the gate).
@@ -33,6 +36,7 @@ public struct QualityGate: Sendable {
     /// The fix being judged, in space.
     private var space = ECEF(x: 0, y: 0, z: 0)
 
+    /// A gate that has seen no fix.
     public init(config: MonitorConfig) { self.config = config }
 
     /// Puts back a stored last accepted fix and the jump dropped after it (see

@@ -3,7 +3,10 @@ import Geo
 /// Something a user acts on, at the time of the fix that gave the evidence (never the wall
 /// clock, so a replay is deterministic).
 public struct RegionEvent: Sendable, Equatable {
+    /// What happened; the raw values are the names events' JSON uses.
     public enum EventType: String, Sendable {
+        /// Into or out of a region by the evidence margin (see `RegionMonitor`); `dwell` once after
+        /// `dwellSeconds` inside.
         case enter, exit, dwell
         /// Plants: inside a plant whose watering interval has run out.
         case waterDue = "water_due"
@@ -17,10 +20,15 @@ public struct RegionEvent: Sendable, Equatable {
         case plantingForbidden = "planting_forbidden"
     }
 
+    /// Time of the fix that gave the evidence, interpolated along the path for a transit; for
+    /// `watered`, the time given.
     public var time: UTCTime
+    /// What happened.
     public var type: EventType
     /// Index of the region in the monitor's `RegionSet`.
     public var region: Int
+    /// Where: the fix, or the interpolated point for a transit; for `watered`, the last accepted
+    /// fix (NaN before any).
     public var coordinate: Coordinate
     /// Signed distance to the region's boundary, metres, positive inside.
     public var distance: Double
@@ -32,6 +40,7 @@ public struct RegionEvent: Sendable, Equatable {
     /// interpolated along the path.
     public var transit = false
 
+    /// An event; `initial` and `transit` default to false.
     public init(time: UTCTime, type: EventType, region: Int, coordinate: Coordinate, distance: Double, error: Double,
                 initial: Bool = false, transit: Bool = false) {
         self.time = time

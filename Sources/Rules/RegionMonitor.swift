@@ -24,8 +24,11 @@ import Geo
 /// (`takeChangedRegions()`), putting it back (`restore(last:regions:)`) and handing it to a
 /// monitor over reloaded regions (`carried(to:config:)`): see RegionMonitor+State.swift.
 public struct RegionMonitor: Sendable {
+    /// The regions watched; events name them by index here.
     public let regions: RegionSet
+    /// Margin, transit and dwell settings; the gate applies its own copy (`gate.config`).
     public var config: MonitorConfig
+    /// Decides which fixes are used, and counts the others.
     public internal(set) var gate: QualityGate
 
     /// The state of every region, one array per field (`RegionTable`).
@@ -60,6 +63,7 @@ public struct RegionMonitor: Sendable {
     /// Whether to use quiet balls at all (the tests compare the events without them).
     var quietBalls = true
 
+    /// A monitor over `regions` that has seen no fix: the first accepted fix sets the state.
     public init(regions: RegionSet, config: MonitorConfig = MonitorConfig()) {
         self.regions = regions
         self.config = config

@@ -12,6 +12,7 @@ public struct Species: Sendable, Equatable {
     public var minHeight: Double
     public var maxHeight: Double
 
+    /// A species; nothing is checked (the catalog checks what it reads).
     public init(latin: String, common: String, spacing: Double, minHeight: Double, maxHeight: Double) {
         self.latin = latin
         self.common = common
@@ -32,17 +33,21 @@ public struct Species: Sendable, Equatable {
 /// stand for two species, so `named(_:)` is never ambiguous. Every problem is reported, not just
 /// the first, each naming the file, the entry's index and Latin name, and what to change.
 public struct SpeciesCatalog: Sendable {
+    /// Every species, in file order.
     public var species: [Species]
     /// Normalized name (Latin or common) → index in `species`.
     private var index: [String: Int]
 
     /// Sanity bounds that catch numbers in the wrong unit.
     public static let maxSpacing = 20.0
+    /// The largest height accepted, metres.
     public static let maxHeight = 120.0
 
     static let fields = ["latin", "common", "spacing_m", "min_height_m", "max_height_m"]
     static let topLevelKeys = ["about", "species"]
 
+    /// Reads a catalog file; `file` names it in problems. Throws `SpeciesCatalogError` with every
+    /// problem found.
     public init(parsing bytes: some Collection<UInt8>, file: String) throws(SpeciesCatalogError) {
         typealias Problem = SpeciesCatalogError.Problem
         func fail(_ reason: SpeciesCatalogError.Reason) -> SpeciesCatalogError {
@@ -224,42 +229,57 @@ public struct SpeciesCatalog: Sendable {
 
 /// Every problem found in a species catalog; the catalog is refused as a whole.
 public struct SpeciesCatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, in one problem.
     public enum Reason: Sendable, Equatable {
+        /// The file is not JSON: where parsing stopped (1-based line and column) and why.
         case notJSON(line: Int, column: Int, message: String)
         /// The top level is not an object.
         case notACatalog(found: String)
+        /// The top-level object has no `species` member.
         case noSpeciesList
+        /// `species` is an empty array.
         case emptyCatalog
         /// An entry of `species` that is not an object.
         case notAnObject(found: String)
+        /// An entry lacks this field.
         case missingField(String)
+        /// A member the top level or an entry may not have; `suggestion` is a close allowed name, if any.
         case unknownField(String, suggestion: String?)
+        /// A member given twice in one object.
         case repeatedField(String)
+        /// A value of the wrong JSON type: what it must be and what it is.
         case wrongType(field: String, expected: String, found: String)
+        /// `latin` or `common` is empty or only white space.
         case emptyName(String)
         /// A spacing or height that is 0, negative or not finite.
         case notPositive(field: String, value: Double)
         /// A spacing or height above `limit` metres: probably the wrong unit.
         case implausible(field: String, value: Double, limit: Double)
+        /// `min_height_m` is more than `max_height_m`.
         case minAboveMax(min: Double, max: Double)
+        /// The same Latin name as entry `firstEntry`.
         case duplicateLatin(firstEntry: Int)
         /// A name (Latin or common) that an earlier entry already uses for another species.
         case ambiguousName(field: String, otherEntry: Int, otherField: String)
     }
 
+    /// One problem: where in the file, and what.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// 0-based index in the `species` array; nil for a problem with the file as a whole.
         public var entry: Int?
         /// The entry's Latin name, when it has a usable one.
         public var latin: String?
+        /// What is wrong.
         public var reason: Reason
 
+        /// A problem with entry `entry` (nil: the file as a whole), whose Latin name is `latin` if known.
         public init(entry: Int?, latin: String?, reason: Reason) {
             self.entry = entry
             self.latin = latin
             self.reason = reason
         }
 
+        /// What follows the file's name: `[:line:column][: species[N] ("…")]: message`.
         public var description: String {
             var place = ""
             if case let .notJSON(line, column, _) = reason { place = ":\(line):\(column)" }
@@ -270,6 +290,7 @@ public struct SpeciesCatalogError: Error, Sendable, Equatable, CustomStringConve
             return place + ": " + message
         }
 
+        /// The reason in words, with what to change.
         public var message: String {
             let fields = SpeciesCatalog.fields.joined(separator: ", ")
             switch reason {
@@ -321,14 +342,18 @@ public struct SpeciesCatalogError: Error, Sendable, Equatable, CustomStringConve
 
     }
 
+    /// The catalog file as the caller named it.
     public var file: String
+    /// Every problem, in the order found.
     public var problems: [Problem]
 
+    /// An error in `file` reporting `problems`.
     public init(file: String, problems: [Problem]) {
         self.file = file
         self.problems = problems
     }
 
+    /// A count, then one indented line per problem, each starting with the file's name.
     public var description: String {
         let n = problems.count
         return "\(n) error\(n == 1 ? "" : "s") in species catalog:\n"
