@@ -5,60 +5,6 @@ import Darwin
 #endif
 import Geo
 
-/// The geodesic from the observer to one POI.
-public struct Sighting: Sendable, Equatable {
-    /// Index of the POI in the caller's array.
-    public var poi: Int
-    /// Metres.
-    public var distance: Double
-    /// Initial bearing, degrees clockwise from north, [0, 360).
-    public var bearing: Double
-
-    public init(poi: Int, distance: Double, bearing: Double) {
-        self.poi = poi
-        self.distance = distance
-        self.bearing = bearing
-    }
-}
-
-/// One active POI on the screen.
-public struct LayoutItem: Sendable, Equatable {
-    public var poi: Int
-    public var id: String
-    public var distance: Double
-    public var bearing: Double
-    /// bearing − heading, wrapped into (−180, 180].
-    public var delta: Double
-    /// Left edge, pixels; nil when a pinhole camera cannot see that direction (|delta| ≥ 90°).
-    public var x: Double?
-    /// Top edge before stacking (after clamping, with `clampToScreen`).
-    public var anchorY: Double
-    /// Top edge after stacking.
-    public var y: Double
-    /// How many times stacking lifted the box.
-    public var level: Int
-    /// |delta| < the horizontal field of view (the reference's test for putting a view on screen).
-    public var inNearView: Bool
-    /// The box intersects the screen (and is not hidden).
-    public var visible: Bool
-    /// Stacking gave up on the box (`maxLevels`, or the top edge with `clampToScreen`).
-    public var hidden: Bool
-}
-
-/// A screen layout: the active POIs, and what was left out.
-public struct Layout: Sendable {
-    /// The active POIs in the order they were chosen: priority descending, distance, id.
-    public var items: [LayoutItem]
-    /// POIs given, and those beyond `maxDistance` or beyond the `maxVisible` nearest.
-    public var poiCount: Int
-    public var beyondMaxDistance: Int
-    public var beyondMaxVisible: Int
-
-    public var hiddenCount: Int { items.reduce(0) { $0 + ($1.hidden ? 1 : 0) } }
-    public var visibleCount: Int { items.reduce(0) { $0 + ($1.visible ? 1 : 0) } }
-    public var nearViewCount: Int { items.reduce(0) { $0 + ($1.inNearView ? 1 : 0) } }
-}
-
 /// Lays out points of interest on an AR screen as HDAugmentedReality does (see `Stacking` for the
 /// stacking), with a pinhole projection, priorities, clamping and a level cap on top.
 ///

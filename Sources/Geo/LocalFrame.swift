@@ -5,48 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A position as Earth-centred, Earth-fixed Cartesian coordinates on WGS84, metres.
-public struct ECEF: Sendable, Equatable {
-    /// Metres along the axes: x towards 0° N 0° E, y towards 0° N 90° E, z towards the north pole.
-    public var x: Double
-    public var y: Double
-    public var z: Double
-
-    /// A position from its components, metres.
-    @inlinable public init(x: Double, y: Double, z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-
-    /// WGS84 equatorial radius, metres.
-    public static let a = 6_378_137.0
-    /// WGS84 flattening.
-    public static let f = 1 / 298.257223563
-    /// WGS84 first eccentricity squared, f·(2 − f).
-    public static let e2 = f * (2 - f)
-
-    /// The point at height 0 on the WGS84 ellipsoid below `c`.
-    @inlinable
-    public init(_ c: Coordinate) {
-        let phi = c.latitude * (.pi / 180), lambda = c.longitude * (.pi / 180)
-        var sp = 0.0, cp = 0.0, sl = 0.0, cl = 0.0
-        tl_sincos(phi, &sp, &cp)
-        tl_sincos(lambda, &sl, &cl)
-        let n = Self.a / (1 - Self.e2 * sp * sp).squareRoot()
-        x = n * cp * cl
-        y = n * cp * sl
-        z = n * (1 - Self.e2) * sp
-    }
-
-    /// The straight-line distance to `o`, metres.
-    @inlinable
-    public func distance(to o: ECEF) -> Double {
-        let dx = o.x - x, dy = o.y - y, dz = o.z - z
-        return (dx * dx + dy * dy + dz * dz).squareRoot()
-    }
-}
-
 /// A local east/north plane tangent to the ellipsoid at an origin, in metres.
 ///
 /// Positions go to ECEF exactly and are then rotated into the origin's east-north-up axes; the
@@ -116,17 +74,5 @@ public struct LocalFrame: Sendable, Equatable {
         let lon = atan2(y, x) * 180 / .pi
         let lat = atan2(z, (x * x + y * y).squareRoot() * (1 - ECEF.e2)) * 180 / .pi
         return Coordinate(latitude: lat, longitude: lon)
-    }
-}
-
-/// A point in a local plane, metres east (x) and north (y).
-public struct Planar: Sendable, Equatable {
-    /// Metres east (x) and north (y) of the plane's origin.
-    public var x: Double
-    public var y: Double
-    /// The point `x` metres east and `y` metres north of the origin.
-    @inlinable public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
     }
 }

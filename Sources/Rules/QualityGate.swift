@@ -1,19 +1,5 @@
 import Geo
 
-/// Why a fix was not used.
-public enum DropReason: String, Sendable, CaseIterable {
-    /// No 2D/3D fix.
-    case noFix = "no_fix"
-    /// No date yet: the time is not known, so nothing can be ordered or timed.
-    case noTime = "no_time"
-    /// Horizontal error above `maxErrorMetres`, or one that is not a distance (negative, NaN).
-    case inaccurate
-    /// Not after the last accepted fix.
-    case notAfterLast = "not_after_last"
-    /// Reaching it from the last accepted fix would need more than `maxSpeed`.
-    case impossibleJump = "impossible_jump"
-}
-
 /// Decides which fixes the monitor may use, and counts the others by reason.
 ///
 /// A jump is judged against the last accepted fix. A single outlier is dropped; but when the fix

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A parsed JSON text.
+public struct JSONDocument: Sendable {
+    /// The top-level value.
+    public var root: JSONValue
+    /// Longitude/latitude (x/y) pairs of every position in every `coordinates` member.
+    public var positions: [Double]
+
+    /// Position `i` (0-based) of `positions`: x is the longitude (or easting), y the latitude (or northing),
+    /// NaN for a position of one number.
+    public func position(_ i: Int) -> (x: Double, y: Double) { (positions[2 * i], positions[2 * i + 1]) }
+
+    /// Parses `bytes`; errors carry the line and column (1-based, in bytes) where parsing stopped.
+    /// A name given twice in one object is an error (RFC 8259 leaves it undefined, and a reader
+    /// that takes one of them silently hides a mistake), unless `duplicateMembers` (for a reader
+    /// that reports them itself, with more to say).
+    public static func parse(_ bytes: [UInt8], duplicateMembers: Bool = false) throws(JSONSyntaxError) -> JSONDocument {
+        var p = JSONParser(bytes: bytes)
+        p.duplicateMembers = duplicateMembers
+        do throws(JSONParser.Failure) {
+            p.skipSpace()
+            let root = try p.value(key: nil)
+            p.skipSpace()
+            guard p.i == bytes.count else { throw p.error("unexpected text after the JSON value") }
+            return JSONDocument(root: root, positions: p.positions)
+        } catch {
+            throw error.located(in: bytes)
+        }
+    }
+}
