@@ -96,3 +96,14 @@ final class ConfigReader {
         return s
     }
 }
+
+extension Node {
+    var kind: String {
+        switch self {
+        case .scalar: return "scalar"
+        case .mapping: return "mapping"
+        case .sequence: return "list"
+        case .alias: return "alias"
+        }
+    }
+}

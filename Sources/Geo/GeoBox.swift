@@ -34,3 +34,11 @@ public struct GeoBox: Sendable, Equatable {
         minLat <= o.maxLat && maxLat >= o.minLat && minLon <= o.maxLon && maxLon >= o.minLon
     }
 }
+
+extension GeoBox {
+    /// Whether `o` lies wholly inside this box.
+    @inlinable
+    public func contains(_ o: GeoBox) -> Bool {
+        o.minLat >= minLat && o.maxLat <= maxLat && o.minLon >= minLon && o.maxLon <= maxLon
+    }
+}

@@ -19,11 +19,3 @@ public struct NearbyCache: Sendable {
     /// An empty cache; the first query fills it.
     public init() {}
 }
-
-extension GeoBox {
-    /// Whether `o` lies wholly inside this box.
-    @inlinable
-    public func contains(_ o: GeoBox) -> Bool {
-        o.minLat >= minLat && o.maxLat <= maxLat && o.minLon >= minLon && o.maxLon <= maxLon
-    }
-}
