@@ -5,16 +5,6 @@ import Darwin
 #endif
 import Geo
 
-/// Counts of the decoded sentence types, as plain stored integers for the hot path.
-@usableFromInline
-struct DecodedCounts {
-    @usableFromInline var rmc = 0, gga = 0, gll = 0, vtg = 0, gsa = 0, gns = 0, zda = 0, gst = 0
-    @usableFromInline init() {}
-    var byType: [(SentenceType, Int)] {
-        [(.rmc, rmc), (.gga, gga), (.gll, gll), (.vtg, vtg), (.gsa, gsa), (.gns, gns), (.zda, zda), (.gst, gst)]
-    }
-}
-
 /// Reads NMEA 0183 from bytes, in chunks of any size, and reports one `Fix` per epoch.
 ///
 /// It never allocates per line or per sentence, never builds a String, and never crashes or

@@ -1,12 +1,5 @@
 import NIOCore
 
-/// What a client sent: one line (without its newline), or a line that was too long (its bytes
-/// are dropped up to the next newline, so the connection goes on).
-public enum ClientLine: Equatable, Sendable {
-    case line(ByteBuffer)
-    case tooLong(Int)
-}
-
 /// Splits the byte stream into newline-terminated lines of at most `maximum` bytes (a `\r`
 /// before the newline is dropped). A longer line is reported once as `.tooLong` with its length
 /// and skipped to its end, without holding it in memory.

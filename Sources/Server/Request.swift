@@ -241,9 +241,3 @@ public enum Request: Equatable, Sendable {
         return nil
     }
 }
-
-/// Why a request was refused: the text of the ERROR line.
-public struct RequestError: Error, Equatable, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-}

@@ -5,11 +5,6 @@ import NIOPosix
 import Glibc
 #endif
 
-/// Why the socket could not be opened: the path and what to do.
-public struct SocketError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-}
-
 /// The Unix-domain socket clients connect to: bound at `path` (mode 0660, group `treeline` when
 /// that group exists), or handed over by systemd (socket activation).
 public final class SocketServer: Sendable {
