@@ -394,14 +394,9 @@ public struct FenceCore: Sendable {
         return best.squareRoot()
     }
 
-    /// Squared distance from `q` to the segment `a`–`b`, in the plane.
+    /// Squared distance from `q` to the segment `a`–`b`, in the plane (`PlanarRing`'s).
     @inlinable
     public static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
-        let dx = b.x - a.x, dy = b.y - a.y
-        let len2 = dx * dx + dy * dy
-        var t = len2 > 0 ? ((q.x - a.x) * dx + (q.y - a.y) * dy) / len2 : 0
-        t = min(1, max(0, t))
-        let px = a.x + t * dx - q.x, py = a.y + t * dy - q.y
-        return px * px + py * py
+        PlanarRing.segmentDistanceSquared(q, a, b)
     }
 }

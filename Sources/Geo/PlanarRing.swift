@@ -10,6 +10,18 @@ public enum PlanarRing {
         (a.y > q.y) != (b.y > q.y) && q.x < (b.x - a.x) * (q.y - a.y) / (b.y - a.y) + a.x
     }
 
+    /// Squared distance from `q` to the segment `a`–`b` (to `a` when the segment is a point):
+    /// the distance to an edge, for signed distances to fences and the planner's proximity test.
+    @inlinable
+    public static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
+        let dx = b.x - a.x, dy = b.y - a.y
+        let len2 = dx * dx + dy * dy
+        var t = len2 > 0 ? ((q.x - a.x) * dx + (q.y - a.y) * dy) / len2 : 0
+        t = min(1, max(0, t))
+        let px = a.x + t * dx - q.x, py = a.y + t * dy - q.y
+        return px * px + py * py
+    }
+
     /// Even-odd containment of `q` in one ring (a point on the boundary may fall either way).
     public static func contains(_ ring: [Planar], _ q: Planar) -> Bool {
         guard var b = ring.last else { return false }

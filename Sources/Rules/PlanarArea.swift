@@ -60,7 +60,7 @@ final class PlanarArea {
     }
 
     static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
-        FenceCore.segmentDistanceSquared(q, a, b)
+        PlanarRing.segmentDistanceSquared(q, a, b)
     }
 
     /// Area of the rings by the even-odd rule for valid polygons: outer rings minus holes, each
