@@ -228,36 +228,12 @@ extension Stacking {
             cap = r
         }
 
-        // Boxes by x; each position holds the row of its box once placed (−1 before).
+        // Boxes by x, and the rows taken over ranges of them.
         let byX = boxes.indices.sorted { boxes[$0].x < boxes[$1].x }
         let xs = byX.map { boxes[$0].x }
         var positionOf = [Int](repeating: 0, count: n)
         for (p, i) in byX.enumerated() { positionOf[i] = p }
-        var rowAt = [Int32](repeating: -1, count: n)
-        let bucket = 16
-        let buckets = (n + bucket - 1) / bucket
-        var leaves = 1
-        while leaves < buckets { leaves *= 2 }
-        var words = 4  // per node, doubled when a row does not fit
-        var bits = [UInt64](repeating: 0, count: 2 * leaves * words)
-
-        func setRow(_ r: Int, position p: Int) {
-            if r / 64 >= words {
-                var more = words
-                while r / 64 >= more { more *= 2 }
-                var grown = [UInt64](repeating: 0, count: 2 * leaves * more)
-                for node in 1..<(2 * leaves) {
-                    for k in 0..<words { grown[node * more + k] = bits[node * words + k] }
-                }
-                bits = grown
-                words = more
-            }
-            var node = leaves + p / bucket
-            while node >= 1 {
-                bits[node * words + r / 64] |= 1 << UInt64(r % 64)
-                node /= 2
-            }
-        }
+        var occupancy = RowOccupancy(count: n)
 
         var nodes: [Int] = []
         var loose: [Int] = []  // rows of placed boxes in partial buckets
@@ -266,65 +242,35 @@ extension Stacking {
             let x = boxes[index].x
             nodes.removeAll(keepingCapacity: true)
             loose.removeAll(keepingCapacity: true)
-            // Positions whose box the reference's x-test finds overlapping a frame at c: both
-            // halves of the test are monotone in x', so they form one range.
-            func addWindow(_ c: Double) {
-                var lo = 0, hi = n
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if c < xs[mid] + w { hi = mid } else { lo = mid + 1 }
-                }
-                let start = lo
-                hi = n
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if xs[mid] < c + w { lo = mid + 1 } else { hi = mid }
-                }
-                let end = lo
-                guard start < end else { return }
-                let firstFull = (start + bucket - 1) / bucket, lastFull = end / bucket  // full buckets [firstFull, lastFull)
-                if firstFull >= lastFull {
-                    for p in start..<end where rowAt[p] >= 0 { loose.append(Int(rowAt[p])) }
-                    return
-                }
-                for p in start..<(firstFull * bucket) where rowAt[p] >= 0 { loose.append(Int(rowAt[p])) }
-                for p in (lastFull * bucket)..<end where rowAt[p] >= 0 { loose.append(Int(rowAt[p])) }
-                var l = firstFull + leaves, r = lastFull + leaves
-                while l < r {
-                    if l & 1 == 1 { nodes.append(l); l += 1 }
-                    if r & 1 == 1 { r -= 1; nodes.append(r) }
-                    l /= 2
-                    r /= 2
-                }
-            }
-            addWindow(x)
-            if let alt = alternateX(x) { addWindow(alt) }
-
-            // The first row no box in the window occupies, 64 rows at a time.
+            occupancy.cover(Self.overlapping(xs, c: x, w: w), nodes: &nodes, loose: &loose)
+            if let alt = alternateX(x) { occupancy.cover(Self.overlapping(xs, c: alt, w: w), nodes: &nodes, loose: &loose) }
             loose.sort()
-            var free = 0
-            var k = 0, nextLoose = 0
-            while true {
-                var occupied: UInt64 = 0
-                if k < words { for node in nodes { occupied |= bits[node * words + k] } }
-                while nextLoose < loose.count, loose[nextLoose] / 64 == k {
-                    occupied |= 1 << UInt64(loose[nextLoose] % 64)
-                    nextLoose += 1
-                }
-                if occupied != ~0 {
-                    free = k * 64 + (~occupied).trailingZeroBitCount
-                    break
-                }
-                k += 1
-            }
+            let free = occupancy.firstFree(nodes: nodes, loose: loose)
             if free > cap {
                 result[index] = Placement(y: row(cap), level: cap, hidden: true)
             } else {
                 result[index] = Placement(y: row(free), level: free, hidden: false)
-                rowAt[positionOf[index]] = Int32(free)
-                setRow(free, position: positionOf[index])
+                occupancy.place(row: free, position: positionOf[index])
             }
         }
         return result
+    }
+
+    /// The positions in `xs` (sorted) whose box the reference's x-test finds overlapping a frame
+    /// at `c`: both halves of the test are monotone in x', so they form one range.
+    static func overlapping(_ xs: [Double], c: Double, w: Double) -> Range<Int> {
+        let n = xs.count
+        var lo = 0, hi = n
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if c < xs[mid] + w { hi = mid } else { lo = mid + 1 }
+        }
+        let start = lo
+        hi = n
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if xs[mid] < c + w { lo = mid + 1 } else { hi = mid }
+        }
+        return start..<max(start, lo)
     }
 }
