@@ -35,5 +35,3 @@ struct Column {
         count += 1
     }
 }
-
-// MARK: - All boxes on one row

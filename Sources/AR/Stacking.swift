@@ -93,25 +93,9 @@ public struct Stacking: Sendable {
         let w = boxWidth, h = boxHeight, gap = Stacking.gap
         let order = self.order(boxes)
 
-        // Columns of width w, keyed by floor(x / w), each holding its placed boxes sorted by y
-        // descending (the bottom of the screen first).
-        var columnOf: [Int: Int] = [:]
-        columnOf.reserveCapacity(n)
-        func key(_ x: Double) -> Int {
-            let k = (x / w).rounded(.down)
-            return Int(max(-1e15, min(1e15, k)))
-        }
-        var sizes: [Int] = []
-        for b in boxes {
-            let k = key(b.x)
-            if let c = columnOf[k] { sizes[c] += 1 } else { columnOf[k] = sizes.count; sizes.append(1) }
-        }
-        let columns = UnsafeMutablePointer<Column>.allocate(capacity: sizes.count)
-        for (c, size) in sizes.enumerated() { columns.advanced(by: c).initialize(to: Column(capacity: size)) }
-        defer {
-            for c in 0..<sizes.count { columns[c].deallocate() }
-            columns.deallocate()
-        }
+        // Columns of width w, each holding its placed boxes sorted by y descending.
+        let columns = ColumnSet(boxes, width: w, boxHeight: h)
+        defer { columns.deallocate() }
 
         // Per box: the columns that can hold an overlapping box, and a cursor in each.
         var queried: [Int] = []
@@ -124,19 +108,9 @@ public struct Stacking: Sendable {
             let x = box.x, alt = alternateX(x)
             var y = box.y
 
-            // A box overlaps ours only if |x' − x| < w (up to rounding): three columns, or four
-            // when x sits on a column edge; the same again around the alternate x. The slack,
-            // over 4 ulps of |x| + w, covers the rounding of the reference's x + w.
             queried.removeAll(keepingCapacity: true)
-            func addColumns(around c: Double) {
-                let slack = (abs(c) + w) * 1e-15
-                for k in key(c - w - slack)...key(c + w + slack) {
-                    if let col = columnOf[k], !queried.contains(col) { queried.append(col) }
-                }
-            }
-            addColumns(around: x)
-            if let alt { addColumns(around: alt) }
-            let hasAlt = alt != nil, ax = alt ?? 0
+            columns.addColumns(around: x, to: &queried)
+            if let alt { columns.addColumns(around: alt, to: &queried) }
             cursors.removeAll(keepingCapacity: true)
             let startSlack = (abs(y) + h) * 1e-12 + 1e-9
             // The first entry that can overlap now or later: y' < y + h.
@@ -149,25 +123,8 @@ public struct Stacking: Sendable {
             climb: while true {
                 let slack = (abs(y) + h) * 1e-12 + 1e-9
                 let upper = y + h + slack, lower = y - h - slack
-                var next = Int32.max, nextY = 0.0
-                var first = Int32.max, firstY = 0.0
-                for q in 0..<queried.count {
-                    let column = columns[queried[q]]
-                    var j = cursors[q]
-                    while j < column.count, column.entries[j].y >= upper { j += 1 }
-                    cursors[q] = j
-                    while j < column.count {
-                        let e = column.entries[j]
-                        if e.y <= lower { break }
-                        // The reference's test, the primary frame then the alternate one.
-                        if (x < e.x + w && e.x < x + w && y < e.y + h && e.y < y + h)
-                            || (hasAlt && ax < e.x + w && e.x < ax + w && y < e.y + h && e.y < y + h) {
-                            if e.rank >= pointer, e.rank < next { next = e.rank; nextY = e.y }
-                            if e.rank < first { first = e.rank; firstY = e.y }
-                        }
-                        j += 1
-                    }
-                }
+                var (next, nextY, first, firstY) = columns.hits(queried, &cursors, x: x, alternate: alt, y: y, upper: upper,
+                                                                 lower: lower, pointer: pointer)
                 let hitY: Double
                 if next != Int32.max {
                     hitY = nextY
@@ -187,7 +144,7 @@ public struct Stacking: Sendable {
                 movedInPass = true
             }
             result[index] = Placement(y: y, level: level, hidden: hidden)
-            if !hidden { columns[columnOf[key(x)]!].insert(Column.Entry(y: y, x: x, rank: Int32(rank))) }
+            if !hidden { columns.insert(Column.Entry(y: y, x: x, rank: Int32(rank))) }
         }
         return result
     }
