@@ -6,43 +6,6 @@ import Loading
 import Rules
 import Map
 
-/// The `monitor:` settings as command-line options; each overrides the default.
-struct MonitorOptions: ParsableArguments {
-    @Option(name: .customLong("hysteresis-m"), help: "Extra evidence beyond a boundary, metres (default 5).")
-    var hysteresis: Double?
-    @Option(name: .customLong("accuracy-factor"), help: "Times the fix's horizontal error added to the margin (default 1; 0 ignores it).")
-    var accuracyFactor: Double?
-    @Option(name: .customLong("max-error-m"), help: "Drop fixes less accurate than this, metres (default 50).")
-    var maxError: Double?
-    @Option(name: .customLong("max-speed-mps"), help: "Drop fixes that would need more than this speed, m/s (default 100).")
-    var maxSpeed: Double?
-    @Option(name: .customLong("dwell-s"), help: "Seconds inside before one dwell event (default 60; 0: none).")
-    var dwell: Double?
-    @Flag(inversion: .prefixedNo, help: "Report fences crossed between two fixes (default on).")
-    var transit: Bool?
-    @Flag(name: .customLong("initial-enter"), help: "Announce the fences the first fix is already inside.")
-    var initialEnter = false
-
-    func validate() throws {
-        for (name, v) in [("--hysteresis-m", hysteresis), ("--accuracy-factor", accuracyFactor), ("--max-error-m", maxError),
-                          ("--max-speed-mps", maxSpeed), ("--dwell-s", dwell)] {
-            if let v, !(v >= 0) || !v.isFinite { throw ValidationError("\(name) must be a number of 0 or more") }
-        }
-    }
-
-    func applied(to base: MonitorConfig) -> MonitorConfig {
-        var c = base
-        if let hysteresis { c.hysteresisMetres = hysteresis }
-        if let accuracyFactor { c.accuracyFactor = accuracyFactor }
-        if let maxError { c.maxErrorMetres = maxError }
-        if let maxSpeed { c.maxSpeed = maxSpeed }
-        if let dwell { c.dwellSeconds = dwell }
-        if let transit { c.transit = transit }
-        if initialEnter { c.initialEnter = true }
-        return c
-    }
-}
-
 extension Treeline {
     struct Replay: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -183,34 +146,5 @@ extension Treeline.Replay {
             err.write(StatsReport.text(counts, source: file))
             err.flush()
         }
-    }
-}
-
-/// The human-readable `--stats` block.
-enum StatsReport {
-    static func text(_ s: NMEAStats, source: String) -> String {
-        func row(_ name: String, _ value: Int, indent: Int = 0) -> String {
-            let label = String(repeating: " ", count: indent) + name
-            let pad = max(1, 22 - label.count)
-            return label + String(repeating: " ", count: pad) + String(value) + "\n"
-        }
-        var t = "NMEA log \(source == "-" ? "(standard input)" : source)\n"
-        t += row("lines", s.lines)
-        t += row("sentences", s.sentences)
-        for (type, n) in s.sentencesByType.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
-            t += row(type.description, n, indent: 2)
-        }
-        t += row("bad checksum", s.badChecksum)
-        t += row("missing checksum", s.missingChecksum)
-        t += row("skipped", s.skipped)
-        t += row("invalid", s.invalid)
-        t += row("garbage", s.garbage)
-        t += row("comments", s.comments)
-        t += row("overlong", s.overlong)
-        t += row("fixes", s.fixes)
-        t += row("3D", s.fixes3D, indent: 2)
-        t += row("2D", s.fixes2D, indent: 2)
-        t += row("no fix", s.noFix, indent: 2)
-        return t
     }
 }

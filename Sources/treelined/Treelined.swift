@@ -164,9 +164,4 @@ struct Treelined: AsyncParsableCommand {
     }
 }
 
-struct DaemonError: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
-}
-
 extension Logger.Level: @retroactive ExpressibleByArgument {}
