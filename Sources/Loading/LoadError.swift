@@ -11,7 +11,7 @@ import Rules
 /// the file (and the line, feature or key where there is one) and says what to do; both
 /// executables print it as it is.
 public struct LoadError: Error, CustomStringConvertible {
-    public enum Cause {
+    public enum Cause: Sendable {
         /// It could not be opened or read.
         case unreadable(LogFileError)
         /// A regions file with problems (every one, each naming file and feature).
