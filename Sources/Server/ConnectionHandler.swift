@@ -201,7 +201,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 let unknown = wanted.subtracting(ids).sorted()
                 if let first = unknown.first {
                     let more = unknown.count > 1 ? " (and \(unknown.count - 1) more)" : ""
-                    handler.reply(error: "\"regions\": no region '\(TextExcerpt.short(first))'\(more) is in force: the request {\"type\":\"regions\"} lists their ids")
+                    handler.reply(error: "\"regions\": no region '\(TextExcerpt.short(first))'\(more) is in force: {\"cmd\":\"regions\"} (treeline state --regions) lists their ids")
                 } else {
                     handler.subscribe(filter: filter, since: since, timing: timing)
                 }

@@ -63,7 +63,7 @@ extension Daemon {
             try await daemon.start()
             let (c, _) = try daemon.client()
             let refused = json(c.ask(#"{"cmd":"subscribe","regions":["plant-carvalho","plant-nowhere","zz"]}"#))
-            #expect(refused["message"] as? String == "\"regions\": no region 'plant-nowhere' (and 1 more) is in force: the request {\"type\":\"regions\"} lists their ids")
+            #expect(refused["message"] as? String == "\"regions\": no region 'plant-nowhere' (and 1 more) is in force: {\"cmd\":\"regions\"} (treeline state --regions) lists their ids")
             let ok = json(c.ask(#"{"cmd":"subscribe","regions":["plant-carvalho"]}"#))
             #expect(ok["class"] as? String == "SUBSCRIBED", "\(ok)")
         }
