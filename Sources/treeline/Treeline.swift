@@ -11,6 +11,6 @@ struct Treeline: AsyncParsableCommand {
         events. See README.md for the whole picture.
         """,
         version: treelineVersion,
-        subcommands: [Replay.self, Watch.self, Check.self, Where.self, LayoutCommand.self, Subscribe.self, Water.self, State.self, Plan.self, Plant.self, Trees.self]
+        subcommands: [Replay.self, Watch.self, Check.self, Where.self, LayoutCommand.self, Subscribe.self, Water.self, State.self, Plan.self, Plant.self, Trees.self, SpeciesCommand.self]
     )
 }

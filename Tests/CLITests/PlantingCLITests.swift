@@ -86,3 +86,31 @@ import Testing
         #expect((features.first?["properties"] as? [String: Any])?["species"] as? String == "Quercus robur")
     }
 }
+
+@Suite struct SpeciesCommand {
+    let catalog = ["--catalog", "Data/species.json"]
+
+    @Test func aTypoFindsTheSpeciesAndTheAreasThatTakeIt() throws {
+        let r = try CLI.run(["species", "quercus robr", "--regions", "Data/regions.geojson"] + catalog)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "Quercus robur (Pedunculate oak): spacing 5 m, 400 a hectare; height 20–35 m; allowed in ref-encosta\n")
+    }
+
+    @Test func everyOakByItsCommonName() throws {
+        let r = try CLI.run(["species", "OAK", "--json"] + catalog)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count >= 5)
+        for line in lines {
+            let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect((o?["common"] as? String)?.lowercased().contains("oak") == true, "\(line)")
+            #expect(o?["match"] as? String == "prefix" && o?["areas"] == nil && (o?["spacing_m"] as? Double ?? 0) > 0)
+        }
+    }
+
+    @Test func nothingFoundIsAnError() throws {
+        let r = try CLI.run(["species", "castanheiro"] + catalog)
+        #expect(r.status != 0 && r.stdout.isEmpty)
+        #expect(r.stderr.contains("no species in the catalog matches \"castanheiro\""), "\(r.stderr)")
+    }
+}
