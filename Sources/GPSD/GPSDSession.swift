@@ -26,8 +26,15 @@ final class GPSDSession {
         data.deallocate()
     }
 
+    /// libgps sends its requests with write(2): to a gpsd that has just gone, that raises
+    /// SIGPIPE, whose default ends the whole process (the daemon, `treeline watch`). Ignored once,
+    /// process-wide, before the first connection, as gpsd's own clients do: the write then fails
+    /// with EPIPE and the client reconnects as for any other loss of gpsd.
+    static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     /// Connects and asks for JSON reports.
     func open(host: String, port: Int) throws(GPSDError) {
+        _ = Self.ignoreBrokenPipes
         close()
         errno = 0
         let status = gps_open(host, String(port), data)
