@@ -55,7 +55,7 @@ import Glibc
             #expect(have.count == want.count, "\(name): \(have.count) live fixes, \(want.count) replayed")
             var mismatches: [String] = []
             for (a, b) in zip(have, want) {
-                // gpsd 3.22 moves dates before 2017 forward by 1024 weeks (PITFALLS.md); Treeline does not.
+                // gpsd 3.22 moves dates before 2017 forward by 1024 weeks (its own .chk files show it); Treeline does not.
                 let shift: Int64 = 619_315_200 * 1_000_000_000
                 let sameTime = a.time == b.time || a.time.map { t in b.time.map { t.nanoseconds - $0.nanoseconds == shift } ?? false } ?? false
                 let same = sameTime && a.mode == b.mode
