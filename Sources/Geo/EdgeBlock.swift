@@ -61,7 +61,7 @@ public struct EdgeBlock: Sendable {
     }
 
     /// Whether the run cannot hold an edge nearer than `best` (a squared distance), even as
-    /// `FenceCore.segmentDistanceSquared` rounds: its box is farther by more than a millionth
+    /// `PlanarRing.segmentDistanceSquared` rounds: its box is farther by more than a millionth
     /// (and 10⁻¹² m²), far beyond that rounding (some 10⁻¹³ m on coordinates of kilometres).
     @inlinable
     func isFarther(_ q: Planar, than best: Double) -> Bool {

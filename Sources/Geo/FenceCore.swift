@@ -162,7 +162,7 @@ public struct FenceCore: Sendable {
             var b = v[nearest.previous]
             for i in nearest.edges {
                 let a = v[i]
-                best = min(best, segmentDistanceSquared(q, b, a))
+                best = min(best, PlanarRing.segmentDistanceSquared(q, b, a))
                 b = a
             }
         }
@@ -189,7 +189,7 @@ public struct FenceCore: Sendable {
                     var b = v[s == start ? end - 1 : s - 1]
                     for i in edges {
                         let a = v[i]
-                        best = min(best, segmentDistanceSquared(q, b, a))
+                        best = min(best, PlanarRing.segmentDistanceSquared(q, b, a))
                         b = a
                     }
                 }
@@ -386,17 +386,11 @@ public struct FenceCore: Sendable {
             var b = v[end - 1]
             for i in start..<end {
                 let a = v[i]
-                best = min(best, Self.segmentDistanceSquared(q, b, a))
+                best = min(best, PlanarRing.segmentDistanceSquared(q, b, a))
                 b = a
             }
             start = end
         }
         return best.squareRoot()
-    }
-
-    /// Squared distance from `q` to the segment `a`–`b`, in the plane (`PlanarRing`'s).
-    @inlinable
-    public static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
-        PlanarRing.segmentDistanceSquared(q, a, b)
     }
 }

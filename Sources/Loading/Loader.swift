@@ -64,6 +64,15 @@ public enum Loader {
         }
     }
 
+    /// The catalog a command-line tool reads: the one `given` (`--catalog`); else the config's
+    /// `species:` (the daemon's own catalog); else `Data/species.json` in the current folder,
+    /// then the installed one.
+    public static func catalog(given: String?, config: TreelineConfig?) throws(LoadError) -> SpeciesCatalog {
+        if let given { return try catalog([given]) }
+        if let config { return try catalog([config.species]) }
+        return try catalog(["Data/species.json", "/usr/local/share/treeline/species.json", "/usr/share/treeline/species.json"])
+    }
+
     /// The species catalog: the first of `candidates` that exists (a path given by the user is
     /// the only candidate; defaults may list several).
     public static func catalog(_ candidates: [String]) throws(LoadError) -> SpeciesCatalog {

@@ -54,13 +54,9 @@ final class PlanarArea {
         var best = Double.infinity
         for i in cells.buckets.range(k) {
             let e = Int(cells.buckets.items[i])
-            best = min(best, Self.segmentDistanceSquared(q, edges.b(e), edges.a(e)))
+            best = min(best, PlanarRing.segmentDistanceSquared(q, edges.b(e), edges.a(e)))
         }
         return best.squareRoot()
-    }
-
-    static func segmentDistanceSquared(_ q: Planar, _ a: Planar, _ b: Planar) -> Double {
-        PlanarRing.segmentDistanceSquared(q, a, b)
     }
 
     /// Area of the rings by the even-odd rule for valid polygons: outer rings minus holes, each

@@ -32,10 +32,7 @@ struct PlantingOptions: ParsableArguments {
     }
 
     func loadCatalog() throws -> SpeciesCatalog {
-        if let catalog { return try Loader.catalog([catalog]) }
-        // With a config, its species: (the daemon's catalog, as the daemon reads it).
-        if config != nil { return try Loader.catalog([try settings().species]) }
-        return try Loader.catalog(["Data/species.json", "/usr/local/share/treeline/species.json", "/usr/share/treeline/species.json"])
+        try Loader.catalog(given: catalog, config: config.map(Loader.config))
     }
 
     func openStore() throws -> Store {

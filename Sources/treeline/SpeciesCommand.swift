@@ -42,8 +42,7 @@ extension Treeline {
 
         func run() throws {
             let settings = try config.map(Loader.config)
-            let catalog = try Loader.catalog(self.catalog.map { [$0] } ?? settings.map { [$0.species] }
-                ?? ["Data/species.json", "/usr/local/share/treeline/species.json", "/usr/share/treeline/species.json"])
+            let catalog = try Loader.catalog(given: self.catalog, config: settings)
             let paths = regions.isEmpty ? settings?.regions ?? [] : regions
             let areas: RegionSet? = paths.isEmpty ? nil : try Loader.regions(paths, crs: crs)
             let found = catalog.search(query ?? "")
