@@ -33,14 +33,7 @@ public final class NMEAFeeder: Sendable {
         // can be given the same port, and the second listen() fails with EADDRINUSE — seen when
         // the parametrised gpsd tests start their feeders in parallel).
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 4) == 0 else {
+        guard Self.bindLocal(listener, port: 0) == 0, listen(listener, 4) == 0 else {
             let code = POSIXErrorCode(rawValue: errno) ?? .EADDRINUSE
             close(listener)
             throw POSIXError(code, "the NMEA feeder could not listen on a local port: \(String(cString: strerror(errno)))")
@@ -115,17 +108,48 @@ public final class NMEAFeeder: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// A TCP port free at the moment of asking.
+    /// A TCP port free at the moment of asking, for a process to bind later (gpsd's `-S`).
+    ///
+    /// Taken below the kernel's ephemeral range (`ip_local_port_range`): a port the kernel handed
+    /// out for a port-0 bind is free again once closed, and the next port-0 bind — a feeder, a
+    /// client — may get it before gpsd binds it; ports below the range are never handed out so.
     public static func freePort() -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
+        let low = range.first ?? 32768
+        if low > 11_000 {
+            for _ in 0..<200 {
+                let port = Int.random(in: 10_000..<low)
+                if bindable(port) { return port }
+            }
+        }
+        return ephemeralPort()
+    }
+
+    /// Whether `port` on 127.0.0.1 can be bound now.
+    static func bindable(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
+        return bindLocal(fd, port: port) == 0
+    }
+
+    /// A port the kernel picks for a port-0 bind.
+    static func ephemeralPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        _ = bindLocal(fd, port: 0)
+        return localPort(fd)
+    }
+
+    /// bind(2) of `fd` to 127.0.0.1:`port` (0: the kernel picks).
+    static func bindLocal(_ fd: Int32, port: Int) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        return localPort(fd)
     }
 }
 
