@@ -21,10 +21,13 @@ import Glibc
         return fixes
     }
 
-    /// Reads fixes until nothing has come for `idle` seconds.
+    /// Reads fixes until nothing has come for `idle` seconds after the first (which may take up to
+    /// 20 s: connecting, gpsd opening its source, on a loaded machine).
     static func fixes(from client: GPSDClient, idle: Double) async -> [Fix] {
         let (box, reader) = Collected.reading(client)
         defer { reader.cancel() }
+        var first = Patience()
+        while box.fixes.isEmpty, first.waited <= 20 { await first.nap(0.05) }
         var count = box.fixes.count
         var quiet = Patience()
         while quiet.waited <= idle {
