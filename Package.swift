@@ -109,7 +109,8 @@ let package = Package(
             dependencies: ["NMEA", "Loading", "Geo"],
             resources: [.copy("gpsd-3.22")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["treeline", "Geo"]),
+        // Loading, NMEA and Rules: TrackCLITests counts the used, thinned fixes of a log itself.
+        .testTarget(name: "CLITests", dependencies: ["treeline", "Geo", "Loading", "NMEA", "Rules"]),
     ]
 )
 

@@ -5,6 +5,7 @@ import Config
 import Loading
 import Rules
 import Map
+import TreelineVersion
 
 extension Treeline {
     struct Replay: ParsableCommand {
@@ -36,11 +37,17 @@ extension Treeline {
             the track of the fixes used (dashed across gaps of more than 10 s), the events with their
             times, a scale bar and a north arrow. Open it in a web browser.
 
+            --gpx FILE (with --regions) also writes the track of the fixes the monitor used as GPX 1.1,
+            thinned as the daemon records it: the first fix, then one whenever the receiver has moved
+            2 m or 30 s have passed since the last one kept. One trkpt (lat, lon, time) per point; the
+            track and the file are named after the log. GPS software and OpenStreetMap editors open it.
+
             Examples:
               treeline replay Data/walk.nmea --fixes | head
               cat Data/walk.nmea | treeline replay - --stats
               treeline replay Data/walk.nmea --regions Data/regions.geojson --regions Data/regions-pt-tm06.geojson
               treeline replay Data/walk.nmea --regions Data/regions.geojson --svg walk.svg
+              treeline replay Data/walk.nmea --regions Data/regions.geojson --gpx walk.gpx
             """
         )
 
@@ -59,6 +66,9 @@ extension Treeline {
         @Option(help: ArgumentHelp("With --regions: write a map (SVG) of the fences, the track and the events to this file.", valueName: "file"))
         var svg: String?
 
+        @Option(help: ArgumentHelp("With --regions: write the track of the fixes used (GPX 1.1), thinned as the daemon records it, to this file.", valueName: "file"))
+        var gpx: String?
+
         @Option(help: "The CRS of the regions' coordinates when a file does not say (e.g. EPSG:3763).")
         var crs: String?
 
@@ -71,6 +81,7 @@ extension Treeline {
         func validate() throws {
             if !regions.isEmpty && fixes { throw ValidationError("--fixes and --regions print different things: give one") }
             if svg != nil && regions.isEmpty { throw ValidationError("--svg draws the monitor's events: give --regions too") }
+            if gpx != nil && regions.isEmpty { throw ValidationError("--gpx records the fixes the monitor used: give --regions too") }
         }
 
         func run() throws {
@@ -112,10 +123,17 @@ extension Treeline.Replay {
             return m
         }
         var lastUsed: UTCTime?
+        // The GPX track: the fixes the monitor used, as the daemon records them. A fix was used
+        // when the monitor's last fix is a new one (a later time: a dropped jump changes only its
+        // pending jump), and it is kept when the thinner admits it.
+        let recording = gpx != nil
+        var thinner = TrackThinner()
+        var track: [TrackPoint] = []
         let bar = ProgressBar(total: log.size, label: file)
         defer { bar.finish() }
         let counts = try log.replay(progress: bar.update) { fix in
             let used = monitor.gate.accepted
+            let lastTime = recording ? monitor.lastFix?.time : nil
             monitor.process(fix) { event in
                 byType[event.type.rawValue, default: 0] += 1
                 map?.addEvent(event)
@@ -130,10 +148,19 @@ extension Treeline.Replay {
                 map?.addTrack(c)
                 lastUsed = t
             }
+            if recording, let last = monitor.lastFix, last.time != lastTime {
+                let p = TrackPoint(time: last.time, coordinate: last.coordinate, error: last.error)
+                if thinner.admit(p) { track.append(p) }
+            }
         }
         out.flush()
         bar.finish()
         if let map, let svg { try WholeFile.write(map.render(), to: svg, what: "map") }
+        if let gpx {
+            let name = file == "-" ? "standard input" : file
+            let bytes = TrackWriter.gpx(track, name: name, creator: "Treeline \(treelineVersion)")
+            try WholeFile.write(String(decoding: bytes, as: UTF8.self), to: gpx, what: "track")
+        }
         var summary = "\(file): \(counts.fixes) fixes, \(monitor.gate.accepted) used"
         let dropped = DropReason.allCases.compactMap { r in monitor.gate.dropped[r].map { "\(r.rawValue) \($0)" } }
         summary += dropped.isEmpty ? ", none dropped\n" : ", dropped: " + dropped.joined(separator: ", ") + "\n"
