@@ -1,5 +1,5 @@
 /// A fence with the properties its rule needs.
-public struct Region: Sendable {
+public struct Region: Sendable, Equatable {
     /// Unique within a regions file (`properties.id`); event JSON and messages name the region by it.
     public var id: String
     /// What the region is for, which decides the monitor's rules for it.
@@ -8,18 +8,23 @@ public struct Region: Sendable {
     public var name: String
     /// The fence, WGS84 degrees.
     public var shape: Shape
-    /// Plants: days between waterings (1–30) and when the plant was last watered.
+    /// Plants: days between waterings (`intervalLimits`).
     public var intervalDays: Int?
-    /// Plants: when the plant was last watered (`last_watered`); nil otherwise.
+    /// Plants: when the plant was last watered (`last_watered`); nil when never (it is due now).
     public var lastWatered: UTCTime?
     /// Reforestation areas: species that may be planted.
     public var species: [String]
     /// Optional ordering hint for AR front-ends.
     public var priority: Double?
+    /// A free note (`note`): what the plant is, where the album's pictures go.
+    public var note: String?
+    /// The planting project an area belongs to (`project`), for `treeline project export`.
+    public var project: String?
 
     /// A region as given; nothing is checked (`RegionFile` checks what it reads).
     public init(id: String, kind: RegionKind, name: String, shape: Shape, intervalDays: Int? = nil,
-                lastWatered: UTCTime? = nil, species: [String] = [], priority: Double? = nil) {
+                lastWatered: UTCTime? = nil, species: [String] = [], priority: Double? = nil, note: String? = nil,
+                project: String? = nil) {
         self.id = id
         self.kind = kind
         self.name = name
@@ -28,6 +33,8 @@ public struct Region: Sendable {
         self.lastWatered = lastWatered
         self.species = species
         self.priority = priority
+        self.note = note
+        self.project = project
     }
 
     /// Default radii when a Point feature has no `radius_m`.
@@ -37,4 +44,8 @@ public struct Region: Sendable {
     public static let radiusLimits = 1.0...1_000_000.0
     /// Radius in metres a plant's Point feature gets when it has no `radius_m`.
     public static let defaultPlantRadius = 30.0
+    /// The watering intervals a plant may have, days: daily to yearly (a cactus wants about 40).
+    public static let intervalLimits = 1...365
+    /// The longest `note` or `project`, bytes.
+    public static let maxTextBytes = 4096
 }

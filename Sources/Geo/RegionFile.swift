@@ -2,8 +2,9 @@
 ///
 /// Each feature is a Polygon, MultiPolygon, or Point with `properties.radius_m`, and has
 /// `properties.id` (unique), `kind` (`reforestation`, `plant` or `album`), `name`, and what the
-/// kind needs: plants `interval_days` (1–30) and `last_watered` (ISO 8601), reforestation areas
-/// a `species` list. Albums without a radius get 150 m, plants 30 m.
+/// kind needs: plants `interval_days` (1–365) and optionally `last_watered` (ISO 8601; a plant
+/// never watered is due now), reforestation areas a `species` list. Albums without a radius get
+/// 150 m, plants 30 m. Any feature may have a `note` and a `project` (strings).
 ///
 /// Coordinates are WGS84 longitude/latitude unless the file has a top-level `"crs"` (a string
 /// such as `"EPSG:3763"`, or the 2008 GeoJSON form `{"type":"name","properties":{"name":…}}`)
@@ -84,6 +85,19 @@ public enum RegionFile {
         return regions
     }
 
+    /// One Feature given on its own (a region added at runtime), WGS84, checked by the same rules
+    /// as a file's; `source` names it in issues (e.g. "add_region"). `feature` is a value of `doc`.
+    /// With `idOptional`, a Feature without `properties.id` gives a region whose id is "" (for
+    /// the caller to name).
+    public static func feature(_ feature: JSONValue, in doc: JSONDocument, source: String, idOptional: Bool = false) throws(RegionFileError) -> Region {
+        var issues: [RegionIssue] = []
+        var context = FeatureContext(file: source, index: 0, id: nil)
+        let region = Self.region(feature, doc: doc, transform: nil, crs: nil, requirements: .full, idOptional: idOptional,
+                                 context: &context, issues: &issues)
+        if let region, issues.isEmpty { return region }
+        throw RegionFileError(issues: issues)
+    }
+
     static func isWGS84(_ name: String) -> Bool {
         let n = name.uppercased()
         return n == "EPSG:4326" || n == "OGC:CRS84" || n == "URN:OGC:DEF:CRS:OGC:1.3:CRS84" || n == "CRS84"
@@ -107,7 +121,7 @@ public enum RegionFile {
     }
 
     static func region(_ feature: JSONValue, doc: JSONDocument, transform: CRSTransform?, crs: String?,
-                       requirements: Requirements, context: inout FeatureContext, issues: inout [RegionIssue]) -> Region? {
+                       requirements: Requirements, idOptional: Bool = false, context: inout FeatureContext, issues: inout [RegionIssue]) -> Region? {
         guard case .object = feature, feature["type"]?.string == "Feature" else {
             issues.append(context.issue("not a GeoJSON Feature object (\"type\":\"Feature\")"))
             return nil
@@ -120,7 +134,7 @@ public enum RegionFile {
         var id = ""
         switch properties["id"] {
         case let .string(s)? where !s.isEmpty: id = s
-        case nil: issues.append(context.issue("properties.id is missing"))
+        case nil: if !idOptional { issues.append(context.issue("properties.id is missing")) }
         default: issues.append(context.issue("properties.id must be a non-empty string"))
         }
         if !id.isEmpty { context.id = id }
@@ -143,18 +157,21 @@ public enum RegionFile {
         var species: [String] = []
         let rules = requirements == .full
         if kind == .plant, rules {
+            let limits = Region.intervalLimits
             if let v = properties["interval_days"]?.number {
-                if v == v.rounded(), (1...30).contains(v) { intervalDays = Int(v) } else {
-                    issues.append(context.issue("interval_days must be a whole number of days from 1 to 30, not \(Wording.number(v))"))
+                if v == v.rounded(), Double(limits.lowerBound) <= v, v <= Double(limits.upperBound) { intervalDays = Int(v) } else {
+                    issues.append(context.issue("interval_days must be a whole number of days from \(limits.lowerBound) to \(limits.upperBound), not \(Wording.number(v))"))
                 }
             } else {
-                issues.append(context.issue("a plant needs interval_days (1 to 30)"))
+                issues.append(context.issue("a plant needs interval_days (\(limits.lowerBound) to \(limits.upperBound))"))
             }
-            if let s = properties["last_watered"]?.string {
+            switch properties["last_watered"] {
+            case nil, .null?: break  // never watered: due now
+            case let .string(s)?:
                 lastWatered = UTCTime(iso8601: s)
                 if lastWatered == nil { issues.append(context.issue("last_watered \"\(TextExcerpt.short(s))\" is not an ISO 8601 date or time (e.g. 2026-04-20T08:00:00Z)")) }
-            } else {
-                issues.append(context.issue("a plant needs last_watered (ISO 8601, e.g. 2026-04-20T08:00:00Z)"))
+            default:
+                issues.append(context.issue("last_watered must be an ISO 8601 string (e.g. 2026-04-20T08:00:00Z), or absent for a plant never watered"))
             }
         }
         if kind == .reforestation, rules {
@@ -168,6 +185,15 @@ public enum RegionFile {
         if let p = properties["priority"] {
             if let v = p.number { priority = v } else { issues.append(context.issue("priority must be a number")) }
         }
+        func text(_ key: String) -> String? {
+            switch properties[key] {
+            case nil, .null?: return nil
+            case let .string(s)? where s.utf8.count <= Region.maxTextBytes: return s.isEmpty ? nil : s
+            case .string?: issues.append(context.issue("\(key) is over \(Region.maxTextBytes) bytes")); return nil
+            default: issues.append(context.issue("\(key) must be a string")); return nil
+            }
+        }
+        let note = text("note"), project = text("project")
 
         guard let geometry = feature["geometry"], case .object = geometry else {
             issues.append(context.issue("has no geometry object"))
@@ -177,7 +203,7 @@ public enum RegionFile {
                                context: context, issues: &issues)
         guard issues.count == start, let shape, let kind else { return nil }
         return Region(id: id, kind: kind, name: name, shape: shape, intervalDays: intervalDays, lastWatered: lastWatered,
-                      species: species, priority: priority)
+                      species: species, priority: priority, note: note, project: project)
     }
 
     static func shape(_ geometry: JSONValue, properties: JSONValue, kind: RegionKind?, doc: JSONDocument, transform: CRSTransform?,

@@ -30,7 +30,14 @@ public enum Loader {
     /// Several regions files as one set (e.g. one drawn in WGS84 and one in a national CRS); ids
     /// must be unique across them. Every problem of every file is reported, not just the first.
     public static func regions(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full) throws(LoadError) -> RegionSet {
-        var all: [Region] = []
+        RegionSet(try regionList(paths, crs: crs, requirements: requirements).map(\.region))
+    }
+
+    /// The regions of several files, in order, each with the file it came from (a message about
+    /// a region names the file to edit); ids unique across them.
+    public static func regionList(_ paths: [String], crs: String? = nil,
+                                  requirements: RegionFile.Requirements = .full) throws(LoadError) -> [(region: Region, file: String)] {
+        var all: [(region: Region, file: String)] = []
         var issues: [RegionIssue] = []
         var firstFile: [String: String] = [:]
         for path in paths {
@@ -45,13 +52,13 @@ public enum Loader {
                         firstFile[r.id] = path
                     }
                 }
-                all += regions
+                all += regions.map { ($0, path) }
             } catch {
                 issues += error.issues
             }
         }
         if let first = issues.first { throw LoadError(file: first.file, cause: .regions(RegionFileError(issues: issues))) }
-        return RegionSet(all)
+        return all
     }
 
     /// The config file (YAML); the error names the file, line and key.

@@ -29,7 +29,7 @@ import Testing
             polygonFeature("kindless", [square], kind: "garden"),                                          // 7
             circleFeature("zero", lon: -9.14, lat: 38.7, radius: 0),                                       // 8
             circleFeature("noradius", lon: -9.14, lat: 38.7, radius: nil, kind: "reforestation", extra: ",\"species\":[\"Quercus robur\"]"),  // 9
-            circleFeature("thirsty", lon: -9.14, lat: 38.7, radius: 30, kind: "plant", extra: ",\"interval_days\":45,\"last_watered\":\"yesterday\""),  // 10
+            circleFeature("thirsty", lon: -9.14, lat: 38.7, radius: 30, kind: "plant", extra: ",\"interval_days\":400,\"last_watered\":\"yesterday\""),  // 10
             polygonFeature("hole-cross", [square, closed([(-9.135, 38.705), (-9.125, 38.705), (-9.125, 38.706), (-9.135, 38.706)])]),  // 11
         ]
         let found = issues(collection(features))
@@ -44,7 +44,7 @@ import Testing
         #expect(messages(7).contains { $0.contains("unknown kind \"garden\"") })
         #expect(messages(8).contains { $0.contains("radius_m must be from 1 to 1000000 metres, not 0") })
         #expect(messages(9).contains { $0.contains("needs radius_m") })
-        #expect(messages(10).contains { $0.contains("interval_days") && $0.contains("45") })
+        #expect(messages(10).contains { $0.contains("interval_days") && $0.contains("1 to 365") && $0.contains("400") })
         #expect(messages(10).contains { $0.contains("last_watered \"yesterday\"") })
         #expect(messages(11).contains { $0.contains("hole 1 crosses its outer ring") })
         // Each issue names the file, the feature and its id.
