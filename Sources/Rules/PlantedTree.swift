@@ -12,13 +12,16 @@ public struct PlantedTree: Sendable, Equatable {
     public var coordinate: Coordinate
     /// When it was recorded.
     public var planted: UTCTime?
+    /// The planting project it belongs to, if any (`treeline project export`).
+    public var project: String?
 
     /// A recorded tree; `planted` nil when its time is not known.
-    public init(id: Int64, area: String, species: String, coordinate: Coordinate, planted: UTCTime? = nil) {
+    public init(id: Int64, area: String, species: String, coordinate: Coordinate, planted: UTCTime? = nil, project: String? = nil) {
         self.id = id
         self.area = area
         self.species = species
         self.coordinate = coordinate
         self.planted = planted
+        self.project = project
     }
 }

@@ -116,7 +116,8 @@ extension RegionMonitor {
     /// A monitor over `regions` (a reloaded regions file, say) with `config` that takes over
     /// this one's state: the last fix and the gate (its counts too), and each region's state by
     /// id, as `restore(last:regions:)` does. Regions no longer there are dropped, new ones start
-    /// fresh (outside). Produces no events. Its `takeChangedRegions()` lists the regions whose
+    /// fresh (outside; `treatAsNew` makes their first enter `initial`), regions new in this one
+    /// stay new. Produces no events. Its `takeChangedRegions()` lists the regions whose
     /// state changed here and was not yet taken, and those whose watering the new file moves later.
     public func carried(to regions: RegionSet, config: MonitorConfig) -> RegionMonitor {
         var states: [String: RegionState] = [:]
@@ -126,6 +127,12 @@ extension RegionMonitor {
         next.restore(last: lastFix, regions: states)
         next.gate = gate
         next.gate.config = config
+        // Regions still waiting to be found inside stay new.
+        var new = Set<String>()
+        for i in 0..<self.regions.count where table.new[i] { new.insert(self.regions.regions[i].id) }
+        if !new.isEmpty {
+            for i in 0..<regions.count where new.contains(regions.regions[i].id) { next.treatAsNew(i) }
+        }
         if !changedRegions.isEmpty {
             var pending = Set<String>()
             for i in changedRegions { pending.insert(self.regions.regions[Int(i)].id) }

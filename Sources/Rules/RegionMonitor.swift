@@ -88,9 +88,32 @@ public struct RegionMonitor: Sendable {
     /// monitor (some 600 bytes) per call to pass `self` by value.
     @inline(__always)
     func waterDue(_ i: Int, at t: UTCTime) -> Bool {
-        guard let interval = table.wateringInterval[i], let last = table.lastWatered[i] else { return false }
+        guard let interval = table.wateringInterval[i] else { return false }
+        // Never watered: due now, once.
+        guard let last = table.lastWatered[i] else { return table.alertedFor[i] != Self.neverWatered }
         guard t.nanoseconds - last.nanoseconds >= interval else { return false }
         return table.alertedFor[i] != last
+    }
+
+    /// `alertedFor` of a plant never watered whose alert has gone out.
+    public static let neverWatered = UTCTime(nanoseconds: .min)
+
+    /// Sets when plant `i` was last watered (a keeper correcting the date), without an event;
+    /// nil: never (due now). The next fix inside alerts if that makes it due.
+    public mutating func setLastWatered(_ i: Int, _ time: UTCTime?) {
+        guard table.kinds[i] == .plant, table.lastWatered[i] != time else { return }
+        table.lastWatered[i] = time
+        noteStateChange(i)
+    }
+
+    /// Region `i` appeared while the monitor runs (added at runtime, or to a reloaded file): the
+    /// next fix that shows it inside by evidence (`d ≥ margin`) enters it with `initial: true`,
+    /// as the first fix would with `initialEnter`; a fix outside it makes it an ordinary region.
+    /// Without a fix yet, the first fix sets its state like any other's.
+    public mutating func treatAsNew(_ i: Int) {
+        guard previous != nil, !table.inside[i] else { return }
+        table.new[i] = true
+        table.boundCenter[i].x = .nan
     }
 
     /// The rule event that follows a base event (enter or exit), if the region's kind has one;
@@ -104,7 +127,7 @@ public struct RegionMonitor: Sendable {
         case (.reforestation, .exit): rule.type = .plantingForbidden
         case (.plant, .enter):
             guard waterDue(e.region, at: e.time) else { return }
-            table.alertedFor[e.region] = table.lastWatered[e.region]
+            table.alertedFor[e.region] = table.lastWatered[e.region] ?? Self.neverWatered
             noteStateChange(e.region)
             rule.type = .waterDue
         default: return
@@ -276,6 +299,11 @@ public struct RegionMonitor: Sendable {
                 return  // still outside, by at least `−(bound + moved)`: no enter
             }
         }
+        // (A new region keeps no bound until it is settled, so it is always checked here.)
+        if table.new[region] {
+            newRegion(region, fix: coordinate, position, time: time, error: error, margin: margin, emit)
+            return
+        }
         let (contained, bound, exact) = regions.classify(region, coordinate, position)
         if contained { table.containedAt[region] = fixNumber }
         if table.inside[region] {
@@ -322,6 +350,27 @@ public struct RegionMonitor: Sendable {
         }
     }
 
+    /// A region added at runtime (`treatAsNew`), at one fix: entered, flagged `initial`, once the
+    /// fix shows it inside by evidence; an ordinary region once a fix is outside it.
+    mutating func newRegion(_ region: Int, fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double,
+                            margin: Double, _ emit: (RegionEvent) -> Void) {
+        let (contained, bound, exact) = regions.classify(region, coordinate, position)
+        guard contained else {
+            table.new[region] = false
+            setBound(region, at: position, bound)
+            return
+        }
+        table.containedAt[region] = fixNumber
+        let d = exact ? bound : regions.signedDistance(region, coordinate)
+        guard d >= margin else { return }  // inside, short of the margin: the next fix may show it
+        table.new[region] = false
+        setInside(region, true, at: time)
+        setBound(region, at: position, d)
+        let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error, initial: true)
+        emit(enter)
+        ruleEvents(after: enter, emit)
+    }
+
     /// Dwell and watering, at a fix that stays inside region `i`.
     mutating func whileInside(_ i: Int, fix c: Coordinate, time t: UTCTime, error e: Double, _ emit: (RegionEvent) -> Void) {
         if config.dwellSeconds > 0, !table.dwellDone[i], let since = table.enteredAt[i],
@@ -331,7 +380,7 @@ public struct RegionMonitor: Sendable {
             emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
         }
         if waterDue(i, at: t) {  // the interval ran out while inside
-            table.alertedFor[i] = table.lastWatered[i]
+            table.alertedFor[i] = table.lastWatered[i] ?? Self.neverWatered
             noteStateChange(i)
             emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
         }

@@ -28,6 +28,9 @@ struct RegionTable: Sendable {
     var alertedFor: [UTCTime?]
     /// Whether its `RegionState` changed since `takeChangedRegions`.
     var stateChanged: [Bool]
+    /// Added while the monitor ran (`treatAsNew`), and not yet found inside by evidence nor
+    /// outside: its first enter is flagged `initial`.
+    var new: [Bool]
 
     /// Every region outside, never visited, no bound; plants watered as their regions say.
     init(_ regions: RegionSet) {
@@ -47,5 +50,6 @@ struct RegionTable: Sendable {
         lastWatered = regions.regions.map(\.lastWatered)
         alertedFor = Array(repeating: nil, count: n)
         stateChanged = Array(repeating: false, count: n)
+        new = Array(repeating: false, count: n)
     }
 }
