@@ -34,6 +34,12 @@ final class ConfigReader {
             "socket": { n, key in if let s = self.string(n, key) { self.config.socket = s } },
             "database": { n, key in if let s = self.string(n, key) { self.config.database = s } },
             "species": { n, key in if let s = self.string(n, key) { self.config.species = s } },
+            "journal": { n, _ in
+                self.section(n, "journal", ["keep_days": { n, key in if let d = self.days(n, key) { self.config.journalKeepDays = d } }])
+            },
+            "track": { n, _ in
+                self.section(n, "track", ["keep_days": { n, key in if let d = self.days(n, key) { self.config.trackKeepDays = d } }])
+            },
             "monitor": { n, _ in
                 self.section(n, "monitor", [
                     "hysteresis_m": { n, key in if let x = self.number(n, key) { self.config.monitor.hysteresisMetres = x } },
@@ -77,6 +83,13 @@ final class ConfigReader {
         }
         guard v >= min else { issue(node, key, "must be at least \(Wording.number(min)), not \(TextExcerpt.short(s.string))"); return nil }
         return v
+    }
+
+    /// A retention: whole days, at least one.
+    func days(_ node: Node, _ key: String) -> Int? {
+        guard let d = number(node, key, min: 1) else { return nil }
+        guard d == d.rounded(), d <= 36_500 else { issue(node, key, "must be a whole number of days from 1 to 36500"); return nil }
+        return Int(d)
     }
 
     func flag(_ node: Node, _ key: String) -> Bool? {

@@ -11,6 +11,8 @@ import Yams
 ///     species: /usr/local/share/treeline/species.json
 ///     monitor: {hysteresis_m: 5, accuracy_factor: 1, max_error_m: 50, max_speed_mps: 100,
 ///               dwell_s: 60, transit: true, initial_enter: false}
+///     journal: {keep_days: 365}   # events older than this are pruned (region events of
+///     track: {keep_days: 90}      # regions in force stay); track points likewise
 ///
 /// Every key is optional and has the default above. An unknown key is an error, so a typo never
 /// falls back to a default silently.
@@ -23,6 +25,10 @@ public struct TreelineConfig: Sendable, Equatable {
     /// The species catalog (planting rules, plans).
     public var species = "/usr/local/share/treeline/species.json"
     public var monitor = MonitorConfig()
+    /// Days the journal keeps an event (region events of regions in force are kept always).
+    public var journalKeepDays = 365
+    /// Days the track keeps a point.
+    public var trackKeepDays = 90
 
     public init() {}
 }
@@ -47,7 +53,7 @@ extension TreelineConfig {
         guard let root else { return TreelineConfig() }  // an empty file: every default
         guard root.mapping != nil else {
             throw ConfigError(issues: [ConfigIssue(file: file, line: root.mark?.line, column: root.mark?.column, key: nil,
-                                                   message: "the file must be a mapping of keys (gpsd, regions, socket, database, species, monitor)")])
+                                                   message: "the file must be a mapping of keys (gpsd, regions, socket, database, species, monitor, journal, track)")])
         }
         let reader = ConfigReader(file: file)
         reader.read(root)

@@ -16,7 +16,7 @@ import Rules
 /// holds up the monitor.
 public final class Store: Sendable {
     public let path: String
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     public init(path: String) throws(StoreError) {
         self.path = path
@@ -88,10 +88,50 @@ public final class Store: Sendable {
                 CREATE INDEX tree_area ON tree(area);
                 """)
         }
+        m.registerMigration("v3: live regions, records, track") { db in
+            // The user layer: regions added at runtime, each kept as the GeoJSON Feature that
+            // `Region.appendFeature` writes (what a regions file would hold), in the order added.
+            // `used_id`: every id the user layer ever had, so that a removed id is never given
+            // again. `base_region`: the files' regions as the journal last announced them, to
+            // tell what a restart or a reload added, changed or removed.
+            try db.execute(sql: """
+                CREATE TABLE user_region (
+                    id TEXT PRIMARY KEY,
+                    position INTEGER NOT NULL,
+                    feature TEXT NOT NULL
+                );
+                CREATE TABLE used_id (id TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE TABLE base_region (id TEXT PRIMARY KEY, position INTEGER NOT NULL, feature TEXT NOT NULL) WITHOUT ROWID;
+                ALTER TABLE tree ADD COLUMN project TEXT;
+                CREATE TABLE capture (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    album TEXT NOT NULL,
+                    time INTEGER NOT NULL,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    error REAL NOT NULL,
+                    file TEXT,
+                    note TEXT
+                );
+                CREATE INDEX capture_album ON capture(album);
+                CREATE TABLE track (
+                    time INTEGER PRIMARY KEY,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    error REAL NOT NULL
+                );
+                CREATE INDEX journal_time ON journal(time);
+                CREATE TABLE retention (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    pruned_through INTEGER NOT NULL,
+                    pruned_at INTEGER NOT NULL
+                );
+                """)
+        }
         return m
     }
 
-    private func wrap<T>(_ what: String, _ body: () throws -> T) throws(StoreError) -> T {
+    func wrap<T>(_ what: String, _ body: () throws -> T) throws(StoreError) -> T {
         do { return try body() } catch let e as DatabaseError {
             throw StoreError(path: path, message: "\(what): \(e.message ?? "\(e)")")
         } catch {
@@ -135,7 +175,8 @@ public final class Store: Sendable {
     /// Commits events and the state they leave in one transaction; returns the events with their
     /// sequence numbers (consecutive, in the order given).
     @discardableResult
-    public func commit(_ entries: [JournalEntry], lastFix: LastFix?, regions: [(id: String, state: RegionState)]) throws(StoreError) -> [JournalEvent] {
+    public func commit(_ entries: [JournalEntry], lastFix: LastFix?, regions: [(id: String, state: RegionState)],
+                       track: TrackPoint? = nil) throws(StoreError) -> [JournalEvent] {
         try wrap("committing \(entries.count) event(s)") {
             try pool.writeWithoutTransaction { db in
                 // Events and changed regions are synced before this returns; a fix that changed
@@ -157,6 +198,10 @@ public final class Store: Sendable {
                             ON CONFLICT(region) DO UPDATE SET inside = excluded.inside, entered_at = excluded.entered_at,
                               dwell_done = excluded.dwell_done, last_watered = excluded.last_watered, alerted_for = excluded.alerted_for
                             """, arguments: [id, s.inside, s.enteredAt?.nanoseconds, s.dwellDone, s.lastWatered?.nanoseconds, s.alertedFor?.nanoseconds])
+                    }
+                    if let p = track {
+                        try db.execute(sql: "INSERT OR REPLACE INTO track (time, lat, lon, error) VALUES (?, ?, ?, ?)",
+                                       arguments: [p.time.nanoseconds, p.coordinate.latitude, p.coordinate.longitude, p.error])
                     }
                     if let f = lastFix {
                         try db.execute(sql: """
@@ -205,31 +250,48 @@ public final class Store: Sendable {
         try wrap("pruning the journal") { try pool.write { db in try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [seq]) } }
     }
 
-    /// A `tree` row (id, area, species, lat, lon, planted).
+    /// A `tree` row (`treeColumns`).
     static func tree(_ r: Row) -> PlantedTree {
         PlantedTree(id: r[0], area: r[1], species: r[2], coordinate: Coordinate(latitude: r[3], longitude: r[4]),
-                    planted: (r[5] as Int64?).map(UTCTime.init(nanoseconds:)))
+                    planted: (r[5] as Int64?).map(UTCTime.init(nanoseconds:)), project: r[6])
     }
 
+    static let treeColumns = "id, area, species, lat, lon, planted, project"
+
+
     /// Records a planted tree; returns it with its number.
-    public func recordTree(area: String, species: String, at c: Coordinate, planted: UTCTime?) throws(StoreError) -> PlantedTree {
+    public func recordTree(area: String, species: String, at c: Coordinate, planted: UTCTime?, project: String? = nil) throws(StoreError) -> PlantedTree {
         try wrap("recording a tree") {
             try pool.write { db in
-                try db.execute(sql: "INSERT INTO tree (area, species, lat, lon, planted) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [area, species, c.latitude, c.longitude, planted?.nanoseconds])
-                return PlantedTree(id: db.lastInsertedRowID, area: area, species: species, coordinate: c, planted: planted)
+                try db.execute(sql: "INSERT INTO tree (area, species, lat, lon, planted, project) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [area, species, c.latitude, c.longitude, planted?.nanoseconds, project])
+                return PlantedTree(id: db.lastInsertedRowID, area: area, species: species, coordinate: c, planted: planted, project: project)
             }
         }
     }
 
-    /// The recorded trees (of one area, or all), in the order planted.
-    public func trees(area: String? = nil) throws(StoreError) -> [PlantedTree] {
+    /// The recorded trees (of one area, of one project, or all), in the order planted.
+    public func trees(area: String? = nil, project: String? = nil) throws(StoreError) -> [PlantedTree] {
         try wrap("reading the trees") {
             try pool.read { db in
-                let rows = area == nil
-                    ? try Row.fetchAll(db, sql: "SELECT id, area, species, lat, lon, planted FROM tree ORDER BY id")
-                    : try Row.fetchAll(db, sql: "SELECT id, area, species, lat, lon, planted FROM tree WHERE area = ? ORDER BY id", arguments: [area])
-                return rows.map(Self.tree)
+                try Row.fetchAll(db, sql: "SELECT \(Self.treeColumns) FROM tree WHERE (?1 IS NULL OR area = ?1) AND (?2 IS NULL OR project = ?2) ORDER BY id",
+                                 arguments: [area, project]).map(Self.tree)
+            }
+        }
+    }
+
+    /// Removes tree `id` (nil: the last recorded); returns it, or nil when there is no such tree.
+    /// Its number is not given again.
+    public func removeTree(_ id: Int64?) throws(StoreError) -> PlantedTree? {
+        try wrap("removing a tree") {
+            try pool.write { db in
+                let row = id == nil
+                    ? try Row.fetchOne(db, sql: "SELECT \(Self.treeColumns) FROM tree ORDER BY id DESC LIMIT 1")
+                    : try Row.fetchOne(db, sql: "SELECT \(Self.treeColumns) FROM tree WHERE id = ?", arguments: [id])
+                guard let row else { return nil }
+                let tree = Self.tree(row)
+                try db.execute(sql: "DELETE FROM tree WHERE id = ?", arguments: [tree.id])
+                return tree
             }
         }
     }
@@ -237,16 +299,16 @@ public final class Store: Sendable {
     /// Checks and records in one transaction, so that two planters at once cannot both take the
     /// same spot: `check` sees every recorded tree and returns the area to record the tree in,
     /// or the verdict's refusal (then nothing is written).
-    public func plant(species: String, at c: Coordinate, planted: UTCTime?,
+    public func plant(species: String, at c: Coordinate, planted: UTCTime?, project: String? = nil,
                       check: ([PlantedTree]) -> PlantingVerdict) throws(StoreError) -> (PlantingVerdict, PlantedTree?) {
         try wrap("planting a tree") {
             try pool.write { db in
-                let trees = try Row.fetchAll(db, sql: "SELECT id, area, species, lat, lon, planted FROM tree ORDER BY id").map(Self.tree)
+                let trees = try Row.fetchAll(db, sql: "SELECT \(Self.treeColumns) FROM tree ORDER BY id").map(Self.tree)
                 let verdict = check(trees)
                 guard verdict.allowed, let area = verdict.area else { return (verdict, nil) }
-                try db.execute(sql: "INSERT INTO tree (area, species, lat, lon, planted) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [area, species, c.latitude, c.longitude, planted?.nanoseconds])
-                return (verdict, PlantedTree(id: db.lastInsertedRowID, area: area, species: species, coordinate: c, planted: planted))
+                try db.execute(sql: "INSERT INTO tree (area, species, lat, lon, planted, project) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [area, species, c.latitude, c.longitude, planted?.nanoseconds, project])
+                return (verdict, PlantedTree(id: db.lastInsertedRowID, area: area, species: species, coordinate: c, planted: planted, project: project))
             }
         }
     }

@@ -1,0 +1,52 @@
+import Geo
+import GRDB
+
+/// Captures and the track: records the daemon keeps beside the journal.
+extension Store {
+    /// Records a capture; returns it with its number.
+    public func recordCapture(album: String, time: UTCTime, at c: Coordinate, error: Double, file: String?, note: String?) throws(StoreError) -> Capture {
+        try wrap("recording a capture") {
+            try pool.write { db in
+                try db.execute(sql: "INSERT INTO capture (album, time, lat, lon, error, file, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: [album, time.nanoseconds, c.latitude, c.longitude, error, file, note])
+                return Capture(id: db.lastInsertedRowID, album: album, time: time, coordinate: c, error: error, file: file, note: note)
+            }
+        }
+    }
+
+    /// The captures (of one album, or all), oldest first.
+    public func captures(album: String? = nil) throws(StoreError) -> [Capture] {
+        try wrap("reading the captures") {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, album, time, lat, lon, error, file, note FROM capture WHERE (?1 IS NULL OR album = ?1) ORDER BY id",
+                                 arguments: [album]).map { r in
+                    Capture(id: r[0], album: r[1], time: UTCTime(nanoseconds: r[2]), coordinate: Coordinate(latitude: r[3], longitude: r[4]),
+                            error: r[5], file: r[6], note: r[7])
+                }
+            }
+        }
+    }
+
+    /// The track's points from `start` through `end` (nil: unbounded), in time order.
+    public func track(from start: UTCTime? = nil, through end: UTCTime? = nil) throws(StoreError) -> [TrackPoint] {
+        try wrap("reading the track") {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT time, lat, lon, error FROM track WHERE time >= ? AND time <= ? ORDER BY time",
+                                 arguments: [start?.nanoseconds ?? .min, end?.nanoseconds ?? .max]).map { r in
+                    TrackPoint(time: UTCTime(nanoseconds: r[0]), coordinate: Coordinate(latitude: r[1], longitude: r[2]), error: r[3])
+                }
+            }
+        }
+    }
+
+    /// The track's last point, for the thinning to go on from after a restart.
+    public func lastTrackPoint() throws(StoreError) -> TrackPoint? {
+        try wrap("reading the track") {
+            try pool.read { db in
+                try Row.fetchOne(db, sql: "SELECT time, lat, lon, error FROM track ORDER BY time DESC LIMIT 1").map { r in
+                    TrackPoint(time: UTCTime(nanoseconds: r[0]), coordinate: Coordinate(latitude: r[1], longitude: r[2]), error: r[3])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Geo
+import GRDB
+
+/// The two layers of regions as the database keeps them. Each change goes in one transaction
+/// with the event that announces it, synced before it returns: after `kill -9` either both are
+/// there or neither.
+extension Store {
+    /// The user layer, in the order the regions were added.
+    public func userRegions() throws(StoreError) -> [StoredFeature] {
+        try wrap("reading the user layer") {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, feature FROM user_region ORDER BY position").map { StoredFeature(id: $0[0], feature: $0[1]) }
+            }
+        }
+    }
+
+    /// Every id the user layer ever had, removed ones too.
+    public func usedIDs() throws(StoreError) -> Set<String> {
+        try wrap("reading the ids used") {
+            try pool.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM used_id")) }
+        }
+    }
+
+    /// The base layer (the files' regions) as the journal last announced it, in file order.
+    public func announcedBase() throws(StoreError) -> [StoredFeature] {
+        try wrap("reading the base layer announced") {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, feature FROM base_region ORDER BY position").map { StoredFeature(id: $0[0], feature: $0[1]) }
+            }
+        }
+    }
+
+    /// Applies `change` to the user layer and journals `event`, in one transaction; returns the
+    /// event with its seq. Adding an id used before fails (the caller checks first: this is the
+    /// last guard). A removed region's monitor state goes with it.
+    public func apply(_ change: RegionChange, event: JournalEntry) throws(StoreError) -> JournalEvent {
+        try wrap("saving the change to region '\(change.id)'") {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                var committed: JournalEvent?
+                try db.inTransaction(.immediate) {
+                    switch change {
+                    case let .add(id, feature):
+                        try db.execute(sql: "INSERT INTO used_id (id) VALUES (?)", arguments: [id])
+                        try db.execute(sql: "INSERT INTO user_region (id, position, feature) VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM user_region), ?)",
+                                       arguments: [id, feature])
+                    case let .update(id, feature):
+                        try db.execute(sql: "UPDATE user_region SET feature = ? WHERE id = ?", arguments: [feature, id])
+                        guard db.changesCount == 1 else { throw StoreError(path: path, message: "no region '\(id)' in the user layer") }
+                    case let .remove(id):
+                        try db.execute(sql: "DELETE FROM user_region WHERE id = ?", arguments: [id])
+                        guard db.changesCount == 1 else { throw StoreError(path: path, message: "no region '\(id)' in the user layer") }
+                        try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [id])
+                    }
+                    committed = try Self.insert(event, db)
+                    return .commit
+                }
+                return committed!
+            }
+        }
+    }
+
+    /// Records the base layer now in force and journals `events` (what changed since the last
+    /// announcement) in one transaction. The monitor state of the regions `removed` goes.
+    public func announceBase(_ regions: [StoredFeature], removed: [String], events: [JournalEntry]) throws(StoreError) -> [JournalEvent] {
+        try wrap("saving the regions files' changes") {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                var out: [JournalEvent] = []
+                try db.inTransaction(.immediate) {
+                    try db.execute(sql: "DELETE FROM base_region")
+                    for (k, r) in regions.enumerated() {
+                        try db.execute(sql: "INSERT INTO base_region (id, position, feature) VALUES (?, ?, ?)", arguments: [r.id, k, r.feature])
+                    }
+                    for id in removed { try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [id]) }
+                    for e in events { out.append(try Self.insert(e, db)) }
+                    return .commit
+                }
+                return out
+            }
+        }
+    }
+
+    /// Inserts one journal entry; its seq.
+    static func insert(_ e: JournalEntry, _ db: Database) throws -> JournalEvent {
+        try db.execute(sql: "INSERT INTO journal (time, type, region, kind, json) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [e.time.nanoseconds, e.type, e.region, e.kind, String(decoding: e.json, as: UTF8.self)])
+        return JournalEvent(seq: db.lastInsertedRowID, entry: e)
+    }
+}

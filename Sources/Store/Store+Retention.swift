@@ -1,0 +1,45 @@
+import Geo
+import GRDB
+
+/// Retention: old events and track points go, and the journal remembers up to which seq it
+/// pruned, so that a subscriber asking for older events is told.
+extension Store {
+    /// The highest seq pruned (0: none), and when the last pruning ran.
+    public func retention() throws(StoreError) -> (prunedThrough: Int64, prunedAt: UTCTime?) {
+        try wrap("reading the retention state") {
+            try pool.read { db in
+                guard let r = try Row.fetchOne(db, sql: "SELECT pruned_through, pruned_at FROM retention WHERE id = 1") else { return (0, nil) }
+                return (r[0], UTCTime(nanoseconds: r[1]))
+            }
+        }
+    }
+
+    /// Deletes the events older than `journalBefore` and the track points older than
+    /// `trackBefore`, at `now`, in one transaction. The region events of regions still in force
+    /// (`keeping`) stay, so that the journal always rebuilds the region list. Returns the highest
+    /// seq deleted so far (`pruned_through`), and how many events and points went.
+    @discardableResult
+    public func prune(journalBefore: UTCTime, trackBefore: UTCTime, keeping regions: Set<String>,
+                      now: UTCTime) throws(StoreError) -> (prunedThrough: Int64, events: Int, points: Int) {
+        try wrap("pruning the journal and the track") {
+            try pool.write { db in
+                let previous = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM retention WHERE id = 1") ?? 0
+                try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keep_region (id TEXT PRIMARY KEY)")
+                try db.execute(sql: "DELETE FROM keep_region")
+                for id in regions { try db.execute(sql: "INSERT INTO keep_region (id) VALUES (?)", arguments: [id]) }
+                let doomed = "FROM journal WHERE time < ? AND NOT (type LIKE 'region\\_%' ESCAPE '\\' AND region IN (SELECT id FROM keep_region))"
+                let highest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) \(doomed)", arguments: [journalBefore.nanoseconds]) ?? 0
+                try db.execute(sql: "DELETE \(doomed)", arguments: [journalBefore.nanoseconds])
+                let events = db.changesCount
+                try db.execute(sql: "DELETE FROM track WHERE time < ?", arguments: [trackBefore.nanoseconds])
+                let points = db.changesCount
+                let through = max(previous, highest)
+                try db.execute(sql: """
+                    INSERT INTO retention (id, pruned_through, pruned_at) VALUES (1, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET pruned_through = excluded.pruned_through, pruned_at = excluded.pruned_at
+                    """, arguments: [through, now.nanoseconds])
+                return (through, events, points)
+            }
+        }
+    }
+}
