@@ -208,27 +208,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 handler.next()
             }
             return
-        case .water(let plant):
-            work = {
-                await delegate.water(plant: plant).map { e in
-                    var out: [UInt8] = []
-                    e.appendLine(to: &out)
-                    out.removeLast()
-                    return out
-                }
-            }
-        case .state:
-            work = { .success(await delegate.state()) }
-        case .regions:
-            work = { .success(await delegate.regions()) }
-        case let .canPlant(species, area, at):
-            work = { await delegate.canPlant(species: species, area: area, at: at) }
-        case let .plant(species, area, at):
-            work = { await delegate.plant(species: species, area: area, at: at) }
-        case let .layout(camera, options, at):
-            work = { await delegate.layout(camera: camera, options: options, at: at) }
-        case let .plan(area, species, count, at, maxDistance, seed):
-            work = { await delegate.plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed) }
+        default:
+            work = { await delegate.answer(request) }
         }
         busy = true
         let loop = context.eventLoop
@@ -275,6 +256,17 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if let since, since > last {
             reply(error: "since \(since) is after the last event, \(last): this journal is not the one you read before; subscribe with since 0 to read it from the start")
             return
+        }
+        let pruned = delegate.prunedThrough()
+        if let since, since < pruned {
+            // Some of what was asked for is gone: said first, then what remains follows.
+            var out: [UInt8] = []
+            out.append(contentsOf: #"{"class":"ERROR","pruned_through":"#.utf8)
+            out.append(contentsOf: String(pruned).utf8)
+            out.append(contentsOf: #","message":"#.utf8)
+            JSONBytes.appendString("the journal's events up to seq \(pruned) were pruned (journal: keep_days), except the region events of regions in force; the events after \(since) that remain follow", to: &out)
+            out.append(UInt8(ascii: "}"))
+            write(line: out)
         }
         subscription = Subscription(filter: filter, timing: timing, lastSeq: since ?? last, catchingUp: since != nil)
         hub.add(self, on: context.eventLoop)

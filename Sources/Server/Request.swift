@@ -9,11 +9,27 @@ public enum Request: Equatable, Sendable {
     case subscribe(filter: EventFilter, since: Int64?, timing: Bool)
     case water(plant: String)
     case state
-    case regions
+    /// The regions in force; with `geometry`, each with its GeoJSON geometry.
+    case regions(geometry: Bool)
+    /// Both layers as one GeoJSON FeatureCollection, as a regions file.
+    case export
+    /// A region for the user layer.
+    case addRegion(NewRegion)
+    case updateRegion(id: String, RegionUpdate)
+    case removeRegion(id: String)
     /// "May I plant here": at `at`, else at the last fix.
     case canPlant(species: String?, area: String?, at: Coordinate?)
     /// Checks and records a tree: at `at`, else at the last fix.
-    case plant(species: String, area: String?, at: Coordinate?)
+    case plant(species: String, area: String?, at: Coordinate?, project: String?)
+    /// The recorded trees, of one area or project or all.
+    case trees(area: String?, project: String?)
+    /// Removes tree `id`, or the last recorded when nil (`undo_tree`).
+    case removeTree(id: Int64?)
+    /// Records a capture in an album, at the last fix, if it is inside.
+    case capture(album: String, file: String?, note: String?)
+    case captures(album: String?)
+    /// The recorded track between two times (nil: unbounded).
+    case track(since: UTCTime?, until: UTCTime?)
     /// A planting plan of `count` trees, the first at `at` (else the last fix).
     case plan(area: String, species: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64)
 
@@ -21,7 +37,8 @@ public enum Request: Equatable, Sendable {
     /// `at`, else the last fix.
     case layout(camera: Camera, options: LayoutOptions, at: Coordinate?)
 
-    public static let commands = ["subscribe", "water", "state", "regions", "can_plant", "plant", "plan", "layout"]
+    public static let commands = ["subscribe", "water", "state", "regions", "export", "add_region", "update_region", "remove_region",
+                                  "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track"]
 
     /// Parses one line; the error is the message the client gets back.
     ///
@@ -31,8 +48,10 @@ public enum Request: Equatable, Sendable {
     /// `TextExcerpt.limit` characters.
     public static func parse(_ bytes: some Collection<UInt8>) throws(RequestError) -> Request {
         let root: JSONValue
+        let document: JSONDocument
         do {
-            root = try JSONDocument.parse(Array(bytes)).root
+            document = try JSONDocument.parse(Array(bytes))
+            root = document.root
         } catch {
             throw RequestError("not JSON (\(error.message), at byte \(error.column)): send one JSON object per line, e.g. {\"cmd\":\"state\"}")
         }
@@ -54,15 +73,54 @@ public enum Request: Equatable, Sendable {
             try allowed([])
             return .state
         case "regions":
+            try allowed(["geometry"])
+            var geometry = false
+            if let v = o["geometry"] {
+                guard let b = boolean(v) else { throw RequestError("\"geometry\" must be true or false") }
+                geometry = b
+            }
+            return .regions(geometry: geometry)
+        case "export":
             try allowed([])
-            return .regions
+            return .export
+        case "add_region":
+            return try addRegion(o, doc: document)
+        case "update_region":
+            try allowed(["region", "name", "radius_m", "interval_days", "species", "last_watered", "note"])
+            return try updateRegion(o)
+        case "remove_region":
+            try allowed(["region"])
+            return .removeRegion(id: try regionID(o))
         case "can_plant":
             try allowed(["species", "area", "at"])
             return .canPlant(species: try string(o, "species"), area: try string(o, "area"), at: try coordinate(o))
         case "plant":
-            try allowed(["species", "area", "at"])
+            try allowed(["species", "area", "at", "project"])
             guard let species = try string(o, "species") else { throw RequestError("missing \"species\": a Latin or common name from the catalog") }
-            return .plant(species: species, area: try string(o, "area"), at: try coordinate(o))
+            return .plant(species: species, area: try string(o, "area"), at: try coordinate(o), project: try text(o, "project"))
+        case "trees":
+            try allowed(["area", "project"])
+            return .trees(area: try string(o, "area"), project: try string(o, "project"))
+        case "remove_tree":
+            try allowed(["tree"])
+            guard let v = o["tree"] else { throw RequestError("missing \"tree\": the tree's number (treeline trees lists them)") }
+            guard let n = integer(v), n >= 1 else { throw RequestError("\"tree\" must be a tree's number, a whole number ≥ 1") }
+            return .removeTree(id: n)
+        case "undo_tree":
+            try allowed([])
+            return .removeTree(id: nil)
+        case "capture":
+            try allowed(["album", "file", "note"])
+            guard let album = try string(o, "album") else { throw RequestError("missing \"album\": the album's id (treeline albums lists them)") }
+            return .capture(album: album, file: try text(o, "file"), note: try text(o, "note"))
+        case "captures":
+            try allowed(["album"])
+            return .captures(album: try string(o, "album"))
+        case "track":
+            try allowed(["since", "until"])
+            let since = try time(o, "since"), until = try time(o, "until")
+            if let since, let until, until < since { throw RequestError("\"until\" is before \"since\": nothing could be in between") }
+            return .track(since: since, until: until)
         case "plan":
             try allowed(["area", "species", "count", "at", "max_distance", "seed"])
             return try plan(o)
@@ -127,7 +185,7 @@ public enum Request: Equatable, Sendable {
     }
 
     static let eventTypes: Set<String> = ["enter", "exit", "dwell", "water_due", "watered", "capture_allowed", "capture_locked",
-                                          "planting_allowed", "planting_forbidden"]
+                                          "planting_allowed", "planting_forbidden", "region_added", "region_updated", "region_removed"]
 
     /// The largest whole number a request may carry: JSON numbers are read as Doubles, exact
     /// up to 2⁵³.

@@ -75,6 +75,9 @@ extension Treeline {
         @Flag(help: "Only check: record nothing.")
         var check = false
 
+        @Option(help: "The planting project the tree belongs to (treeline project export).")
+        var project: String?
+
         func run() throws {
             let rules = PlantingRules(regions: try options.loadRegions(), catalog: try options.loadCatalog())
             let store = try options.openStore()
@@ -87,7 +90,7 @@ extension Treeline {
                 verdict = rules.check(at: c, species: species, area: area, trees: try store.trees())
                 tree = nil
             } else {
-                (verdict, tree) = try store.plant(species: latin, at: c, planted: now) { trees in
+                (verdict, tree) = try store.plant(species: latin, at: c, planted: now, project: project) { trees in
                     rules.check(at: c, species: species, area: area, trees: trees)
                 }
             }
@@ -108,12 +111,27 @@ extension Treeline {
 extension Treeline {
     struct Trees: ParsableCommand {
         static let configuration = CommandConfiguration(
+            abstract: "The trees recorded: list them as GeoJSON, remove one, or undo the last.",
+            discussion: """
+            Examples:
+              treeline trees --database trees.sqlite --area ref-encosta > trees.geojson
+              treeline trees --project spring-2026
+              treeline trees remove 12      (treelined removes tree #12)
+              treeline trees undo           (the last one recorded)
+            """,
+            subcommands: [List.self, Remove.self, Undo.self],
+            defaultSubcommand: List.self
+        )
+    }
+}
+
+extension Treeline.Trees {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
             abstract: "Print the recorded trees as GeoJSON (a FeatureCollection of points).",
             discussion: """
-            Each feature: id, area, species and when it was recorded.
-
-            Example:
-              treeline trees --database trees.sqlite --area ref-encosta > trees.geojson
+            Each feature: id, area, species, when it was recorded and its project.
+            Read from the database itself (no daemon needed).
             """
         )
 
@@ -126,10 +144,13 @@ extension Treeline {
         @Option(help: "Only the trees of this area.")
         var area: String?
 
+        @Option(help: "Only the trees of this project.")
+        var project: String?
+
         func run() throws {
             let path = try database ?? (config.map(Loader.config) ?? TreelineConfig()).database
             let trees: [PlantedTree]
-            trees = try Store(path: path).trees(area: area)
+            trees = try Store(path: path).trees(area: area, project: project)
             print(Self.geoJSON(trees))
         }
 
@@ -146,6 +167,10 @@ extension Treeline {
                     p.appendISO8601(to: &out)
                     out.append(UInt8(ascii: "\""))
                 }
+                if let project = t.project {
+                    out.append(contentsOf: #","project":"#.utf8)
+                    JSONBytes.appendString(project, to: &out)
+                }
                 out.append(contentsOf: #"},"geometry":{"type":"Point","coordinates":["#.utf8)
                 JSONBytes.appendFixed(t.coordinate.longitude, decimals: 7, to: &out)
                 out.append(UInt8(ascii: ","))
@@ -154,6 +179,30 @@ extension Treeline {
             }
             out.append(contentsOf: "]}".utf8)
             return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a recorded tree (treelined does it; its number is not given again).")
+        @Argument(help: "The tree's number (as `treeline trees` lists them).") var id: Int64
+        @OptionGroup var connection: SocketOptions
+
+        func run() throws {
+            try Self.removed(connection.ask(["cmd": "remove_tree", "tree": id]))
+        }
+
+        static func removed(_ reply: (text: String, json: [String: Any])) {
+            let t = reply.json["tree"] as? [String: Any] ?? [:]
+            print("removed tree #\(t["id"] ?? "?") (\(t["species"] as? String ?? "?") in \(t["area"] as? String ?? "?"), planted \(HumanText.time(t["planted"] as? String)))")
+        }
+    }
+
+    struct Undo: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove the last tree recorded (a mistake just made).")
+        @OptionGroup var connection: SocketOptions
+
+        func run() throws {
+            try Remove.removed(connection.ask(["cmd": "undo_tree"]))
         }
     }
 }

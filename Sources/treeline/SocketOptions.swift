@@ -29,3 +29,16 @@ struct SocketOptions: ParsableArguments {
         return (c, hello.json)
     }
 }
+
+extension SocketOptions {
+    /// One command, one answer: connects, sends `request` (a JSON object), and returns the reply;
+    /// an `ERROR` reply is thrown as its message.
+    func ask(_ request: [String: Any]) throws -> (text: String, json: [String: Any]) {
+        let (c, _) = try connect()
+        let data = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
+        try c.send(String(decoding: data, as: UTF8.self))
+        guard let reply = c.object() else { throw UserError("treelined closed the connection without an answer") }
+        if reply.json["class"] as? String == "ERROR" { throw UserError("treelined: \(reply.json["message"] as? String ?? reply.text)") }
+        return reply
+    }
+}

@@ -11,6 +11,8 @@ struct Treeline: AsyncParsableCommand {
         events. See README.md for the whole picture.
         """,
         version: treelineVersion,
-        subcommands: [Replay.self, Watch.self, Check.self, Where.self, LayoutCommand.self, Subscribe.self, Water.self, State.self, Plan.self, Plant.self, Trees.self, SpeciesCommand.self]
+        subcommands: [Replay.self, Watch.self, Check.self, Where.self, LayoutCommand.self, Subscribe.self, State.self, Regions.self,
+                      Plants.self, Water.self, Albums.self, CaptureCommand.self, Captures.self, Plan.self, Plant.self, Trees.self,
+                      Project.self, SpeciesCommand.self, Track.self]
     )
 }

@@ -18,42 +18,88 @@ actor Engine: ServerDelegate {
     nonisolated let store: Store
     nonisolated let hub: Hub
     nonisolated let version: String
-    private nonisolated let seq: Atomic<Int64>
-    private let logger: Logger
+    nonisolated let seq: Atomic<Int64>
+    /// The highest seq retention pruned (for subscribers asking from before it).
+    nonisolated let pruned: Atomic<Int64>
+    let logger: Logger
 
-    private(set) var monitor: RegionMonitor
+    var monitor: RegionMonitor
+    /// The two layers: the regions files' (read-only here; `baseFiles` names each one's file)
+    /// and the database's, which commands change. The monitor watches `base + user`, in that order.
+    var base: [Region]
+    var baseFiles: [String: String]
+    var user: [Region]
+    /// Every id the user layer ever had: never given again.
+    var usedIDs: Set<String>
     /// The species catalog (nil: none could be read; planting commands say so).
-    private(set) var catalog: SpeciesCatalog?
-    private var catalogProblem = "no species catalog"
+    var catalog: SpeciesCatalog?
+    var catalogProblem = "no species catalog"
     private var gpsdStatus = "not connected yet"
     private var fixes = 0
-    private var eventsByType: [String: Int] = [:]
+    var eventsByType: [String: Int] = [:]
     /// Committed nowhere yet: the commit failed; sent with the next one.
-    private var unsaved: [JournalEntry] = []
-    private var unsavedRegions: Set<Int> = []
+    var unsaved: [JournalEntry] = []
+    var unsavedRegions: Set<Int> = []
     /// Commits and their durations (ns): the disk's share of an event's latency.
     private var commits = 0
     private var commitNanos: UInt64 = 0
     private var slowestCommit: UInt64 = 0
     /// The last fix as stored: a fix that changes nothing of it, and no region, costs no write.
     private var storedFix: LastFix?
+    /// Thins the used fixes into the track.
+    private var thinner: TrackThinner
+    /// How long events and track points are kept, and when pruning last ran (monotonic ns).
+    var retention: Retention
+    var lastPruneCheck: UInt64?
     /// Called when the gpsd status or the regions change (systemd's STATUS=).
-    private let onStatus: @Sendable (String) -> Void
+    let onStatus: @Sendable (String) -> Void
 
-    init(store: Store, monitor: RegionMonitor, hub: Hub, version: String, logger: Logger,
-         onStatus: @escaping @Sendable (String) -> Void) throws(StoreError) {
+    /// Opens the engine on `store`: the user layer is read from it, the base layer (`base`, from
+    /// the regions files) is compared with what the journal last announced and the difference
+    /// journaled, and the monitor's state is restored.
+    init(store: Store, base: [(region: Region, file: String)], config: MonitorConfig, retention: Retention, hub: Hub,
+         version: String, logger: Logger, onStatus: @escaping @Sendable (String) -> Void) throws(DaemonError) {
         self.store = store
         self.hub = hub
         self.version = version
         self.logger = logger
         self.onStatus = onStatus
-        seq = Atomic(try store.lastSeq())
-        var monitor = monitor
-        let stored = try store.state()
+        self.retention = retention
+        self.base = base.map(\.region)
+        baseFiles = Dictionary(base.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a })
+        do {
+            seq = Atomic(try store.lastSeq())
+            pruned = Atomic(try store.retention().prunedThrough)
+            user = try Self.userLayer(store)
+            usedIDs = try store.usedIDs()
+            thinner = TrackThinner(last: try store.lastTrackPoint())
+        } catch {
+            throw DaemonError("\(error)")
+        }
+        for r in user {
+            if let file = baseFiles[r.id] {
+                throw DaemonError("\(file): region '\(r.id)' has the id of a region added at runtime (in \(store.path)): rename it in the file, or remove the runtime one first (treeline regions remove \(r.id))")
+            }
+        }
+        let stored: StoredState
+        do { stored = try store.state() } catch { throw DaemonError(error.description) }
+        var monitor = RegionMonitor(regions: RegionSet(self.base + user), config: config)
         monitor.restore(last: stored.lastFix, regions: stored.regions)
         _ = monitor.takeChangedRegions()
         self.monitor = monitor
         storedFix = stored.lastFix
+    }
+
+    /// Journals what changed in the regions files while the daemon was stopped (their regions
+    /// new since then are new to the monitor too), then prunes if it is time.
+    func start() throws(DaemonError) {
+        do {
+            let added = try announceBase(time: UTCTime.now)
+            for id in added { if let i = index(of: id) { monitor.treatAsNew(i) } }
+        } catch {
+            throw DaemonError(error.description)
+        }
+        pruneIfDue()
     }
 
     nonisolated func lastSeq() -> Int64 { seq.load(ordering: .acquiring) }
@@ -83,11 +129,19 @@ actor Engine: ServerDelegate {
         fixes += 1
         var entries = unsaved
         let regions = monitor.regions
+        let before = monitor.lastFix?.time
         monitor.process(fix) { e in entries.append(Self.entry(e, regions)) }
         unsavedRegions.formUnion(monitor.takeChangedRegions())
         // A dropped fix changes nothing to keep (unless it is a jump the next fix may confirm).
         guard monitor.lastFix != storedFix || !entries.isEmpty || !unsavedRegions.isEmpty else { return }
-        commit(entries, receivedNanos: receivedNanos)
+        // A used fix goes into the track when it moved 2 m or 30 s passed.
+        var point: TrackPoint?
+        if let f = monitor.lastFix, f.time != before {
+            let p = TrackPoint(time: f.time, coordinate: f.coordinate, error: f.error)
+            if thinner.admit(p) { point = p }
+        }
+        commit(entries, receivedNanos: receivedNanos, track: point)
+        pruneIfDue()
     }
 
     static func entry(_ e: RegionEvent, _ regions: RegionSet) -> JournalEntry {
@@ -98,12 +152,12 @@ actor Engine: ServerDelegate {
     }
 
     @discardableResult
-    private func commit(_ entries: [JournalEntry], receivedNanos: UInt64?) -> [JournalEvent]? {
+    func commit(_ entries: [JournalEntry], receivedNanos: UInt64?, track: TrackPoint? = nil) -> [JournalEvent]? {
         unsavedRegions.formUnion(monitor.takeChangedRegions())
         let changed = unsavedRegions.sorted().map { (id: monitor.regions.regions[$0].id, state: monitor.state(of: $0)) }
         do {
             let started = monotonicNanos()
-            let committed = try store.commit(entries, lastFix: monitor.lastFix, regions: changed)
+            let committed = try store.commit(entries, lastFix: monitor.lastFix, regions: changed, track: track)
             let took = monotonicNanos() - started
             commits += 1
             commitNanos += took
@@ -114,7 +168,7 @@ actor Engine: ServerDelegate {
             storedFix = monitor.lastFix
             if let last = committed.last { seq.store(last.seq, ordering: .releasing) }
             for e in committed { eventsByType[e.entry.type, default: 0] += 1 }
-            hub.publish(Batch(committed, receivedNanos: receivedNanos))
+            if !committed.isEmpty { hub.publish(Batch(committed, receivedNanos: receivedNanos)) }
             return committed
         } catch {
             if unsaved.isEmpty { logger.error("\(error); the events wait in memory and go with the next commit") }
@@ -125,12 +179,34 @@ actor Engine: ServerDelegate {
 
     // MARK: commands
 
+    func answer(_ request: Request) -> Result<[UInt8], RequestError> {
+        switch request {
+        case .subscribe: return .failure(RequestError("subscribe is the connection's, not the engine's"))
+        case .water(let plant): return water(plant: plant).map(Self.line)
+        case .state: return .success(state())
+        case .regions(let geometry): return .success(regionsJSON(geometry: geometry))
+        case .export: return .success(export())
+        case .addRegion(let new): return addRegion(new)
+        case let .updateRegion(id, update): return updateRegion(id, update)
+        case .removeRegion(let id): return removeRegion(id)
+        case let .canPlant(species, area, at): return canPlant(species: species, area: area, at: at)
+        case let .plant(species, area, at, project): return plant(species: species, area: area, at: at, project: project)
+        case let .trees(area, project): return trees(area: area, project: project)
+        case .removeTree(let id): return removeTree(id)
+        case let .plan(area, species, count, at, maxDistance, seed):
+            return plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed)
+        case let .layout(camera, options, at): return layout(camera: camera, options: options, at: at)
+        case let .capture(album, file, note): return capture(album: album, file: file, note: note)
+        case .captures(let album): return captures(album: album)
+        case let .track(since, until): return track(since: since, until: until)
+        }
+    }
+
     func water(plant: String) -> Result<JournalEvent, RequestError> {
         guard let i = monitor.regions.regions.firstIndex(where: { $0.id == plant }) else {
             return .failure(RequestError("no region '\(plant)': `treeline state` or {\"cmd\":\"regions\"} lists them"))
         }
-        // The time of the last fix (event times are GPS times); before any fix, the clock's.
-        let time = monitor.lastFix?.time ?? UTCTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
+        let time = eventTime
         guard let event = monitor.water(i, at: time) else {
             return .failure(RequestError("'\(plant)' is a\(monitor.regions.regions[i].kind == .album ? "n" : "") \(monitor.regions.regions[i].kind.rawValue), not a plant"))
         }
@@ -205,175 +281,34 @@ actor Engine: ServerDelegate {
         return out
     }
 
-    func regionIDs() -> Set<String> { Set(monitor.regions.regions.map(\.id)) }
-
-    func regions() -> [UInt8] {
-        var out: [UInt8] = []
-        out.append(contentsOf: #"{"class":"REGIONS","regions":["#.utf8)
-        for (i, r) in monitor.regions.regions.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"id":"#.utf8)
-            JSONBytes.appendString(r.id, to: &out)
-            out.append(contentsOf: #","kind":"#.utf8)
-            JSONBytes.appendString(r.kind.rawValue, to: &out)
-            out.append(contentsOf: #","name":"#.utf8)
-            JSONBytes.appendString(r.name, to: &out)
-            out.append(contentsOf: #","inside":"#.utf8)
-            out.append(contentsOf: (monitor.inside[i] ? "true" : "false").utf8)
-            if r.kind == .plant {
-                let s = monitor.state(of: i)
-                if let days = r.intervalDays { out.append(contentsOf: #","interval_days":\#(days)"#.utf8) }
-                if let w = s.lastWatered {
-                    out.append(contentsOf: #","last_watered":""#.utf8)
-                    w.appendISO8601(to: &out)
-                    out.append(UInt8(ascii: "\""))
-                }
-            }
-            if r.kind == .reforestation && !r.species.isEmpty {
-                out.append(contentsOf: #","species":["#.utf8)
-                for (k, s) in r.species.enumerated() {
-                    if k > 0 { out.append(UInt8(ascii: ",")) }
-                    JSONBytes.appendString(s, to: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            }
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(contentsOf: "]}".utf8)
-        return out
-    }
-
-    // MARK: planting
-
-    func setCatalog(_ c: Result<SpeciesCatalog, DaemonError>) {
-        switch c {
-        case .success(let c): catalog = c
-        case .failure(let e):
-            catalogProblem = e.description
-            logger.warning("planting commands are off: \(e.description)")
-        }
-    }
-
-    private func planting(at: Coordinate?) -> Result<(PlantingRules, Coordinate), RequestError> {
-        guard let catalog else { return .failure(RequestError("\(catalogProblem): set species: in the config to the catalog's path")) }
-        guard let c = at ?? monitor.lastFix?.coordinate else {
-            return .failure(RequestError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
-        }
-        return .success((PlantingRules(regions: monitor.regions, catalog: catalog), c))
-    }
-
-    private static func verdictJSON(_ cls: String, _ v: PlantingVerdict, tree: PlantedTree?, species: String?, at c: Coordinate) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"class":"#.utf8)
-        JSONBytes.appendString(cls, to: &out)
-        out.append(contentsOf: #","lat":"#.utf8)
-        JSONBytes.appendFixed(c.latitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","lon":"#.utf8)
-        JSONBytes.appendFixed(c.longitude, decimals: 7, to: &out)
-        if let tree { out.append(contentsOf: #","tree":\#(tree.id)"#.utf8) }
-        v.appendJSONFields(species: species, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
-
-    func canPlant(species: String?, area: String?, at: Coordinate?) -> Result<[UInt8], RequestError> {
-        planting(at: at).flatMap { rules, c in
-            do {
-                let verdict = rules.check(at: c, species: species, area: area, trees: try store.trees())
-                return .success(Self.verdictJSON("CAN_PLANT", verdict, tree: nil, species: species.flatMap { rules.catalog.named($0)?.latin } ?? species, at: c))
-            } catch {
-                return .failure(RequestError("cannot read the trees: \(error)"))
-            }
-        }
-    }
-
-    func plant(species: String, area: String?, at: Coordinate?) -> Result<[UInt8], RequestError> {
-        planting(at: at).flatMap { rules, c in
-            let latin = rules.catalog.named(species)?.latin ?? species
-            do {
-                let time = monitor.lastFix?.time ?? UTCTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
-                let (verdict, tree) = try store.plant(species: latin, at: c, planted: time) { trees in
-                    rules.check(at: c, species: species, area: area, trees: trees)
-                }
-                if let tree { logger.info("tree #\(tree.id) planted: \(latin) in \(tree.area)") }
-                return .success(Self.verdictJSON("PLANT", verdict, tree: tree, species: latin, at: c))
-            } catch {
-                return .failure(RequestError("the tree could not be recorded: \(error)"))
-            }
-        }
-    }
-
-    func plan(area: String, species name: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) -> Result<[UInt8], RequestError> {
-        planting(at: at).flatMap { rules, c in
-            let i: Int, species: Species
-            do throws(PlantingVerdict.Refusal) { (i, species) = try rules.resolve(area: area, species: name) } catch { return .failure(RequestError(error.message)) }
-            let existing: [Coordinate]
-            do { existing = try store.trees().map(\.coordinate) } catch { return .failure(RequestError("cannot read the trees: \(error)")) }
-            let result = PlantingPlanner(regions: monitor.regions).plan(area: i, species: species, count: count, at: c,
-                                                                        maxDistance: maxDistance, existing: existing, seed: seed)
-            return .success(Self.planJSON(result, area: area, species: species))
-        }
-    }
-
-    static func planJSON(_ result: PlanResult, area: String, species: Species) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"class":"PLAN","area":"#.utf8)
-        JSONBytes.appendString(area, to: &out)
-        out.append(contentsOf: #","species":"#.utf8)
-        JSONBytes.appendString(species.latin, to: &out)
-        out.append(contentsOf: #","spacing_m":"#.utf8)
-        JSONBytes.appendFixed(species.spacing, decimals: 2, to: &out)
-        out.append(contentsOf: #","asked":\#(result.requested),"placed":\#(result.positions.count),"trees":["#.utf8)
-        for (k, p) in result.positions.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"lat":"#.utf8)
-            JSONBytes.appendFixed(p.latitude, decimals: 7, to: &out)
-            out.append(contentsOf: #","lon":"#.utf8)
-            JSONBytes.appendFixed(p.longitude, decimals: 7, to: &out)
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(UInt8(ascii: "]"))
-        if let reason = result.reason {
-            out.append(contentsOf: #","reason":"#.utf8)
-            JSONBytes.appendString(reason, to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
-
-    // MARK: layout
-
-    func layout(camera: Camera, options: LayoutOptions, at: Coordinate?) -> Result<[UInt8], RequestError> {
-        guard let c = at ?? monitor.lastFix?.coordinate else {
-            return .failure(RequestError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
-        }
-        let pois = monitor.regions.regions.map(POI.init(region:))
-        let layout = StackingProjector(camera: camera, options: options).layout(observer: c, pois: pois)
-        var out: [UInt8] = Array(#"{"class":"LAYOUT","lat":"#.utf8)
-        JSONBytes.appendFixed(c.latitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","lon":"#.utf8)
-        JSONBytes.appendFixed(c.longitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","pois":\#(layout.poiCount),"visible":\#(layout.visibleCount),"hidden":\#(layout.hiddenCount),"items":["#.utf8)
-        for (k, item) in layout.items.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            item.appendJSON(to: &out)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return .success(out)
-    }
-
     // MARK: reload
 
-    /// New regions and monitor settings (SIGHUP): the state carries over by region id.
-    func reload(regions: RegionSet, config: MonitorConfig) {
-        unsavedRegions.formUnion(monitor.takeChangedRegions())
-        let old = monitor
-        monitor = old.carried(to: regions, config: config)
-        // Indices changed: what waited to be saved is saved under the new ones (all of them,
-        // as the carry may have merged a file's watering dates).
-        unsavedRegions = Set(0..<regions.count)
-        _ = monitor.takeChangedRegions()
-        commit(unsaved, receivedNanos: nil)
+    /// New regions files and settings (SIGHUP): the base layer is replaced (the user layer
+    /// stays), the difference journaled, the state carried over by region id. Refused, with the
+    /// old one kept, when a file's id is one the user layer has.
+    func reload(base next: [(region: Region, file: String)], config: MonitorConfig, retention: Retention) -> Result<Void, DaemonError> {
+        let userIDs = Set(user.map(\.id))
+        if let clash = next.first(where: { userIDs.contains($0.region.id) }) {
+            return .failure(DaemonError("\(clash.file): region '\(clash.region.id)' has the id of a region added at runtime: rename it in the file, or remove the runtime one first (treeline regions remove \(clash.region.id))"))
+        }
+        let previous = base
+        base = next.map(\.region)
+        baseFiles = Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a })
+        self.retention = retention
+        do {
+            let added = try announceBase(time: eventTime)
+            rebuild(config: config, new: added)
+        } catch {
+            base = previous
+            return .failure(DaemonError("\(error)"))
+        }
         onStatus(statusLine)
+        return .success(())
     }
+
+    /// The time of region changes and waterings: the last fix's (event times are GPS times);
+    /// before any fix, the clock's.
+    var eventTime: UTCTime { monitor.lastFix?.time ?? UTCTime.now }
 
     /// For the watchdog: the actor answers, so it is not stuck.
     func heartbeat() -> String { statusLine }

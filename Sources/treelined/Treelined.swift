@@ -80,12 +80,11 @@ struct Treelined: AsyncParsableCommand {
         do { store = try Store(path: settings.database) } catch { throw DaemonError(error.description) }
         let notifier = SystemdNotifier()
         let hub = Hub()
-        let engine: Engine
-        do {
-            engine = try Engine(store: store, monitor: RegionMonitor(regions: regions, config: settings.monitor), hub: hub,
+        let engine = try Engine(store: store, base: regions, config: settings.monitor, retention: Self.retention(settings), hub: hub,
                                 version: treelineVersion, logger: logger,
                                 onStatus: { notifier.notify(SystemdNotifier.status($0)) })
-        } catch { throw DaemonError(error.description) }
+        try await engine.start()
+        let runtimeRegions = await engine.user.count
 
         await engine.setCatalog(Self.loadCatalog(settings.species, logger: logger))
 
@@ -108,9 +107,9 @@ struct Treelined: AsyncParsableCommand {
                 if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database {
                     logger.warning("\(configPath): changes to gpsd:, socket: or database: take effect at the next start (systemctl restart treelined)")
                 }
-                await engine.reload(regions: regions, config: next.monitor)
+                try await engine.reload(base: regions, config: next.monitor, retention: Self.retention(next)).get()
                 await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
-                logger.notice("reloaded \(configPath): \(regions.count) regions from \(next.regions.joined(separator: ", "))")
+                logger.notice("reloaded \(configPath): \(regions.count) regions in the base layer from \(next.regions.joined(separator: ", "))")
                 notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
             } catch {
                 logger.error("reload refused, the regions and settings in force stay: \(error)")
@@ -131,7 +130,7 @@ struct Treelined: AsyncParsableCommand {
         )
         groupConfig.maximumGracefulShutdownDuration = .milliseconds(1500)
         let group = ServiceGroup(configuration: groupConfig)
-        logger.notice("treelined \(treelineVersion): \(regions.count) regions, database \(settings.database) (last seq \(engine.lastSeq())), socket \(settings.socket), gpsd \(settings.gpsdHost):\(settings.gpsdPort)")
+        logger.notice("treelined \(treelineVersion): \(regions.count) regions from files and \(runtimeRegions) added at runtime, database \(settings.database) (last seq \(engine.lastSeq())), socket \(settings.socket), gpsd \(settings.gpsdHost):\(settings.gpsdPort)")
         do {
             try await group.run()
         } catch {
@@ -159,8 +158,12 @@ struct Treelined: AsyncParsableCommand {
         do { return .success(try Loader.catalog([path, installed])) } catch { return .failure(DaemonError(error.description)) }
     }
 
-    static func loadRegions(_ paths: [String]) throws(DaemonError) -> RegionSet {
-        do { return try Loader.regions(paths) } catch { throw DaemonError(error.description) }
+    static func loadRegions(_ paths: [String]) throws(DaemonError) -> [(region: Region, file: String)] {
+        do { return try Loader.regionList(paths) } catch { throw DaemonError(error.description) }
+    }
+
+    static func retention(_ c: TreelineConfig) -> Retention {
+        Retention(journalDays: c.journalKeepDays, trackDays: c.trackKeepDays)
     }
 }
 

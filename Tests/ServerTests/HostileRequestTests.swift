@@ -41,7 +41,7 @@ import Testing
     @Test func messagesQuoteAtMost80Characters() {
         let long = String(repeating: "x", count: 100_000)
         let m = error(#"{"cmd":"\#(long)"}"#)
-        #expect(m == "unknown cmd '\(String(repeating: "x", count: 80))…': one of subscribe, water, state, regions, can_plant, plant, plan, layout")
+        #expect(m == "unknown cmd '\(String(repeating: "x", count: 80))…': one of \(Request.commands.joined(separator: ", "))")
         #expect((error(#"{"cmd":"state","\#(long)":1}"#)?.count ?? 0) < 200)
     }
 }

@@ -1,0 +1,45 @@
+import Geo
+
+/// What `add_region` asks for: a whole Feature (checked as a regions file's are), or the short
+/// form for a plant or an album placed at a point (or, without one, at the last fix).
+public enum NewRegion: Equatable, Sendable {
+    /// A checked Feature; its id is "" when the Feature had none (the daemon gives one).
+    case feature(Region)
+    /// `{"kind":"plant","name":"Basil","interval_days":3}`, `{"kind":"album","name":"Beach"}`.
+    case short(ShortRegion)
+}
+
+/// The short form of `add_region`, its values checked.
+public struct ShortRegion: Equatable, Sendable {
+    public var kind: RegionKind
+    public var id: String?
+    public var name: String
+    /// Plants only.
+    public var intervalDays: Int?
+    /// Plants only: nil when never watered (due now).
+    public var lastWatered: UTCTime?
+    /// nil: the kind's default (`Region.defaultPlantRadius`, `Region.defaultAlbumRadius`).
+    public var radius: Double?
+    /// nil: the last fix.
+    public var at: Coordinate?
+    public var note: String?
+
+    public init(kind: RegionKind, id: String? = nil, name: String, intervalDays: Int? = nil, lastWatered: UTCTime? = nil,
+                radius: Double? = nil, at: Coordinate? = nil, note: String? = nil) {
+        self.kind = kind
+        self.id = id
+        self.name = name
+        self.intervalDays = intervalDays
+        self.lastWatered = lastWatered
+        self.radius = radius
+        self.at = at
+        self.note = note
+    }
+
+    /// The region, placed at `center`.
+    public func region(id: String, at center: Coordinate) -> Region {
+        let r = radius ?? (kind == .album ? Region.defaultAlbumRadius : Region.defaultPlantRadius)
+        return Region(id: id, kind: kind, name: name, shape: .circle(center: center, radius: r),
+                      intervalDays: kind == .plant ? intervalDays : nil, lastWatered: kind == .plant ? lastWatered : nil, note: note)
+    }
+}

@@ -1,0 +1,127 @@
+import AR
+import Foundation
+import Geo
+import Rules
+import Server
+import Store
+
+/// Planting (can_plant, plant, plan, trees) and the AR layout: answers from the regions in force,
+/// the catalog and the recorded trees.
+extension Engine {
+    // MARK: planting
+
+    func setCatalog(_ c: Result<SpeciesCatalog, DaemonError>) {
+        switch c {
+        case .success(let c): catalog = c
+        case .failure(let e):
+            catalogProblem = e.description
+            logger.warning("planting commands are off: \(e.description)")
+        }
+    }
+
+    func planting(at: Coordinate?) -> Result<(PlantingRules, Coordinate), RequestError> {
+        guard let catalog else { return .failure(RequestError("\(catalogProblem): set species: in the config to the catalog's path")) }
+        guard let c = at ?? monitor.lastFix?.coordinate else {
+            return .failure(RequestError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
+        }
+        return .success((PlantingRules(regions: monitor.regions, catalog: catalog), c))
+    }
+
+    static func verdictJSON(_ cls: String, _ v: PlantingVerdict, tree: PlantedTree?, species: String?, at c: Coordinate) -> [UInt8] {
+        var out: [UInt8] = Array(#"{"class":"#.utf8)
+        JSONBytes.appendString(cls, to: &out)
+        out.append(contentsOf: #","lat":"#.utf8)
+        JSONBytes.appendFixed(c.latitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","lon":"#.utf8)
+        JSONBytes.appendFixed(c.longitude, decimals: 7, to: &out)
+        if let tree { out.append(contentsOf: #","tree":\#(tree.id)"#.utf8) }
+        v.appendJSONFields(species: species, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    func canPlant(species: String?, area: String?, at: Coordinate?) -> Result<[UInt8], RequestError> {
+        planting(at: at).flatMap { rules, c in
+            do {
+                let verdict = rules.check(at: c, species: species, area: area, trees: try store.trees())
+                return .success(Self.verdictJSON("CAN_PLANT", verdict, tree: nil, species: species.flatMap { rules.catalog.named($0)?.latin } ?? species, at: c))
+            } catch {
+                return .failure(RequestError("cannot read the trees: \(error)"))
+            }
+        }
+    }
+
+    func plant(species: String, area: String?, at: Coordinate?, project: String?) -> Result<[UInt8], RequestError> {
+        planting(at: at).flatMap { rules, c in
+            let latin = rules.catalog.named(species)?.latin ?? species
+            do {
+                let (verdict, tree) = try store.plant(species: latin, at: c, planted: eventTime, project: project) { trees in
+                    rules.check(at: c, species: species, area: area, trees: trees)
+                }
+                if let tree { logger.info("tree #\(tree.id) planted: \(latin) in \(tree.area)") }
+                return .success(Self.verdictJSON("PLANT", verdict, tree: tree, species: latin, at: c))
+            } catch {
+                return .failure(RequestError("the tree could not be recorded: \(error)"))
+            }
+        }
+    }
+
+    func plan(area: String, species name: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) -> Result<[UInt8], RequestError> {
+        planting(at: at).flatMap { rules, c in
+            let i: Int, species: Species
+            do throws(PlantingVerdict.Refusal) { (i, species) = try rules.resolve(area: area, species: name) } catch { return .failure(RequestError(error.message)) }
+            let existing: [Coordinate]
+            do { existing = try store.trees().map(\.coordinate) } catch { return .failure(RequestError("cannot read the trees: \(error)")) }
+            let result = PlantingPlanner(regions: monitor.regions).plan(area: i, species: species, count: count, at: c,
+                                                                        maxDistance: maxDistance, existing: existing, seed: seed)
+            return .success(Self.planJSON(result, area: area, species: species))
+        }
+    }
+
+    static func planJSON(_ result: PlanResult, area: String, species: Species) -> [UInt8] {
+        var out: [UInt8] = Array(#"{"class":"PLAN","area":"#.utf8)
+        JSONBytes.appendString(area, to: &out)
+        out.append(contentsOf: #","species":"#.utf8)
+        JSONBytes.appendString(species.latin, to: &out)
+        out.append(contentsOf: #","spacing_m":"#.utf8)
+        JSONBytes.appendFixed(species.spacing, decimals: 2, to: &out)
+        out.append(contentsOf: #","asked":\#(result.requested),"placed":\#(result.positions.count),"trees":["#.utf8)
+        for (k, p) in result.positions.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"lat":"#.utf8)
+            JSONBytes.appendFixed(p.latitude, decimals: 7, to: &out)
+            out.append(contentsOf: #","lon":"#.utf8)
+            JSONBytes.appendFixed(p.longitude, decimals: 7, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        if let reason = result.reason {
+            out.append(contentsOf: #","reason":"#.utf8)
+            JSONBytes.appendString(reason, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    // MARK: layout
+
+    func layout(camera: Camera, options: LayoutOptions, at: Coordinate?) -> Result<[UInt8], RequestError> {
+        guard let c = at ?? monitor.lastFix?.coordinate else {
+            return .failure(RequestError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
+        }
+        let pois = monitor.regions.regions.map(POI.init(region:))
+        let layout = StackingProjector(camera: camera, options: options).layout(observer: c, pois: pois)
+        var out: [UInt8] = Array(#"{"class":"LAYOUT","lat":"#.utf8)
+        JSONBytes.appendFixed(c.latitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","lon":"#.utf8)
+        JSONBytes.appendFixed(c.longitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","pois":\#(layout.poiCount),"visible":\#(layout.visibleCount),"hidden":\#(layout.hiddenCount),"items":["#.utf8)
+        for (k, item) in layout.items.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            item.appendJSON(to: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return .success(out)
+    }
+
+}

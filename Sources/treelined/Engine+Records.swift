@@ -1,0 +1,179 @@
+import Geo
+import Rules
+import Server
+import Store
+
+/// Records beside the journal: captures in albums, trees, the track; and retention.
+extension Engine {
+    // MARK: captures
+
+    /// Records a capture at the last fix when it is inside the album; else the distance to walk.
+    func capture(album: String, file: String?, note: String?) -> Result<[UInt8], RequestError> {
+        guard let i = index(of: album) else { return .failure(RequestError("no album '\(album)': treeline albums lists them")) }
+        let r = monitor.regions.regions[i]
+        guard r.kind == .album else { return .failure(RequestError("'\(album)' is a \(r.kind.rawValue), not an album")) }
+        guard let fix = monitor.lastFix else {
+            return .failure(RequestError("no fix yet: a capture is recorded where you stand, so wait for a fix"))
+        }
+        let d = monitor.regions.signedDistance(i, fix.coordinate)
+        var out: [UInt8] = Array(#"{"class":"CAPTURE","album":"#.utf8)
+        JSONBytes.appendString(album, to: &out)
+        out.append(contentsOf: #","distance_m":"#.utf8)
+        JSONBytes.appendFixed(d, decimals: 1, to: &out)
+        guard d >= 0 else {
+            out.append(contentsOf: #","recorded":false,"walk_m":"#.utf8)
+            JSONBytes.appendFixed(-d, decimals: 1, to: &out)
+            out.append(contentsOf: #","reason":"#.utf8)
+            JSONBytes.appendString("outside the album '\(r.name)': \(Int((-d).rounded(.up))) m from its edge at the last fix; walk that far towards it", to: &out)
+            out.append(UInt8(ascii: "}"))
+            return .success(out)
+        }
+        let c: Capture
+        do { c = try store.recordCapture(album: album, time: fix.time, at: fix.coordinate, error: fix.error, file: file, note: note) } catch {
+            logger.error("\(error)")
+            return .failure(RequestError("the capture could not be recorded (the database failed: see the daemon's log)"))
+        }
+        out.append(contentsOf: #","recorded":true,"capture":"#.utf8)
+        Self.appendCapture(c, to: &out)
+        out.append(UInt8(ascii: "}"))
+        logger.info("capture #\(c.id) in '\(album)'")
+        return .success(out)
+    }
+
+    func captures(album: String?) -> Result<[UInt8], RequestError> {
+        let list: [Capture]
+        do { list = try store.captures(album: album) } catch { return .failure(RequestError("cannot read the captures: \(error)")) }
+        if let album, list.isEmpty, index(of: album) == nil {
+            return .failure(RequestError("no album '\(album)' and no captures in one by that id: treeline albums lists them"))
+        }
+        var out: [UInt8] = Array(#"{"class":"CAPTURES","captures":["#.utf8)
+        for (k, c) in list.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            Self.appendCapture(c, to: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return .success(out)
+    }
+
+    static func appendCapture(_ c: Capture, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"id":\#(c.id),"album":"#.utf8)
+        JSONBytes.appendString(c.album, to: &out)
+        out.append(contentsOf: #","time":""#.utf8)
+        c.time.appendISO8601(to: &out)
+        out.append(contentsOf: #"","lat":"#.utf8)
+        JSONBytes.appendFixed(c.coordinate.latitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","lon":"#.utf8)
+        JSONBytes.appendFixed(c.coordinate.longitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","error_m":"#.utf8)
+        JSONBytes.appendFixed(c.error, decimals: 1, to: &out)
+        for (key, value) in [("file", c.file), ("note", c.note)] {
+            guard let value else { continue }
+            out.append(contentsOf: ",\"\(key)\":".utf8)
+            JSONBytes.appendString(value, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    // MARK: trees
+
+    func trees(area: String?, project: String?) -> Result<[UInt8], RequestError> {
+        let list: [PlantedTree]
+        do { list = try store.trees(area: area, project: project) } catch { return .failure(RequestError("cannot read the trees: \(error)")) }
+        var out: [UInt8] = Array(#"{"class":"TREES","trees":["#.utf8)
+        for (k, t) in list.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            Self.appendTree(t, to: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return .success(out)
+    }
+
+    /// Removes a tree (nil: the last recorded).
+    func removeTree(_ id: Int64?) -> Result<[UInt8], RequestError> {
+        let tree: PlantedTree?
+        do { tree = try store.removeTree(id) } catch { return .failure(RequestError("the tree could not be removed: \(error)")) }
+        guard let tree else {
+            return .failure(RequestError(id.map { "no tree #\($0): treeline trees lists them" } ?? "no tree is recorded: nothing to undo"))
+        }
+        logger.info("tree #\(tree.id) removed")
+        var out: [UInt8] = Array(#"{"class":"TREE_REMOVED","tree":"#.utf8)
+        Self.appendTree(tree, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return .success(out)
+    }
+
+    static func appendTree(_ t: PlantedTree, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"id":\#(t.id),"area":"#.utf8)
+        JSONBytes.appendString(t.area, to: &out)
+        out.append(contentsOf: #","species":"#.utf8)
+        JSONBytes.appendString(t.species, to: &out)
+        out.append(contentsOf: #","lat":"#.utf8)
+        JSONBytes.appendFixed(t.coordinate.latitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","lon":"#.utf8)
+        JSONBytes.appendFixed(t.coordinate.longitude, decimals: 7, to: &out)
+        if let p = t.planted {
+            out.append(contentsOf: #","planted":""#.utf8)
+            p.appendISO8601(to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        if let project = t.project {
+            out.append(contentsOf: #","project":"#.utf8)
+            JSONBytes.appendString(project, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    // MARK: track
+
+    func track(since: UTCTime?, until: UTCTime?) -> Result<[UInt8], RequestError> {
+        let points: [TrackPoint]
+        do { points = try store.track(from: since, through: until) } catch { return .failure(RequestError("cannot read the track: \(error)")) }
+        var out: [UInt8] = Array(#"{"class":"TRACK","points":["#.utf8)
+        out.reserveCapacity(points.count * 80)
+        for (k, p) in points.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"time":""#.utf8)
+            p.time.appendISO8601(to: &out)
+            out.append(contentsOf: #"","lat":"#.utf8)
+            JSONBytes.appendFixed(p.coordinate.latitude, decimals: 7, to: &out)
+            out.append(contentsOf: #","lon":"#.utf8)
+            JSONBytes.appendFixed(p.coordinate.longitude, decimals: 7, to: &out)
+            out.append(contentsOf: #","error_m":"#.utf8)
+            JSONBytes.appendFixed(p.error, decimals: 2, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: "]}".utf8)
+        return .success(out)
+    }
+
+    // MARK: retention
+
+    /// Prunes events older than `journal: keep_days` and track points older than `track:
+    /// keep_days`, at most once an hour (checked after fixes; the first check at start).
+    func pruneIfDue() {
+        let clock = monotonicNanos()
+        if let last = lastPruneCheck, clock - last < 3_600 * 1_000_000_000 { return }
+        lastPruneCheck = clock
+        let now = UTCTime.now
+        do {
+            if let at = try store.retention().prunedAt, now.nanoseconds - at.nanoseconds < 3_600 * UTCTime.nanosPerSecond { return }
+            try prune(now: now)
+        } catch {
+            logger.error("pruning failed, tried again in an hour: \(error)")
+        }
+    }
+
+    /// Prunes as of `now` (the clock: on a board it follows GPS time).
+    func prune(now: UTCTime) throws(StoreError) {
+        let day = UTCTime.nanosPerDay
+        let result = try store.prune(journalBefore: UTCTime(nanoseconds: now.nanoseconds - Int64(retention.journalDays) * day),
+                                     trackBefore: UTCTime(nanoseconds: now.nanoseconds - Int64(retention.trackDays) * day),
+                                     keeping: regionIDs(), now: now)
+        pruned.store(result.prunedThrough, ordering: .releasing)
+        if result.events > 0 || result.points > 0 {
+            logger.notice("retention: \(result.events) events (through seq \(result.prunedThrough)) and \(result.points) track points pruned")
+        }
+    }
+
+    nonisolated func prunedThrough() -> Int64 { pruned.load(ordering: .acquiring) }
+}

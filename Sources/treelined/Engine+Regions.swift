@@ -1,0 +1,349 @@
+import Geo
+import Rules
+import Server
+import Store
+
+/// The two layers of regions. The base layer comes from the regions files and changes only by
+/// reload; the user layer lives in the database and changes by command. Every change is one
+/// transaction with its event (`region_added`, `region_updated`, `region_removed`, each carrying
+/// the region's `layer` and, but for removals, its Feature), published once committed; then the
+/// monitor takes the new set at once, each region's state carried by id.
+extension Engine {
+    /// The user layer as stored, checked again as a regions file.
+    static func userLayer(_ store: Store) throws -> [Region] {
+        let stored = try store.userRegions()
+        guard !stored.isEmpty else { return [] }
+        let text = #"{"type":"FeatureCollection","features":["# + stored.map(\.feature).joined(separator: ",") + "]}"
+        do {
+            return try RegionFile.parse(Array(text.utf8), file: "\(store.path) (regions added at runtime)")
+        } catch {
+            throw DaemonError("\(error.description)\nThe database's user layer does not read back: restore a backup of \(store.path)")
+        }
+    }
+
+    /// The index in force of region `id`.
+    func index(of id: String) -> Int? { monitor.regions.regions.firstIndex { $0.id == id } }
+
+    /// `base` or `user`, for region index `i`.
+    func layer(_ i: Int) -> String { i < base.count ? "base" : "user" }
+
+    /// The monitor over `base + user`, taking over the state by id; `new` are ids that appeared
+    /// (their first enter is `initial`). State changes not yet saved are saved under the new indices.
+    func rebuild(config: MonitorConfig? = nil, new: [String] = []) {
+        let old = monitor
+        var pending = Set(unsavedRegions.map { old.regions.regions[$0].id })
+        for i in monitor.takeChangedRegions() { pending.insert(old.regions.regions[i].id) }
+        // `carried` re-notes what the old monitor had not handed out: nothing, after the take above.
+        monitor = old.carried(to: RegionSet(base + user), config: config ?? old.config)
+        for id in new { if let i = index(of: id) { monitor.treatAsNew(i) } }
+        unsavedRegions = Set(monitor.takeChangedRegions())
+        for (i, r) in monitor.regions.regions.enumerated() where pending.contains(r.id) { unsavedRegions.insert(i) }
+        if !unsavedRegions.isEmpty { commit([], receivedNanos: nil) }
+    }
+
+    /// Journals what changed in the base layer since the journal last announced it (all of it,
+    /// the first time); returns the ids added.
+    func announceBase(time: UTCTime) throws(StoreError) -> [String] {
+        let announced = try store.announcedBase()
+        let now = base.map { StoredFeature(id: $0.id, feature: $0.featureJSON) }
+        guard now != announced else { return [] }
+        let before = Dictionary(announced.map { ($0.id, $0.feature) }, uniquingKeysWith: { a, _ in a })
+        let current = Set(now.map(\.id))
+        var events: [JournalEntry] = []
+        var added: [String] = []
+        for (r, f) in zip(base, now) {
+            switch before[r.id] {
+            case nil:
+                events.append(Self.regionEntry("region_added", r, layer: "base", time: time))
+                added.append(r.id)
+            case let old? where old != f.feature:
+                events.append(Self.regionEntry("region_updated", r, layer: "base", time: time))
+            default: break
+            }
+        }
+        var removed: [String] = []
+        for a in announced where !current.contains(a.id) {
+            removed.append(a.id)
+            let kind = Self.kind(ofFeature: a.feature)
+            events.append(Self.removalEntry(id: a.id, kind: kind, layer: "base", inside: nil, time: time))
+        }
+        let committed = try store.announceBase(now, removed: removed, events: events)
+        published(committed)
+        if !committed.isEmpty {
+            logger.notice("regions files: \(added.count) added, \(committed.count - added.count - removed.count) changed, \(removed.count) removed (journaled up to seq \(committed.last!.seq))")
+        }
+        return added
+    }
+
+    /// Committed events out: the seq, the counts, the subscribers.
+    func published(_ committed: [JournalEvent]) {
+        guard let last = committed.last else { return }
+        seq.store(last.seq, ordering: .releasing)
+        for e in committed { eventsByType[e.entry.type, default: 0] += 1 }
+        hub.publish(Batch(committed, receivedNanos: nil))
+    }
+
+    /// The kind named in a stored Feature (for the removal of a region no longer read).
+    static func kind(ofFeature text: String) -> String {
+        guard let doc = try? JSONDocument.parse(Array(text.utf8)), let k = doc.root["properties"]?["kind"]?.string else { return "" }
+        return k
+    }
+
+    /// `region_added` / `region_updated`: the region's Feature and layer.
+    static func regionEntry(_ type: String, _ r: Region, layer: String, time: UTCTime, lastWatered: UTCTime?? = nil) -> JournalEntry {
+        var json: [UInt8] = []
+        head(&json, type: type, id: r.id, kind: r.kind.rawValue, layer: layer, time: time)
+        json.append(contentsOf: #","feature":"#.utf8)
+        r.appendFeature(to: &json, lastWatered: lastWatered)
+        json.append(UInt8(ascii: "}"))
+        return JournalEntry(time: time, type: type, region: r.id, kind: r.kind.rawValue, json: json)
+    }
+
+    /// `region_removed`: whether the monitor was inside it (no `exit` follows).
+    static func removalEntry(id: String, kind: String, layer: String, inside: Bool?, time: UTCTime) -> JournalEntry {
+        var json: [UInt8] = []
+        head(&json, type: "region_removed", id: id, kind: kind, layer: layer, time: time)
+        if let inside { json.append(contentsOf: #","inside":\#(inside)"#.utf8) }
+        json.append(UInt8(ascii: "}"))
+        return JournalEntry(time: time, type: "region_removed", region: id, kind: kind, json: json)
+    }
+
+    static func head(_ json: inout [UInt8], type: String, id: String, kind: String, layer: String, time: UTCTime) {
+        json.append(contentsOf: #"{"time":""#.utf8)
+        time.appendISO8601(to: &json)
+        json.append(contentsOf: #"","type":"#.utf8)
+        JSONBytes.appendString(type, to: &json)
+        json.append(contentsOf: #","region":"#.utf8)
+        JSONBytes.appendString(id, to: &json)
+        json.append(contentsOf: #","kind":"#.utf8)
+        JSONBytes.appendString(kind, to: &json)
+        json.append(contentsOf: #","layer":"#.utf8)
+        JSONBytes.appendString(layer, to: &json)
+    }
+
+    /// Saves pending fix events first, so that a change's seq comes after theirs; false when the
+    /// database is failing.
+    func flushUnsaved() -> Bool {
+        guard !unsaved.isEmpty else { return true }
+        return commit([], receivedNanos: nil) != nil
+    }
+
+    static let databaseFailed = RequestError("the database failed (see the daemon's log): nothing was changed")
+
+    // MARK: commands
+
+    func addRegion(_ new: NewRegion) -> Result<[UInt8], RequestError> {
+        var region: Region
+        switch new {
+        case .feature(let r):
+            region = r
+        case .short(let s):
+            guard let at = s.at ?? monitor.lastFix?.coordinate else {
+                return .failure(RequestError("no fix yet to place the \(s.kind.rawValue) at: give \"at\":[lat, lon] (--at LAT,LON), or wait for a fix"))
+            }
+            region = s.region(id: s.id ?? "", at: at)
+        }
+        if region.id.isEmpty {
+            region.id = freshID(for: region.kind)
+        } else if let taken = idTaken(region.id) {
+            return .failure(taken)
+        }
+        // What is kept is the Feature as written: read back, so that what is in force now is what a restart reads.
+        let feature = region.featureJSON
+        let text = #"{"type":"FeatureCollection","features":["# + feature + "]}"
+        do {
+            region = try RegionFile.parse(Array(text.utf8), file: "add_region")[0]
+        } catch {
+            return .failure(RequestError("the region does not read back: " + error.issues.map(\.message).joined(separator: "; ")))
+        }
+        guard flushUnsaved() else { return .failure(Self.databaseFailed) }
+        let entry = Self.regionEntry("region_added", region, layer: "user", time: eventTime)
+        let event: JournalEvent
+        do { event = try store.apply(.add(id: region.id, feature: feature), event: entry) } catch {
+            logger.error("\(error)")
+            return .failure(Self.databaseFailed)
+        }
+        user.append(region)
+        usedIDs.insert(region.id)
+        published([event])
+        rebuild(new: [region.id])
+        logger.info("region added: \(region.kind.rawValue) '\(region.id)' (\(region.name))")
+        onStatus(statusLine)
+        return .success(Self.line(event))
+    }
+
+    func updateRegion(_ id: String, _ update: RegionUpdate) -> Result<[UInt8], RequestError> {
+        guard let k = user.firstIndex(where: { $0.id == id }) else { return .failure(notInUserLayer(id)) }
+        var region: Region
+        switch update.applied(to: user[k]) {
+        case .success(let r): region = r
+        case .failure(let e): return .failure(e)
+        }
+        let feature = region.featureJSON
+        do {
+            region = try RegionFile.parse(Array((#"{"type":"FeatureCollection","features":["# + feature + "]}").utf8), file: "update_region")[0]
+        } catch {
+            return .failure(RequestError("'\(id)' would not be a region: " + error.issues.map(\.message).joined(separator: "; ")))
+        }
+        guard flushUnsaved() else { return .failure(Self.databaseFailed) }
+        let entry = Self.regionEntry("region_updated", region, layer: "user", time: eventTime)
+        let event: JournalEvent
+        do { event = try store.apply(.update(id: id, feature: feature), event: entry) } catch {
+            logger.error("\(error)")
+            return .failure(Self.databaseFailed)
+        }
+        user[k] = region
+        published([event])
+        rebuild()
+        if let watered = update.lastWatered, let i = index(of: id) {
+            monitor.setLastWatered(i, watered)
+            unsavedRegions.formUnion(monitor.takeChangedRegions())
+            commit([], receivedNanos: nil)
+        }
+        logger.info("region updated: '\(id)'")
+        return .success(Self.line(event))
+    }
+
+    func removeRegion(_ id: String) -> Result<[UInt8], RequestError> {
+        guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id) else { return .failure(notInUserLayer(id)) }
+        guard flushUnsaved() else { return .failure(Self.databaseFailed) }
+        let entry = Self.removalEntry(id: id, kind: user[k].kind.rawValue, layer: "user", inside: monitor.inside[i], time: eventTime)
+        let event: JournalEvent
+        do { event = try store.apply(.remove(id: id), event: entry) } catch {
+            logger.error("\(error)")
+            return .failure(Self.databaseFailed)
+        }
+        user.remove(at: k)
+        published([event])
+        rebuild()
+        logger.info("region removed: '\(id)'")
+        onStatus(statusLine)
+        return .success(Self.line(event))
+    }
+
+    /// Why `id` cannot be changed here: a file's region, or none.
+    func notInUserLayer(_ id: String) -> RequestError {
+        if let file = baseFiles[id] {
+            return RequestError("'\(id)' comes from the regions file \(file) (the read-only base layer): edit it there, then reload (systemctl reload treelined)")
+        }
+        return RequestError("no region '\(id)': treeline regions (or {\"cmd\":\"regions\"}) lists them")
+    }
+
+    /// Why `id` cannot be given to a new region, or nil.
+    func idTaken(_ id: String) -> RequestError? {
+        do { try Request.checkID(id) } catch { return error }
+        if let file = baseFiles[id] { return RequestError("id '\(id)' is taken by a region of \(file): choose another, or leave \"id\" out for one to be made") }
+        if user.contains(where: { $0.id == id }) { return RequestError("id '\(id)' is taken by a region added before: choose another, or leave \"id\" out") }
+        if usedIDs.contains(id) {
+            return RequestError("id '\(id)' belonged to a region removed before, and ids are never given again (old events name it): choose another")
+        }
+        return nil
+    }
+
+    /// `plant-N` (`album-N`, …): the first N not in force nor used before.
+    func freshID(for kind: RegionKind) -> String {
+        var n = 1
+        while true {
+            let id = "\(kind.rawValue)-\(n)"
+            if baseFiles[id] == nil, !usedIDs.contains(id), !user.contains(where: { $0.id == id }) { return id }
+            n += 1
+        }
+    }
+
+    /// An event as its reply line (`{"class":"EVENT","seq":N,…}`, no newline).
+    static func line(_ e: JournalEvent) -> [UInt8] {
+        var out: [UInt8] = []
+        e.appendLine(to: &out)
+        out.removeLast()
+        return out
+    }
+
+    // MARK: listing
+
+    func regionIDs() -> Set<String> { Set(monitor.regions.regions.map(\.id)) }
+
+    /// `{"class":"REGIONS","regions":[…]}`: each region in force with its layer, inside or not,
+    /// its signed distance from the last fix (`distance_m`, positive inside), and what its kind
+    /// needs (plants: interval, last watered, next due, `due`); with `geometry`, its GeoJSON geometry.
+    func regionsJSON(geometry: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"class":"REGIONS""#.utf8)
+        let fix = monitor.lastFix
+        if let fix {
+            out.append(contentsOf: #","at":{"time":""#.utf8)
+            fix.time.appendISO8601(to: &out)
+            out.append(contentsOf: #"","lat":"#.utf8)
+            JSONBytes.appendFixed(fix.coordinate.latitude, decimals: 7, to: &out)
+            out.append(contentsOf: #","lon":"#.utf8)
+            JSONBytes.appendFixed(fix.coordinate.longitude, decimals: 7, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: #","regions":["#.utf8)
+        let now = eventTime
+        for (i, r) in monitor.regions.regions.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"id":"#.utf8)
+            JSONBytes.appendString(r.id, to: &out)
+            out.append(contentsOf: #","kind":"#.utf8)
+            JSONBytes.appendString(r.kind.rawValue, to: &out)
+            out.append(contentsOf: #","name":"#.utf8)
+            JSONBytes.appendString(r.name, to: &out)
+            out.append(contentsOf: #","layer":"\#(layer(i))","inside":\#(monitor.inside[i])"#.utf8)
+            if let fix {
+                out.append(contentsOf: #","distance_m":"#.utf8)
+                JSONBytes.appendFixed(monitor.regions.signedDistance(i, fix.coordinate), decimals: 1, to: &out)
+            }
+            if case let .circle(_, radius) = r.shape {
+                out.append(contentsOf: #","radius_m":"#.utf8)
+                JSONBytes.appendFixed(radius, decimals: 1, to: &out)
+            }
+            if r.kind == .plant, let days = r.intervalDays {
+                let watered = monitor.state(of: i).lastWatered
+                out.append(contentsOf: #","interval_days":\#(days)"#.utf8)
+                if let w = watered {
+                    out.append(contentsOf: #","last_watered":""#.utf8)
+                    w.appendISO8601(to: &out)
+                    let due = UTCTime(nanoseconds: w.nanoseconds + Int64(days) * UTCTime.nanosPerDay)
+                    out.append(contentsOf: #"","next_due":""#.utf8)
+                    due.appendISO8601(to: &out)
+                    out.append(contentsOf: #"","due_in_s":\#((due.nanoseconds - now.nanoseconds) / UTCTime.nanosPerSecond)"#.utf8)
+                    out.append(contentsOf: #","due":\#(due <= now)"#.utf8)
+                } else {
+                    out.append(contentsOf: #","due":true"#.utf8)
+                }
+            }
+            if r.kind == .reforestation && !r.species.isEmpty {
+                out.append(contentsOf: #","species":["#.utf8)
+                for (k, s) in r.species.enumerated() {
+                    if k > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONBytes.appendString(s, to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            for (key, value) in [("note", r.note), ("project", r.project)] {
+                guard let value else { continue }
+                out.append(contentsOf: ",\"\(key)\":".utf8)
+                JSONBytes.appendString(value, to: &out)
+            }
+            if geometry {
+                out.append(contentsOf: #","geometry":"#.utf8)
+                r.appendGeometry(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
+    /// Both layers as a regions file (`{"class":"EXPORT","type":"FeatureCollection",…}`), plants
+    /// with their last watering as the monitor has it: loaded back as a file, nothing is lost.
+    func export() -> [UInt8] {
+        var out: [UInt8] = Array(#"{"class":"EXPORT","type":"FeatureCollection","features":["#.utf8)
+        for (i, r) in monitor.regions.regions.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            r.appendFeature(to: &out, lastWatered: .some(monitor.state(of: i).lastWatered))
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+}
