@@ -108,10 +108,14 @@ public struct RegionMonitor: Sendable {
 
     /// Region `i` appeared while the monitor runs (added at runtime, or to a reloaded file): the
     /// next fix that shows it inside by evidence (`d ≥ margin`) enters it with `initial: true`,
-    /// as the first fix would with `initialEnter`; a fix outside it makes it an ordinary region.
-    /// Without a fix yet, the first fix sets its state like any other's.
+    /// as the first fix would with `initialEnter`; a fix outside it makes it an ordinary region,
+    /// as is at once a region that does not contain the last fix. Without a fix yet, the first
+    /// fix sets its state like any other's.
     public mutating func treatAsNew(_ i: Int) {
-        guard previous != nil, !table.inside[i] else { return }
+        // Only a region around the last fix can be new to the walker; one elsewhere is ordinary
+        // (walking into it later is an ordinary enter), and is decided now: it may not be
+        // evaluated again until the walker comes near it.
+        guard let last = previous, !table.inside[i], regions.contains(i, last.coordinate, previousSpace) else { return }
         table.new[i] = true
         table.boundCenter[i].x = .nan
     }

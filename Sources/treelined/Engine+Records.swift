@@ -24,7 +24,7 @@ extension Engine {
             out.append(contentsOf: #","recorded":false,"walk_m":"#.utf8)
             JSONBytes.appendFixed(-d, decimals: 1, to: &out)
             out.append(contentsOf: #","reason":"#.utf8)
-            JSONBytes.appendString("outside the album '\(r.name)': \(Int((-d).rounded(.up))) m from its edge at the last fix; walk that far towards it", to: &out)
+            JSONBytes.appendString("outside the album '\(r.name)': \(Int((-d).rounded())) m from its edge at the last fix; walk that far towards it", to: &out)
             out.append(UInt8(ascii: "}"))
             return .success(out)
         }
