@@ -4,12 +4,12 @@ import GRDB
 /// Retention: old events and track points go, and the journal remembers up to which seq it
 /// pruned, so that a subscriber asking for older events is told.
 extension Store {
-    /// The highest seq pruned (0: none), and when the last pruning ran.
-    public func retention() throws(StoreError) -> (prunedThrough: Int64, prunedAt: UTCTime?) {
+    /// The highest seq pruned (0: none), when the last pruning ran and with what settings.
+    public func retention() throws(StoreError) -> (prunedThrough: Int64, prunedAt: UTCTime?, settings: String?) {
         try wrap("reading the retention state") {
             try pool.read { db in
-                guard let r = try Row.fetchOne(db, sql: "SELECT pruned_through, pruned_at FROM retention WHERE id = 1") else { return (0, nil) }
-                return (r[0], UTCTime(nanoseconds: r[1]))
+                guard let r = try Row.fetchOne(db, sql: "SELECT pruned_through, pruned_at, settings FROM retention WHERE id = 1") else { return (0, nil, nil) }
+                return (r[0], UTCTime(nanoseconds: r[1]), r[2])
             }
         }
     }
@@ -17,10 +17,11 @@ extension Store {
     /// Deletes the events older than `journalBefore` and the track points older than
     /// `trackBefore`, at `now`, in one transaction. The region events of regions still in force
     /// (`keeping`) stay, so that the journal always rebuilds the region list. Returns the highest
-    /// seq deleted so far (`pruned_through`), and how many events and points went.
+    /// seq deleted so far (`pruned_through`), and how many events and points went. `settings`
+    /// is kept with the time, to tell a changed retention from the last one.
     @discardableResult
     public func prune(journalBefore: UTCTime, trackBefore: UTCTime, keeping regions: Set<String>,
-                      now: UTCTime) throws(StoreError) -> (prunedThrough: Int64, events: Int, points: Int) {
+                      now: UTCTime, settings: String = "") throws(StoreError) -> (prunedThrough: Int64, events: Int, points: Int) {
         try wrap("pruning the journal and the track") {
             try pool.write { db in
                 let previous = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM retention WHERE id = 1") ?? 0
@@ -35,9 +36,10 @@ extension Store {
                 let points = db.changesCount
                 let through = max(previous, highest)
                 try db.execute(sql: """
-                    INSERT INTO retention (id, pruned_through, pruned_at) VALUES (1, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET pruned_through = excluded.pruned_through, pruned_at = excluded.pruned_at
-                    """, arguments: [through, now.nanoseconds])
+                    INSERT INTO retention (id, pruned_through, pruned_at, settings) VALUES (1, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET pruned_through = excluded.pruned_through, pruned_at = excluded.pruned_at,
+                      settings = excluded.settings
+                    """, arguments: [through, now.nanoseconds, settings])
                 return (through, events, points)
             }
         }

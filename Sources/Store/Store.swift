@@ -124,7 +124,8 @@ public final class Store: Sendable {
                 CREATE TABLE retention (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     pruned_through INTEGER NOT NULL,
-                    pruned_at INTEGER NOT NULL
+                    pruned_at INTEGER NOT NULL,
+                    settings TEXT NOT NULL
                 );
                 """)
         }

@@ -88,6 +88,9 @@ extension Treeline {
                     case "ERROR":
                         if json["lagged"] as? Bool == true {
                             FileHandle.standardError.write(Data("treeline subscribe: dropped for not reading fast enough; resuming after seq \(last ?? 0)\n".utf8))
+                        } else if let pruned = (json["pruned_through"] as? NSNumber)?.int64Value {
+                            // Said, and the rest follows: the events that remain are printed.
+                            FileHandle.standardError.write(Data("treeline subscribe: the journal's events up to seq \(pruned) were pruned (journal: keep_days) but for the region events of regions in force; the rest follows\n".utf8))
                         } else {
                             throw UserError("treelined: \(json["message"] as? String ?? text)")
                         }

@@ -149,14 +149,16 @@ extension Engine {
     // MARK: retention
 
     /// Prunes events older than `journal: keep_days` and track points older than `track:
-    /// keep_days`, at most once an hour (checked after fixes; the first check at start).
+    /// keep_days`, at most once an hour (checked after fixes; the first check at start), and at
+    /// once when those settings changed since the last pruning.
     func pruneIfDue() {
         let clock = monotonicNanos()
         if let last = lastPruneCheck, clock - last < 3_600 * 1_000_000_000 { return }
         lastPruneCheck = clock
         let now = UTCTime.now
         do {
-            if let at = try store.retention().prunedAt, now.nanoseconds - at.nanoseconds < 3_600 * UTCTime.nanosPerSecond { return }
+            let last = try store.retention()
+            if let at = last.prunedAt, now.nanoseconds - at.nanoseconds < 3_600 * UTCTime.nanosPerSecond, last.settings == retention.settings { return }
             try prune(now: now)
         } catch {
             logger.error("pruning failed, tried again in an hour: \(error)")
@@ -168,7 +170,7 @@ extension Engine {
         let day = UTCTime.nanosPerDay
         let result = try store.prune(journalBefore: UTCTime(nanoseconds: now.nanoseconds - Int64(retention.journalDays) * day),
                                      trackBefore: UTCTime(nanoseconds: now.nanoseconds - Int64(retention.trackDays) * day),
-                                     keeping: regionIDs(), now: now)
+                                     keeping: regionIDs(), now: now, settings: retention.settings)
         pruned.store(result.prunedThrough, ordering: .releasing)
         if result.events > 0 || result.points > 0 {
             logger.notice("retention: \(result.events) events (through seq \(result.prunedThrough)) and \(result.points) track points pruned")

@@ -298,6 +298,8 @@ actor Engine: ServerDelegate {
         do {
             let added = try announceBase(time: eventTime)
             rebuild(config: config, new: added)
+            lastPruneCheck = nil  // a shorter retention takes effect now
+            pruneIfDue()
         } catch {
             base = previous
             return .failure(DaemonError("\(error)"))

@@ -2,4 +2,7 @@
 struct Retention: Sendable, Equatable {
     var journalDays: Int
     var trackDays: Int
+
+    /// As kept with the last pruning: a change prunes at the next start or reload.
+    var settings: String { "journal \(journalDays) d, track \(trackDays) d" }
 }

@@ -39,6 +39,8 @@ public final class DaemonProcess: @unchecked Sendable {
         yaml += "socket: \(socket)\ndatabase: \(database)\n"
         yaml += "species: \(repository.appendingPathComponent("Data/species.json").path)\n"
         if !monitor.isEmpty { yaml += "monitor:\n" + monitor }
+        // The logs' events are dated 2026: kept whatever the clock says, unless a test shortens it.
+        yaml += "journal:\n  keep_days: 36500\ntrack:\n  keep_days: 36500\n"
         try Data(yaml.utf8).write(to: config)
     }
 

@@ -1,0 +1,201 @@
+import Foundation
+import IntegrationSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Daemon {
+    /// Each new command given bad input: it fails (exit status not 0) with a message that says
+    /// what is wrong, and nothing is half-applied: the journal's seq, the regions, the trees and
+    /// the captures are as before.
+    @Test func badInputForEachNewCommandIsAClearErrorAndChangesNothing() async throws {
+        let daemon = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
+        defer { daemon.finish() }
+        try await daemon.start()
+        let socket = ["--socket", daemon.socket]
+        // Something to act on: a plant and an album of the user layer, no fix yet.
+        #expect(try treeline(["plants", "add", "Basil", "--every", "3d", "--at", "40.1012,-8.2391"] + socket).status == 0)
+        #expect(try treeline(["albums", "add", "Beach", "--at", "40.1012,-8.2391"] + socket).status == 0)
+        let (c, _) = try daemon.client()
+        func snapshot() -> String {
+            let state = json(c.ask(#"{"cmd":"state"}"#))
+            return "seq \(state["seq"] ?? "?") | " + (c.ask(#"{"cmd":"export"}"#) ?? "") + " | " + (c.ask(#"{"cmd":"captures"}"#) ?? "")
+                + " | " + (c.ask(#"{"cmd":"trees"}"#) ?? "")
+        }
+        let before = snapshot()
+        let project = daemon.folder.appendingPathComponent("bad-project.geojson")
+        try Data(#"{"type":"FeatureCollection","project":"p","features":[{"type":"Feature","properties":{"id":"area-new","kind":"reforestation","name":"New","species":["Quercus robur"]},"geometry":{"type":"Polygon","coordinates":[[[-8.24,40.10],[-8.23,40.10],[-8.24,40.11],[-8.23,40.11],[-8.24,40.10]]]}},{"type":"Feature","properties":{"id":"area-ok","kind":"reforestation","name":"Fine","species":["Quercus robur"]},"geometry":{"type":"Polygon","coordinates":[[[-8.24,40.10],[-8.23,40.10],[-8.23,40.11],[-8.24,40.10]]]}}]}"#.utf8).write(to: project)
+        let notJSON = daemon.folder.appendingPathComponent("not.geojson")
+        try Data("tree,lat,lon\n".utf8).write(to: notJSON)
+
+        let cases: [(arguments: [String], says: String)] = [
+            (["plants", "add", "Fern", "--every", "0d", "--at", "40.1,-8.2"], "--every must be a number of days"),
+            (["plants", "add", "Fern", "--every", "400d", "--at", "40.1,-8.2"], "from 1 to 365"),
+            (["plants", "add", "Fern", "--every", "3d"], "no fix yet to place the plant at"),
+            (["plants", "add", "Fern", "--every", "3d", "--at", "91,0"], "--at must be LAT,LON"),
+            (["plants", "add", "Fern", "--every", "3d", "--at", "40.1,-8.2", "--id", "plant-carvalho"], "is taken by a region of"),
+            (["plants", "add", "Fern", "--every", "3d", "--at", "40.1,-8.2", "--id", "has space"], "must be at most 128 letters"),
+            (["plants", "remove", "plant-carvalho"], "the read-only base layer): edit it there"),
+            (["plants", "remove", "plant-99"], "no region 'plant-99'"),
+            (["albums", "add", "Dunes", "--radius", "0", "--at", "40.1,-8.2"], "\"radius_m\" must be a number of metres from 1"),
+            (["albums", "remove", "album-99"], "no region 'album-99'"),
+            (["capture", "album-99"], "no album 'album-99'"),
+            (["capture", "plant-1"], "'plant-1' is a plant, not an album"),
+            (["capture", "album-1"], "no fix yet: a capture is recorded where you stand"),
+            (["captures", "album-99"], "no album 'album-99'"),
+            (["regions", "update", "plant-1"], "nothing to change"),
+            (["regions", "update", "plant-1", "--species", "Quercus robur"], "\"species\" applies to reforestations only"),
+            (["regions", "update", "plant-1", "--every", "0"], "--every must be a number of days"),
+            (["regions", "update", "plant-1", "--last-watered", "yesterday"], "\"last_watered\" must be an ISO 8601 time"),
+            (["regions", "update", "ref-encosta", "--name", "X"], "comes from the regions file"),
+            (["regions", "remove", "nope"], "no region 'nope'"),
+            (["trees", "remove", "999"], "no tree #999"),
+            (["trees", "undo"], "no tree is recorded: nothing to undo"),
+            (["track", "--gpx", "--geojson"], "give one of --gpx or --geojson"),
+            (["track", "--gpx", "--since", "last tuesday"], "--since must be an ISO 8601 time"),
+            (["track", "--gpx", "--since", "2026-05-02", "--until", "2026-05-01"], "\"until\" is before \"since\""),
+            (["track", "--gpx", "-o", "/nonexistent/dir/t.gpx"], "cannot write /nonexistent/dir/t.gpx"),
+            (["project", "export", "nope"], "no project 'nope'"),
+            (["project", "import", "/nonexistent/p.geojson"], "cannot read /nonexistent/p.geojson"),
+            (["project", "import", notJSON.path], "not a GeoJSON FeatureCollection"),
+            (["project", "import", project.path], "area area-new: outer ring crosses itself"),
+        ]
+        for (arguments, says) in cases {
+            let r = try treeline(arguments + socket)
+            #expect(r.status != 0, "treeline \(arguments.joined(separator: " ")) succeeded: \(r.stdout)")
+            #expect(r.stderr.contains(says), "treeline \(arguments.joined(separator: " ")): \(r.stderr)")
+        }
+        #expect(snapshot() == before, "nothing changed")
+        // The socket's own refusals, for what the command line checks first.
+        for (request, says) in [(#"{"cmd":"add_region","kind":"plant","name":"F","interval_days":3,"at":[40.1,-8.2],"id":"plant-1"}"#, "is taken by a region added before"),
+                                (#"{"cmd":"add_region","kind":"reforestation","name":"F"}"#, "send it as a GeoJSON Feature"),
+                                (#"{"cmd":"update_region","region":"plant-1","radius_m":5000000}"#, "\"radius_m\" must be a number of metres"),
+                                (#"{"cmd":"remove_tree","tree":0}"#, "\"tree\" must be a tree's number")] {
+            let reply = json(c.ask(request))
+            #expect(reply["class"] as? String == "ERROR" && (reply["message"] as? String)?.contains(says) == true, "\(request): \(reply)")
+        }
+        _ = c.ask(#"{"cmd":"remove_region","region":"album-1"}"#)
+        let reused = json(c.ask(#"{"cmd":"add_region","kind":"album","name":"Again","id":"album-1","at":[40.1,-8.2]}"#))
+        #expect((reused["message"] as? String)?.contains("ids are never given again") == true, "\(reused)")
+    }
+
+    /// A project's areas and trees go out as one GeoJSON and come into another board: the areas
+    /// into its user layer, each tree checked again by the planting rules (one refused, named).
+    @Test func aProjectExportedFromOneBoardIsImportedOnAnother() async throws {
+        let area = #"{"type":"Feature","properties":{"id":"area-sul","kind":"reforestation","name":"Encosta sul","species":["Quercus robur"],"project":"spring"},"geometry":{"type":"Polygon","coordinates":[[[-8.2400,40.1000],[-8.2380,40.1000],[-8.2380,40.1015],[-8.2400,40.1015],[-8.2400,40.1000]]]}}"#
+        let first = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
+        defer { first.finish() }
+        try await first.start()
+        let (c, _) = try first.client()
+        #expect(json(c.ask(#"{"cmd":"add_region","feature":\#(area)}"#))["type"] as? String == "region_added")
+        for (lat, lon) in [(40.1005, -8.2395), (40.1010, -8.2390)] {
+            let r = json(c.ask(#"{"cmd":"plant","species":"pedunculate oak","at":[\#(lat),\#(lon)],"project":"spring"}"#))
+            #expect(r["allowed"] as? Bool == true, "\(r)")
+        }
+        #expect(json(c.ask(#"{"cmd":"plant","species":"Quercus robur","at":[40.1007,-8.2385]}"#))["allowed"] as? Bool == true, "another project's tree")
+        let file = first.folder.appendingPathComponent("spring.geojson").path
+        let exported = try treeline(["project", "export", "spring", "-o", file, "--socket", first.socket])
+        #expect(exported.status == 0 && exported.stderr.contains("1 areas, 2 trees"), "\(exported.stderr)")
+
+        // Another board, which already has a tree 1 m from the second one.
+        let second = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
+        defer { second.finish() }
+        try await second.start()
+        let (d, _) = try second.client()
+        #expect(json(d.ask(#"{"cmd":"add_region","feature":\#(area.replacingOccurrences(of: "area-sul", with: "area-other"))}"#))["type"] as? String == "region_added")
+        #expect(json(d.ask(#"{"cmd":"plant","species":"Quercus robur","at":[40.10101,-8.23901]}"#))["allowed"] as? Bool == true)
+        let imported = try treeline(["project", "import", file, "--socket", second.socket])
+        #expect(imported.status == 3, "a tree was refused: \(imported.stdout) \(imported.stderr)")
+        #expect(imported.stdout.contains("1 areas added, 1 trees recorded, 1 refused (project spring)"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("refused:") && imported.stdout.contains("spacing"), "\(imported.stdout)")
+        let trees = json(d.ask(#"{"cmd":"trees","project":"spring"}"#))["trees"] as? [[String: Any]] ?? []
+        #expect(trees.count == 1 && trees.first?["area"] as? String == "area-sul", "\(trees)")
+        let regions = json(d.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []
+        #expect(regions.first { $0["id"] as? String == "area-sul" }?["project"] as? String == "spring")
+        // Again: the area is in force, so nothing is imported.
+        let again = try treeline(["project", "import", file, "--socket", second.socket])
+        #expect(again.status != 0 && again.stderr.contains("'area-sul' is already in force"), "\(again.stderr)")
+    }
+
+    /// Retention: with journal: keep_days 30, a restart prunes the walk's events (dated May, the
+    /// clock says later), keeping the region events of the regions in force; a subscriber asking
+    /// from seq 0 is told first (`pruned_through`), then gets what is left. The track goes too.
+    @Test func prunedEventsAreSaidBeforeTheRest() async throws {
+        try await withGPSD(log: walk) { feeder, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try await daemon.start()
+            let (c, _) = try daemon.client()
+            try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28 }
+            #expect((json(c.ask(#"{"cmd":"track"}"#))["points"] as? [Any])?.count ?? 0 > 100)
+            #expect(daemon.terminate()?.status == 0)
+            gpsd.kill()
+            let config = try String(contentsOf: daemon.config, encoding: .utf8)
+            #expect(config.contains("keep_days: 36500"))
+            try Data(config.replacingOccurrences(of: "keep_days: 36500", with: "keep_days: 30").utf8).write(to: daemon.config)
+            try await daemon.start()
+            let (s, _) = try daemon.client()
+            let first = json(s.ask(#"{"cmd":"subscribe","since":0}"#))
+            #expect(first["class"] as? String == "ERROR" && (first["pruned_through"] as? NSNumber)?.int64Value == sampleRegionCount + 28, "\(first)")
+            #expect(json(s.line())["class"] as? String == "SUBSCRIBED")
+            var rest: [[String: Any]] = []
+            while let line = s.line(timeout: 1) { rest.append(json(line)) }
+            #expect(rest.count == Int(sampleRegionCount) && rest.allSatisfy { $0["type"] as? String == "region_added" }, "only the regions' announcements: \(rest.count)")
+            let (t, _) = try daemon.client()
+            #expect((json(t.ask(#"{"cmd":"track"}"#))["points"] as? [Any])?.count == 0)
+            let resumed = json(t.ask(#"{"cmd":"subscribe","since":\#(sampleRegionCount + 28)}"#))
+            #expect(resumed["class"] as? String == "SUBSCRIBED", "since the last seq: nothing was lost for this one")
+            #expect(daemon.logText.contains("retention: 28 events"), "\(daemon.logText.suffix(1000))")
+        }
+    }
+}
+
+extension Daemon {
+    /// The base layer on SIGHUP: a file region renamed is journaled `region_updated`, one gone
+    /// `region_removed` (layer base); a file that takes an id of the user layer is refused, and
+    /// the regions in force stay.
+    @Test func reloadJournalsTheBaseLayersChangesAndRefusesAnIDOfTheUserLayer() async throws {
+        let daemon = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
+        defer { daemon.finish() }
+        try await daemon.start()
+        let (c, _) = try daemon.client()
+        #expect(json(c.ask(#"{"cmd":"add_region","kind":"album","name":"Beach","id":"beach","at":[40.1,-8.24]}"#))["type"] as? String == "region_added")
+        let (events, _) = try daemon.client()
+        _ = events.ask(#"{"cmd":"subscribe"}"#)
+
+        let file = daemon.regionFile(0)
+        var doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        var features = doc["features"] as? [[String: Any]] ?? []
+        // The file now also has a region with the user layer's id: refused.
+        var clash = features[features.count - 1]
+        var p = clash["properties"] as? [String: Any] ?? [:]
+        p["id"] = "beach"
+        clash["properties"] = p
+        doc["features"] = features + [clash]
+        try JSONSerialization.data(withJSONObject: doc).write(to: file)
+        daemon.signal(SIGHUP)
+        try await waitFor(within: 10) { daemon.logText.contains("reload refused") }
+        #expect(daemon.logText.contains("region 'beach' has the id of a region added at runtime"), "\(daemon.logText.suffix(800))")
+        #expect(events.line(timeout: 0.5) == nil, "nothing journaled")
+
+        // Renamed and removed: announced.
+        var renamed = features[1]
+        var q = renamed["properties"] as? [String: Any] ?? [:]
+        let renamedID = q["id"] as? String ?? ""
+        q["name"] = "Renamed"
+        renamed["properties"] = q
+        features[1] = renamed
+        let gone = features.removeLast()
+        let goneID = (gone["properties"] as? [String: Any])?["id"] as? String ?? ""
+        doc["features"] = features
+        try JSONSerialization.data(withJSONObject: doc).write(to: file)
+        daemon.signal(SIGHUP)
+        let updated = json(events.line(timeout: 10)), removed = json(events.line(timeout: 10))
+        #expect(updated["type"] as? String == "region_updated" && updated["region"] as? String == renamedID && updated["layer"] as? String == "base", "\(updated)")
+        #expect(((updated["feature"] as? [String: Any])?["properties"] as? [String: Any])?["name"] as? String == "Renamed")
+        #expect(removed["type"] as? String == "region_removed" && removed["region"] as? String == goneID && removed["layer"] as? String == "base", "\(removed)")
+        let ids = (json(c.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(ids.contains("beach") && !ids.contains(goneID) && ids.count == Int(sampleRegionCount), "\(ids)")
+    }
+}
