@@ -17,3 +17,19 @@ public struct TrackPoint: Sendable, Equatable {
         self.error = error
     }
 }
+
+extension TrackPoint {
+    /// `{"time":…,"lat":…,"lon":…,"error_m":…}`: a fix as the daemon's answers give it
+    /// (`state`'s last fix, `track`'s points).
+    public func appendJSON(to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"time":""#.utf8)
+        time.appendISO8601(to: &out)
+        out.append(contentsOf: #"","lat":"#.utf8)
+        JSONBytes.appendFixed(coordinate.latitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","lon":"#.utf8)
+        JSONBytes.appendFixed(coordinate.longitude, decimals: 7, to: &out)
+        out.append(contentsOf: #","error_m":"#.utf8)
+        JSONBytes.appendFixed(error, decimals: 2, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+}

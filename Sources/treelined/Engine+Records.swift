@@ -132,15 +132,7 @@ extension Engine {
         out.reserveCapacity(points.count * 80)
         for (k, p) in points.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"time":""#.utf8)
-            p.time.appendISO8601(to: &out)
-            out.append(contentsOf: #"","lat":"#.utf8)
-            JSONBytes.appendFixed(p.coordinate.latitude, decimals: 7, to: &out)
-            out.append(contentsOf: #","lon":"#.utf8)
-            JSONBytes.appendFixed(p.coordinate.longitude, decimals: 7, to: &out)
-            out.append(contentsOf: #","error_m":"#.utf8)
-            JSONBytes.appendFixed(p.error, decimals: 2, to: &out)
-            out.append(UInt8(ascii: "}"))
+            p.appendJSON(to: &out)
         }
         out.append(contentsOf: "]}".utf8)
         return .success(out)

@@ -270,13 +270,8 @@ extension Engine {
         out.append(contentsOf: #"{"class":"REGIONS""#.utf8)
         let fix = monitor.lastFix
         if let fix {
-            out.append(contentsOf: #","at":{"time":""#.utf8)
-            fix.time.appendISO8601(to: &out)
-            out.append(contentsOf: #"","lat":"#.utf8)
-            JSONBytes.appendFixed(fix.coordinate.latitude, decimals: 7, to: &out)
-            out.append(contentsOf: #","lon":"#.utf8)
-            JSONBytes.appendFixed(fix.coordinate.longitude, decimals: 7, to: &out)
-            out.append(UInt8(ascii: "}"))
+            out.append(contentsOf: #","at":"#.utf8)
+            TrackPoint(time: fix.time, coordinate: fix.coordinate, error: fix.error).appendJSON(to: &out)
         }
         out.append(contentsOf: #","regions":["#.utf8)
         let now = eventTime

@@ -227,15 +227,7 @@ actor Engine: ServerDelegate {
         JSONBytes.appendString(gpsdStatus, to: &out)
         out.append(contentsOf: #","last_fix":"#.utf8)
         if let f = monitor.lastFix {
-            out.append(contentsOf: #"{"time":""#.utf8)
-            f.time.appendISO8601(to: &out)
-            out.append(contentsOf: #"","lat":"#.utf8)
-            JSONBytes.appendFixed(f.coordinate.latitude, decimals: 7, to: &out)
-            out.append(contentsOf: #","lon":"#.utf8)
-            JSONBytes.appendFixed(f.coordinate.longitude, decimals: 7, to: &out)
-            out.append(contentsOf: #","error_m":"#.utf8)
-            JSONBytes.appendFixed(f.error, decimals: 2, to: &out)
-            out.append(UInt8(ascii: "}"))
+            TrackPoint(time: f.time, coordinate: f.coordinate, error: f.error).appendJSON(to: &out)
         } else {
             out.append(contentsOf: "null".utf8)
         }

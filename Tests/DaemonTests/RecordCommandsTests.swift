@@ -78,6 +78,19 @@ extension Daemon {
         _ = c.ask(#"{"cmd":"remove_region","region":"album-1"}"#)
         let reused = json(c.ask(#"{"cmd":"add_region","kind":"album","name":"Again","id":"album-1","at":[40.1,-8.2]}"#))
         #expect((reused["message"] as? String)?.contains("ids are never given again") == true, "\(reused)")
+
+        // The export is a regions file: `check` takes it, and a daemon loads it as its base layer.
+        let exported = daemon.folder.appendingPathComponent("export.geojson")
+        #expect(try treeline(["regions", "export", "-o", exported.path] + socket).status == 0)
+        let check = try treeline(["check", exported.path])
+        #expect(check.status == 0, "\(check.stderr)")
+        let other = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: [exported])
+        defer { other.finish() }
+        try await other.start()
+        let loaded = json(try other.client().0.ask(#"{"cmd":"export"}"#))["features"] as? [[String: Any]] ?? []
+        let original = json(c.ask(#"{"cmd":"export"}"#))["features"] as? [[String: Any]] ?? []
+        #expect(loaded.count == original.count && loaded.count == Int(sampleRegionCount) + 1, "the base regions and plant-1")
+        #expect(NSArray(array: loaded).isEqual(to: original), "the same regions, byte for byte as JSON values")
     }
 
     /// A project's areas and trees go out as one GeoJSON and come into another board: the areas
