@@ -6,7 +6,7 @@ extension Store {
     /// Records a capture; returns it with its number.
     public func recordCapture(album: String, time: UTCTime, at c: Coordinate, error: Double, file: String?, note: String?) throws(StoreError) -> Capture {
         try wrap("recording a capture") {
-            try pool.write { db in
+            try durably { db in
                 try db.execute(sql: "INSERT INTO capture (album, time, lat, lon, error, file, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                arguments: [album, time.nanoseconds, c.latitude, c.longitude, error, file, note])
                 return Capture(id: db.lastInsertedRowID, album: album, time: time, coordinate: c, error: error, file: file, note: note)

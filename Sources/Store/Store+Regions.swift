@@ -1,5 +1,6 @@
 import Geo
 import GRDB
+import Rules
 
 /// The two layers of regions as the database keeps them. Each change goes in one transaction
 /// with the event that announces it, synced before it returns: after `kill -9` either both are
@@ -14,10 +15,24 @@ extension Store {
         }
     }
 
-    /// Every id the user layer ever had, removed ones too.
-    public func usedIDs() throws(StoreError) -> Set<String> {
+    /// Every id a layer ever had (both when `layer` is nil), removed ones too.
+    public func usedIDs(layer: String? = nil) throws(StoreError) -> Set<String> {
         try wrap("reading the ids used") {
-            try pool.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM used_id")) }
+            try pool.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM used_id WHERE ?1 IS NULL OR layer = ?1", arguments: [layer])) }
+        }
+    }
+
+    /// Runs `body` in one write transaction synced to disk before it returns (an answered change
+    /// survives a power cut, not only a crash).
+    func durably<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(db)
+                return .commit
+            }
+            return result!
         }
     }
 
@@ -33,7 +48,9 @@ extension Store {
     /// Applies `change` to the user layer and journals `event`, in one transaction; returns the
     /// event with its seq. Adding an id used before fails (the caller checks first: this is the
     /// last guard). A removed region's monitor state goes with it.
-    public func apply(_ change: RegionChange, event: JournalEntry) throws(StoreError) -> JournalEvent {
+    /// `state`, when given, is the region's monitor state written in the same transaction (a
+    /// keeper's correction of its watering).
+    public func apply(_ change: RegionChange, event: JournalEntry, state: RegionState? = nil) throws(StoreError) -> JournalEvent {
         try wrap("saving the change to region '\(change.id)'") {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -41,7 +58,7 @@ extension Store {
                 try db.inTransaction(.immediate) {
                     switch change {
                     case let .add(id, feature):
-                        try db.execute(sql: "INSERT INTO used_id (id) VALUES (?)", arguments: [id])
+                        try db.execute(sql: "INSERT INTO used_id (id, layer) VALUES (?, 'user')", arguments: [id])
                         try db.execute(sql: "INSERT INTO user_region (id, position, feature) VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM user_region), ?)",
                                        arguments: [id, feature])
                     case let .update(id, feature):
@@ -52,6 +69,7 @@ extension Store {
                         guard db.changesCount == 1 else { throw StoreError(path: path, message: "no region '\(id)' in the user layer") }
                         try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [id])
                     }
+                    if let state { try Self.save(state, of: change.id, db) }
                     committed = try Self.insert(event, db)
                     return .commit
                 }
@@ -71,6 +89,7 @@ extension Store {
                     try db.execute(sql: "DELETE FROM base_region")
                     for (k, r) in regions.enumerated() {
                         try db.execute(sql: "INSERT INTO base_region (id, position, feature) VALUES (?, ?, ?)", arguments: [r.id, k, r.feature])
+                        try db.execute(sql: "INSERT OR IGNORE INTO used_id (id, layer) VALUES (?, 'base')", arguments: [r.id])
                     }
                     for id in removed { try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [id]) }
                     for e in events { out.append(try Self.insert(e, db)) }

@@ -100,7 +100,7 @@ public final class Store: Sendable {
                     position INTEGER NOT NULL,
                     feature TEXT NOT NULL
                 );
-                CREATE TABLE used_id (id TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE TABLE used_id (id TEXT PRIMARY KEY, layer TEXT NOT NULL) WITHOUT ROWID;
                 CREATE TABLE base_region (id TEXT PRIMARY KEY, position INTEGER NOT NULL, feature TEXT NOT NULL) WITHOUT ROWID;
                 ALTER TABLE tree ADD COLUMN project TEXT;
                 CREATE TABLE capture (
@@ -192,14 +192,7 @@ public final class Store: Sendable {
                                        arguments: [e.time.nanoseconds, e.type, e.region, e.kind, String(decoding: e.json, as: UTF8.self)])
                         out.append(JournalEvent(seq: db.lastInsertedRowID, entry: e))
                     }
-                    for (id, s) in regions {
-                        try db.execute(sql: """
-                            INSERT INTO region_state (region, inside, entered_at, dwell_done, last_watered, alerted_for)
-                            VALUES (?, ?, ?, ?, ?, ?)
-                            ON CONFLICT(region) DO UPDATE SET inside = excluded.inside, entered_at = excluded.entered_at,
-                              dwell_done = excluded.dwell_done, last_watered = excluded.last_watered, alerted_for = excluded.alerted_for
-                            """, arguments: [id, s.inside, s.enteredAt?.nanoseconds, s.dwellDone, s.lastWatered?.nanoseconds, s.alertedFor?.nanoseconds])
-                    }
+                    for (id, s) in regions { try Self.save(s, of: id, db) }
                     if let p = track {
                         try db.execute(sql: "INSERT OR REPLACE INTO track (time, lat, lon, error) VALUES (?, ?, ?, ?)",
                                        arguments: [p.time.nanoseconds, p.coordinate.latitude, p.coordinate.longitude, p.error])
@@ -217,6 +210,16 @@ public final class Store: Sendable {
                 return out
             }
         }
+    }
+
+    /// Writes region `id`'s monitor state.
+    static func save(_ s: RegionState, of id: String, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO region_state (region, inside, entered_at, dwell_done, last_watered, alerted_for)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(region) DO UPDATE SET inside = excluded.inside, entered_at = excluded.entered_at,
+              dwell_done = excluded.dwell_done, last_watered = excluded.last_watered, alerted_for = excluded.alerted_for
+            """, arguments: [id, s.inside, s.enteredAt?.nanoseconds, s.dwellDone, s.lastWatered?.nanoseconds, s.alertedFor?.nanoseconds])
     }
 
     /// Up to `limit` events after `seq` that `filter` lets through, in order.
@@ -263,7 +266,7 @@ public final class Store: Sendable {
     /// Records a planted tree; returns it with its number.
     public func recordTree(area: String, species: String, at c: Coordinate, planted: UTCTime?, project: String? = nil) throws(StoreError) -> PlantedTree {
         try wrap("recording a tree") {
-            try pool.write { db in
+            try durably { db in
                 try db.execute(sql: "INSERT INTO tree (area, species, lat, lon, planted, project) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: [area, species, c.latitude, c.longitude, planted?.nanoseconds, project])
                 return PlantedTree(id: db.lastInsertedRowID, area: area, species: species, coordinate: c, planted: planted, project: project)
@@ -285,7 +288,7 @@ public final class Store: Sendable {
     /// Its number is not given again.
     public func removeTree(_ id: Int64?) throws(StoreError) -> PlantedTree? {
         try wrap("removing a tree") {
-            try pool.write { db in
+            try durably { db in
                 let row = id == nil
                     ? try Row.fetchOne(db, sql: "SELECT \(Self.treeColumns) FROM tree ORDER BY id DESC LIMIT 1")
                     : try Row.fetchOne(db, sql: "SELECT \(Self.treeColumns) FROM tree WHERE id = ?", arguments: [id])
@@ -303,7 +306,7 @@ public final class Store: Sendable {
     public func plant(species: String, at c: Coordinate, planted: UTCTime?, project: String? = nil,
                       check: ([PlantedTree]) -> PlantingVerdict) throws(StoreError) -> (PlantingVerdict, PlantedTree?) {
         try wrap("planting a tree") {
-            try pool.write { db in
+            try durably { db in
                 let trees = try Row.fetchAll(db, sql: "SELECT \(Self.treeColumns) FROM tree ORDER BY id").map(Self.tree)
                 let verdict = check(trees)
                 guard verdict.allowed, let area = verdict.area else { return (verdict, nil) }

@@ -15,6 +15,14 @@ extension Engine {
         guard let fix = monitor.lastFix else {
             return .failure(RequestError("no fix yet: a capture is recorded where you stand, so wait for a fix"))
         }
+        // Where you stand now, not where the receiver last was: a fix received in the last 30 s.
+        guard let received = lastFixReceived else {
+            return .failure(RequestError("no fix since treelined started (the last one is from before): a capture is recorded where you stand, so wait for a fix"))
+        }
+        let age = (monotonicNanos() - received) / 1_000_000_000
+        guard age <= Self.freshFix else {
+            return .failure(RequestError("the last fix is \(age) s old (gpsd: \(gpsdStatus)): a capture is recorded where you stand, so wait for a fresh fix"))
+        }
         let d = monitor.regions.signedDistance(i, fix.coordinate)
         var out: [UInt8] = Array(#"{"class":"CAPTURE","album":"#.utf8)
         JSONBytes.appendString(album, to: &out)
@@ -54,6 +62,9 @@ extension Engine {
         out.append(contentsOf: "]}".utf8)
         return .success(out)
     }
+
+    /// The oldest last fix a capture takes, seconds.
+    static let freshFix: UInt64 = 30
 
     static func appendCapture(_ c: Capture, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":\#(c.id),"album":"#.utf8)

@@ -57,7 +57,13 @@ extension Engine {
                 events.append(Self.regionEntry("region_added", r, layer: "base", time: time))
                 added.append(r.id)
             case let old? where old != f.feature:
-                events.append(Self.regionEntry("region_updated", r, layer: "base", time: time))
+                // A plant's watering as the monitor has it (the later of the file's and the keeper's).
+                let watered = index(of: r.id).map { i -> UTCTime? in
+                    let kept = monitor.state(of: i).lastWatered
+                    guard let file = r.lastWatered else { return kept }
+                    return max(file, kept ?? file)
+                }
+                events.append(Self.regionEntry("region_updated", r, layer: "base", time: time, lastWatered: watered.map { .some($0) } ?? nil))
             default: break
             }
         }
@@ -65,7 +71,7 @@ extension Engine {
         for a in announced where !current.contains(a.id) {
             removed.append(a.id)
             let kind = Self.kind(ofFeature: a.feature)
-            events.append(Self.removalEntry(id: a.id, kind: kind, layer: "base", inside: nil, time: time))
+            events.append(Self.removalEntry(id: a.id, kind: kind, layer: "base", inside: index(of: a.id).map { monitor.inside[$0] }, time: time))
         }
         let committed = try store.announceBase(now, removed: removed, events: events)
         published(committed)
@@ -132,6 +138,15 @@ extension Engine {
 
     // MARK: commands
 
+    /// Why `time` cannot be a watering: more than a day after now (a mistyped year would silence
+    /// the plant for decades).
+    func futureWatering(_ time: UTCTime?) -> RequestError? {
+        guard let time, time.nanoseconds > eventTime.nanoseconds + UTCTime.nanosPerDay else { return nil }
+        var text: [UInt8] = []
+        time.appendISO8601(to: &text)
+        return RequestError("\"last_watered\" \(String(decoding: text, as: UTF8.self)) is in the future: give when the plant was last watered")
+    }
+
     func addRegion(_ new: NewRegion) -> Result<[UInt8], RequestError> {
         var region: Region
         switch new {
@@ -143,6 +158,7 @@ extension Engine {
             }
             region = s.region(id: s.id ?? "", at: at)
         }
+        if let e = futureWatering(region.lastWatered) { return .failure(e) }
         if region.id.isEmpty {
             region.id = freshID(for: region.kind)
         } else if let taken = idTaken(region.id) {
@@ -165,6 +181,7 @@ extension Engine {
         }
         user.append(region)
         usedIDs.insert(region.id)
+        userUsedIDs.insert(region.id)
         published([event])
         rebuild(new: [region.id])
         logger.info("region added: \(region.kind.rawValue) '\(region.id)' (\(region.name))")
@@ -173,7 +190,8 @@ extension Engine {
     }
 
     func updateRegion(_ id: String, _ update: RegionUpdate) -> Result<[UInt8], RequestError> {
-        guard let k = user.firstIndex(where: { $0.id == id }) else { return .failure(notInUserLayer(id)) }
+        guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id) else { return .failure(notInUserLayer(id)) }
+        if let watered = update.lastWatered, let e = futureWatering(watered) { return .failure(e) }
         var region: Region
         switch update.applied(to: user[k]) {
         case .success(let r): region = r
@@ -186,19 +204,24 @@ extension Engine {
             return .failure(RequestError("'\(id)' would not be a region: " + error.issues.map(\.message).joined(separator: "; ")))
         }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
-        let entry = Self.regionEntry("region_updated", region, layer: "user", time: eventTime)
+        // The watering the event announces and the state saved with it: the keeper's correction,
+        // else the monitor's (waterings since the region was added).
+        var state = monitor.state(of: i)
+        if let watered = update.lastWatered { state.lastWatered = watered }
+        let entry = Self.regionEntry("region_updated", region, layer: "user", time: eventTime, lastWatered: .some(state.lastWatered))
         let event: JournalEvent
-        do { event = try store.apply(.update(id: id, feature: feature), event: entry) } catch {
+        do {
+            event = try store.apply(.update(id: id, feature: feature), event: entry, state: update.lastWatered == nil ? nil : state)
+        } catch {
             logger.error("\(error)")
             return .failure(Self.databaseFailed)
         }
         user[k] = region
         published([event])
         rebuild()
-        if let watered = update.lastWatered, let i = index(of: id) {
-            monitor.setLastWatered(i, watered)
-            unsavedRegions.formUnion(monitor.takeChangedRegions())
-            commit([], receivedNanos: nil)
+        if let watered = update.lastWatered, let j = index(of: id) {
+            monitor.setLastWatered(j, watered)
+            _ = monitor.takeChangedRegions()  // saved with the change
         }
         logger.info("region updated: '\(id)'")
         return .success(Self.line(event))

@@ -29,12 +29,14 @@ actor Engine: ServerDelegate {
     var base: [Region]
     var baseFiles: [String: String]
     var user: [Region]
-    /// Every id the user layer ever had: never given again.
+    /// Every id either layer ever had (never given again by a command), and those the user
+    /// layer had (a regions file may not take one).
     var usedIDs: Set<String>
+    var userUsedIDs: Set<String>
     /// The species catalog (nil: none could be read; planting commands say so).
     var catalog: SpeciesCatalog?
     var catalogProblem = "no species catalog"
-    private var gpsdStatus = "not connected yet"
+    var gpsdStatus = "not connected yet"
     private var fixes = 0
     var eventsByType: [String: Int] = [:]
     /// Committed nowhere yet: the commit failed; sent with the next one.
@@ -48,6 +50,8 @@ actor Engine: ServerDelegate {
     private var storedFix: LastFix?
     /// Thins the used fixes into the track.
     private var thinner: TrackThinner
+    /// When (monotonic ns) the last used fix was received: a capture needs a fresh one.
+    var lastFixReceived: UInt64?
     /// How long events and track points are kept, and when pruning last ran (monotonic ns).
     var retention: Retention
     var lastPruneCheck: UInt64?
@@ -72,9 +76,16 @@ actor Engine: ServerDelegate {
             pruned = Atomic(try store.retention().prunedThrough)
             user = try Self.userLayer(store)
             usedIDs = try store.usedIDs()
+            userUsedIDs = try store.usedIDs(layer: "user")
             thinner = TrackThinner(last: try store.lastTrackPoint())
         } catch {
             throw DaemonError("\(error)")
+        }
+        let announced: Set<String>
+        do { announced = Set(try store.announcedBase().map(\.id)) } catch { throw DaemonError(error.description) }
+        let userIDs = Set(user.map(\.id))
+        for (r, file) in base where userUsedIDs.contains(r.id) && !userIDs.contains(r.id) && !announced.contains(r.id) {
+            throw DaemonError("\(file): region '\(r.id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file")
         }
         for r in user {
             if let file = baseFiles[r.id] {
@@ -94,8 +105,12 @@ actor Engine: ServerDelegate {
     /// new since then are new to the monitor too), then prunes if it is time.
     func start() throws(DaemonError) {
         do {
-            let added = try announceBase(time: UTCTime.now)
+            let added = try announceBase(time: eventTime)
             for id in added { if let i = index(of: id) { monitor.treatAsNew(i) } }
+            // A region added around the walker just before a stop, not yet settled by a fix:
+            // still new (`treatAsNew` leaves it be unless it holds the last fix).
+            let stored = try store.state().regions
+            for r in user where stored[r.id] == nil { if let i = index(of: r.id) { monitor.treatAsNew(i) } }
         } catch {
             throw DaemonError(error.description)
         }
@@ -127,13 +142,14 @@ actor Engine: ServerDelegate {
     /// One fix from gpsd, received at `receivedNanos` (monotonic clock).
     func process(_ fix: Fix, receivedNanos: UInt64) {
         fixes += 1
-        var entries = unsaved
+        var entries: [JournalEntry] = []
         let regions = monitor.regions
         let before = monitor.lastFix?.time
         monitor.process(fix) { e in entries.append(Self.entry(e, regions)) }
         unsavedRegions.formUnion(monitor.takeChangedRegions())
         // A dropped fix changes nothing to keep (unless it is a jump the next fix may confirm).
-        guard monitor.lastFix != storedFix || !entries.isEmpty || !unsavedRegions.isEmpty else { return }
+        if monitor.lastFix?.time != before { lastFixReceived = receivedNanos }
+        guard monitor.lastFix != storedFix || !entries.isEmpty || !unsaved.isEmpty || !unsavedRegions.isEmpty else { return }
         // A used fix goes into the track when it moved 2 m or 30 s passed.
         var point: TrackPoint?
         if let f = monitor.lastFix, f.time != before {
@@ -152,7 +168,11 @@ actor Engine: ServerDelegate {
     }
 
     @discardableResult
-    func commit(_ entries: [JournalEntry], receivedNanos: UInt64?, track: TrackPoint? = nil) -> [JournalEvent]? {
+    /// Commits what waits from a failed commit (`unsaved`), then `entries`, with the regions'
+    /// changed state and the last fix; publishes them. Nil when the database failed: then they
+    /// all wait for the next commit.
+    func commit(_ new: [JournalEntry], receivedNanos: UInt64?, track: TrackPoint? = nil) -> [JournalEvent]? {
+        let entries = unsaved + new
         unsavedRegions.formUnion(monitor.takeChangedRegions())
         let changed = unsavedRegions.sorted().map { (id: monitor.regions.regions[$0].id, state: monitor.state(of: $0)) }
         do {
@@ -210,7 +230,7 @@ actor Engine: ServerDelegate {
         guard let event = monitor.water(i, at: time) else {
             return .failure(RequestError("'\(plant)' is a\(monitor.regions.regions[i].kind == .album ? "n" : "") \(monitor.regions.regions[i].kind.rawValue), not a plant"))
         }
-        guard let committed = commit(unsaved + [Self.entry(event, monitor.regions)], receivedNanos: nil), let last = committed.last else {
+        guard let committed = commit([Self.entry(event, monitor.regions)], receivedNanos: nil), let last = committed.last else {
             return .failure(RequestError("the watering could not be saved (the database failed: see the daemon's log); it is kept and saved with the next fix"))
         }
         logger.info("\(plant) watered at \(time.iso8601)")
@@ -283,7 +303,12 @@ actor Engine: ServerDelegate {
         if let clash = next.first(where: { userIDs.contains($0.region.id) }) {
             return .failure(DaemonError("\(clash.file): region '\(clash.region.id)' has the id of a region added at runtime: rename it in the file, or remove the runtime one first (treeline regions remove \(clash.region.id))"))
         }
-        let previous = base
+        let announced = Set(base.map(\.id))
+        if let reused = next.first(where: { !announced.contains($0.region.id) && userUsedIDs.contains($0.region.id) }) {
+            return .failure(DaemonError("\(reused.file): region '\(reused.region.id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file"))
+        }
+        _ = flushUnsaved()  // the fixes' events before the files' (best effort: else they follow)
+        let previous = (base, baseFiles, self.retention)
         base = next.map(\.region)
         baseFiles = Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a })
         self.retention = retention
@@ -293,7 +318,7 @@ actor Engine: ServerDelegate {
             lastPruneCheck = nil  // a shorter retention takes effect now
             pruneIfDue()
         } catch {
-            base = previous
+            (base, baseFiles, self.retention) = previous
             return .failure(DaemonError("\(error)"))
         }
         onStatus(statusLine)

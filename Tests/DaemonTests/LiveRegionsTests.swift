@@ -176,6 +176,13 @@ extension Daemon {
             #expect(table.stdout.contains("DCIM/IMG_0042.jpg") && table.stdout.contains("low tide"), "\(table.stdout)")
             let albums = try TreelineProcess.run(["albums", "--socket", daemon.socket])
             #expect(albums.stdout.contains("Beach") && albums.stdout.contains("allowed") && albums.stdout.contains("locked"), "\(albums.stdout)")
+
+            // After a restart the last fix is yesterday's news until gpsd gives a new one.
+            gpsd.kill()
+            #expect(daemon.terminate()?.status == 0)
+            try await daemon.start()
+            let stale = json(try daemon.client().0.ask(#"{"cmd":"capture","album":"album-1"}"#))
+            #expect((stale["message"] as? String)?.contains("no fix since treelined started") == true, "\(stale)")
         }
     }
 }

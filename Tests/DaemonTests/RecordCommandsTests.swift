@@ -48,6 +48,7 @@ extension Daemon {
             (["regions", "update", "plant-1", "--species", "Quercus robur"], "\"species\" applies to reforestations only"),
             (["regions", "update", "plant-1", "--every", "0"], "--every must be a number of days"),
             (["regions", "update", "plant-1", "--last-watered", "yesterday"], "\"last_watered\" must be an ISO 8601 time"),
+            (["regions", "update", "plant-1", "--last-watered", "2062-05-01"], "\"last_watered\" 2062-05-01T00:00:00.000Z is in the future"),
             (["regions", "update", "ref-encosta", "--name", "X"], "comes from the regions file"),
             (["regions", "remove", "nope"], "no region 'nope'"),
             (["trees", "remove", "999"], "no tree #999"),
@@ -210,5 +211,33 @@ extension Daemon {
         #expect(removed["type"] as? String == "region_removed" && removed["region"] as? String == goneID && removed["layer"] as? String == "base", "\(removed)")
         let ids = (json(c.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         #expect(ids.contains("beach") && !ids.contains(goneID) && ids.count == Int(sampleRegionCount), "\(ids)")
+
+        // A removed runtime id is not taken by a file either.
+        _ = c.ask(#"{"cmd":"remove_region","region":"beach"}"#)
+        _ = events.line(timeout: 5)
+        doc["features"] = features + [clash]
+        try JSONSerialization.data(withJSONObject: doc).write(to: file)
+        daemon.signal(SIGHUP)
+        try await waitFor(within: 10) { daemon.logText.contains("once added at runtime and removed") }
+        #expect(events.line(timeout: 0.5) == nil, "nothing journaled")
+    }
+
+    /// A keeper's update of a watered plant announces the watering the monitor has, and a
+    /// corrected last_watered is kept across a restart (saved with the change).
+    @Test func anUpdateCarriesTheWateringAndACorrectionSurvivesARestart() async throws {
+        let daemon = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
+        defer { daemon.finish() }
+        try await daemon.start()
+        let (c, _) = try daemon.client()
+        _ = c.ask(#"{"cmd":"add_region","kind":"plant","name":"Basil","interval_days":3,"at":[40.1,-8.24]}"#)
+        let watered = json(c.ask(#"{"cmd":"water","plant":"plant-1"}"#))
+        let updated = json(c.ask(#"{"cmd":"update_region","region":"plant-1","interval_days":5}"#))
+        let p = (updated["feature"] as? [String: Any])?["properties"] as? [String: Any] ?? [:]
+        #expect(p["interval_days"] as? Int == 5 && p["last_watered"] as? String == watered["time"] as? String, "\(updated)")
+        _ = c.ask(#"{"cmd":"update_region","region":"plant-1","last_watered":"2026-04-01T08:00:00Z"}"#)
+        daemon.kill9()
+        try await daemon.start()
+        let plant = (json(try daemon.client().0.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "plant-1" }
+        #expect(plant?["last_watered"] as? String == "2026-04-01T08:00:00.000Z" && plant?["interval_days"] as? Int == 5, "\(plant ?? [:])")
     }
 }

@@ -132,8 +132,10 @@ private func lsEvent(_ s: Int64, _ type: String, _ region: String) -> JournalEnt
             #expect(try store.announcedBase() == second)
             #expect(try store.count() == 5)
             #expect(try store.state().regions["fig"] != nil)
-            // The user layer is apart: its ids are not the base's.
-            #expect(try store.userRegions().isEmpty && store.usedIDs().isEmpty)
+            // The user layer is apart; the base's ids are used ids too (never given to a new
+            // region), but not the user layer's.
+            #expect(try store.userRegions().isEmpty && store.usedIDs(layer: "user").isEmpty)
+            #expect(try store.usedIDs(layer: "base").isSuperset(of: Set(second.map(\.id))))
         }
     }
 }
