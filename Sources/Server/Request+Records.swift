@@ -44,6 +44,25 @@ extension Request {
         return .addRegion(.short(short))
     }
 
+    /// `add_regions`: `{"features":[Feature, …]}`, each checked as a regions file's; every
+    /// problem of every feature is told.
+    static func addRegions(_ o: Members, doc: JSONDocument) throws(RequestError) -> Request {
+        guard case let .array(features)? = o["features"], !features.isEmpty else {
+            throw RequestError("\"features\" must be a non-empty list of GeoJSON Features")
+        }
+        var regions: [Region] = []
+        var problems: [String] = []
+        for (k, f) in features.enumerated() {
+            do {
+                regions.append(try RegionFile.feature(f, in: doc, source: "add_regions", idOptional: true))
+            } catch {
+                problems += error.issues.map { "feature \(k)\($0.id.map { " (id \"\(TextExcerpt.short($0))\")" } ?? ""): \($0.message)" }
+            }
+        }
+        guard problems.isEmpty else { throw RequestError("nothing added: " + problems.joined(separator: "; ")) }
+        return .addRegions(regions)
+    }
+
     /// `update_region`: the region and at least one change.
     static func updateRegion(_ o: Members) throws(RequestError) -> Request {
         let id = try regionID(o)

@@ -15,12 +15,14 @@ public enum Request: Equatable, Sendable {
     case export
     /// A region for the user layer.
     case addRegion(NewRegion)
+    /// Several Features for the user layer, all or none (a project's areas).
+    case addRegions([Region])
     case updateRegion(id: String, RegionUpdate)
     case removeRegion(id: String)
     /// "May I plant here": at `at`, else at the last fix.
     case canPlant(species: String?, area: String?, at: Coordinate?)
     /// Checks and records a tree: at `at`, else at the last fix.
-    case plant(species: String, area: String?, at: Coordinate?, project: String?)
+    case plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?)
     /// The recorded trees, of one area or project or all.
     case trees(area: String?, project: String?)
     /// Removes tree `id`, or the last recorded when nil (`undo_tree`).
@@ -37,7 +39,7 @@ public enum Request: Equatable, Sendable {
     /// `at`, else the last fix.
     case layout(camera: Camera, options: LayoutOptions, at: Coordinate?)
 
-    public static let commands = ["subscribe", "water", "state", "regions", "export", "add_region", "update_region", "remove_region",
+    public static let commands = ["subscribe", "water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
                                   "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track"]
 
     /// Parses one line; the error is the message the client gets back.
@@ -85,6 +87,9 @@ public enum Request: Equatable, Sendable {
             return .export
         case "add_region":
             return try addRegion(o, doc: document)
+        case "add_regions":
+            try allowed(["features"])
+            return try addRegions(o, doc: document)
         case "update_region":
             try allowed(["region", "name", "radius_m", "interval_days", "species", "last_watered", "note"])
             return try updateRegion(o)
@@ -95,9 +100,10 @@ public enum Request: Equatable, Sendable {
             try allowed(["species", "area", "at"])
             return .canPlant(species: try string(o, "species"), area: try string(o, "area"), at: try coordinate(o))
         case "plant":
-            try allowed(["species", "area", "at", "project"])
+            try allowed(["species", "area", "at", "project", "planted"])
             guard let species = try string(o, "species") else { throw RequestError("missing \"species\": a Latin or common name from the catalog") }
-            return .plant(species: species, area: try string(o, "area"), at: try coordinate(o), project: try text(o, "project"))
+            return .plant(species: species, area: try string(o, "area"), at: try coordinate(o), project: try text(o, "project"),
+                          planted: try time(o, "planted"))
         case "trees":
             try allowed(["area", "project"])
             return .trees(area: try string(o, "area"), project: try string(o, "project"))

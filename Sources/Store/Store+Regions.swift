@@ -47,15 +47,19 @@ extension Store {
 
     /// Applies `change` to the user layer and journals `event`, in one transaction; returns the
     /// event with its seq. Adding an id used before fails (the caller checks first: this is the
-    /// last guard). A removed region's monitor state goes with it.
-    /// `state`, when given, is the region's monitor state written in the same transaction (a
-    /// keeper's correction of its watering).
+    /// last guard). A removed region's monitor state goes with it. `state`, when given, is the
+    /// region's monitor state written in the same transaction (a keeper's correction of its
+    /// watering).
     public func apply(_ change: RegionChange, event: JournalEntry, state: RegionState? = nil) throws(StoreError) -> JournalEvent {
-        try wrap("saving the change to region '\(change.id)'") {
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-                var committed: JournalEvent?
-                try db.inTransaction(.immediate) {
+        try apply([(change, event, state)])[0]
+    }
+
+    /// Several changes, each with its event, all in one transaction: all or none.
+    public func apply(_ changes: [(change: RegionChange, event: JournalEntry, state: RegionState?)]) throws(StoreError) -> [JournalEvent] {
+        try wrap("saving the change to region '\(changes.first?.change.id ?? "")'\(changes.count > 1 ? " and \(changes.count - 1) more" : "")") {
+            try durably { db in
+                var committed: [JournalEvent] = []
+                for (change, event, state) in changes {
                     switch change {
                     case let .add(id, feature):
                         try db.execute(sql: "INSERT INTO used_id (id, layer) VALUES (?, 'user')", arguments: [id])
@@ -70,10 +74,9 @@ extension Store {
                         try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [id])
                     }
                     if let state { try Self.save(state, of: change.id, db) }
-                    committed = try Self.insert(event, db)
-                    return .commit
+                    committed.append(try Self.insert(event, db))
                 }
-                return committed!
+                return committed
             }
         }
     }

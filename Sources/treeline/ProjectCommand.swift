@@ -103,21 +103,30 @@ extension Treeline {
                         problems.append("\(file): area '\(id)' is already in force: was this project imported before? (treeline regions lists them)")
                     }
                 }
+                // (Ids used before and removed are refused by the daemon, with the whole batch.)
                 guard problems.isEmpty else { throw UserError("nothing imported:\n  " + problems.joined(separator: "\n  ")) }
 
-                for a in areas { _ = try connection.ask(["cmd": "add_region", "feature": a]) }
+                // The areas all at once (one transaction), then each tree by the planting rules.
+                if !areas.isEmpty { _ = try connection.ask(["cmd": "add_regions", "features": areas]) }
                 var recorded = 0, refused = 0
                 for t in trees {
                     var r: [String: Any] = ["cmd": "plant", "species": t.properties["species"]!, "at": [t.lat, t.lon]]
                     if let area = t.properties["area"] as? String, !area.isEmpty { r["area"] = area }
                     if let p = name ?? t.properties["project"] as? String { r["project"] = p }
-                    let reply = try connection.ask(r)
-                    if reply.json["allowed"] as? Bool == true {
-                        recorded += 1
-                    } else {
-                        refused += 1
-                        print("tree of feature \(t.index) (\(t.properties["species"]!) at \(t.lat),\(t.lon)): refused: \(reply.json["reason"] as? String ?? reply.text)")
+                    if let planted = t.properties["planted"] as? String { r["planted"] = planted }
+                    let why: String
+                    do {
+                        let reply = try connection.ask(r)
+                        if reply.json["allowed"] as? Bool == true {
+                            recorded += 1
+                            continue
+                        }
+                        why = reply.json["reason"] as? String ?? reply.text
+                    } catch {
+                        why = "\(error)"  // e.g. no catalog: this tree is not recorded, the next are tried
                     }
+                    refused += 1
+                    print("tree of feature \(t.index) (\(t.properties["species"]!) at \(t.lat),\(t.lon)): refused: \(why)")
                 }
                 print("\(areas.count) areas added, \(recorded) trees recorded, \(refused) refused" + (name.map { " (project \($0))" } ?? ""))
                 if refused > 0 { throw ExitCode(3) }

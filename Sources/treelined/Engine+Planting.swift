@@ -51,11 +51,14 @@ extension Engine {
         }
     }
 
-    func plant(species: String, area: String?, at: Coordinate?, project: String?) -> Result<[UInt8], RequestError> {
-        planting(at: at).flatMap { rules, c in
+    func plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?) -> Result<[UInt8], RequestError> {
+        if let planted, planted.nanoseconds > eventTime.nanoseconds + UTCTime.nanosPerDay {
+            return .failure(RequestError("\"planted\" is in the future: give when the tree was planted, or leave it out for now"))
+        }
+        return planting(at: at).flatMap { rules, c in
             let latin = rules.catalog.named(species)?.latin ?? species
             do {
-                let (verdict, tree) = try store.plant(species: latin, at: c, planted: eventTime, project: project) { trees in
+                let (verdict, tree) = try store.plant(species: latin, at: c, planted: planted ?? eventTime, project: project) { trees in
                     rules.check(at: c, species: species, area: area, trees: trees)
                 }
                 if let tree { logger.info("tree #\(tree.id) planted: \(latin) in \(tree.area)") }

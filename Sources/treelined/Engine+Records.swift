@@ -87,7 +87,7 @@ extension Engine {
 
     // MARK: trees
 
-    func trees(area: String?, project: String?) -> Result<[UInt8], RequestError> {
+    nonisolated func trees(area: String?, project: String?) -> Result<[UInt8], RequestError> {
         let list: [PlantedTree]
         do { list = try store.trees(area: area, project: project) } catch { return .failure(RequestError("cannot read the trees: \(error)")) }
         var out: [UInt8] = Array(#"{"class":"TREES","trees":["#.utf8)
@@ -136,7 +136,7 @@ extension Engine {
 
     // MARK: track
 
-    func track(since: UTCTime?, until: UTCTime?) -> Result<[UInt8], RequestError> {
+    nonisolated func track(since: UTCTime?, until: UTCTime?) -> Result<[UInt8], RequestError> {
         let points: [TrackPoint]
         do { points = try store.track(from: since, through: until) } catch { return .failure(RequestError("cannot read the track: \(error)")) }
         var out: [UInt8] = Array(#"{"class":"TRACK","points":["#.utf8)
@@ -168,8 +168,10 @@ extension Engine {
         }
     }
 
-    /// Prunes as of `now` (the clock: on a board it follows GPS time).
-    func prune(now: UTCTime) throws(StoreError) {
+    /// Prunes as of `now` (the clock: on a board it follows GPS time; a clock behind the last
+    /// fix, not yet set since boot, gives way to the fix's time).
+    func prune(now clock: UTCTime) throws(StoreError) {
+        let now = max(clock, monitor.lastFix?.time ?? clock)
         let day = UTCTime.nanosPerDay
         let result = try store.prune(journalBefore: UTCTime(nanoseconds: now.nanoseconds - Int64(retention.journalDays) * day),
                                      trackBefore: UTCTime(nanoseconds: now.nanoseconds - Int64(retention.trackDays) * day),

@@ -189,6 +189,58 @@ extension Engine {
         return .success(Self.line(event))
     }
 
+    /// Several Features into the user layer in one transaction: every id checked first (taken,
+    /// used, or twice in the batch), then all added or none.
+    func addRegions(_ given: [Region]) -> Result<[UInt8], RequestError> {
+        var regions: [Region] = []
+        var problems: [String] = []
+        var named = Set<String>()
+        for (k, r) in given.enumerated() where !r.id.isEmpty {
+            if let e = idTaken(r.id) { problems.append("feature \(k): \(e.message)") }
+            if !named.insert(r.id).inserted { problems.append("feature \(k): id '\(r.id)' is given twice") }
+            if let e = futureWatering(r.lastWatered) { problems.append("feature \(k): \(e.message)") }
+        }
+        guard problems.isEmpty else { return .failure(RequestError("nothing added: " + problems.joined(separator: "; "))) }
+        var changes: [(change: RegionChange, event: JournalEntry, state: RegionState?)] = []
+        var taken = usedIDs.union(named)
+        for var r in given {
+            if r.id.isEmpty {
+                var n = 1
+                while taken.contains("\(r.kind.rawValue)-\(n)") || baseFiles["\(r.kind.rawValue)-\(n)"] != nil { n += 1 }
+                r.id = "\(r.kind.rawValue)-\(n)"
+                taken.insert(r.id)
+            }
+            let feature = r.featureJSON
+            guard let back = try? RegionFile.parse(Array((#"{"type":"FeatureCollection","features":["# + feature + "]}").utf8), file: "add_regions")[0] else {
+                return .failure(RequestError("nothing added: '\(r.id)' does not read back as a region"))
+            }
+            regions.append(back)
+            changes.append((.add(id: back.id, feature: feature), Self.regionEntry("region_added", back, layer: "user", time: eventTime), nil))
+        }
+        guard flushUnsaved() else { return .failure(Self.databaseFailed) }
+        let events: [JournalEvent]
+        do { events = try store.apply(changes) } catch {
+            logger.error("\(error)")
+            return .failure(Self.databaseFailed)
+        }
+        user += regions
+        for r in regions {
+            usedIDs.insert(r.id)
+            userUsedIDs.insert(r.id)
+        }
+        published(events)
+        rebuild(new: regions.map(\.id))
+        logger.info("\(regions.count) regions added: \(regions.map(\.id).joined(separator: ", "))")
+        onStatus(statusLine)
+        var out: [UInt8] = Array(#"{"class":"REGIONS_ADDED","events":["#.utf8)
+        for (k, e) in events.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            out += Self.line(e)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return .success(out)
+    }
+
     func updateRegion(_ id: String, _ update: RegionUpdate) -> Result<[UInt8], RequestError> {
         guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id) else { return .failure(notInUserLayer(id)) }
         if let watered = update.lastWatered, let e = futureWatering(watered) { return .failure(e) }

@@ -199,7 +199,17 @@ actor Engine: ServerDelegate {
 
     // MARK: commands
 
-    func answer(_ request: Request) -> Result<[UInt8], RequestError> {
+    /// Reads of records alone (trees, the track) are answered beside the actor, as WAL lets
+    /// them: a long track does not hold up the fixes. The rest, in turn on the actor.
+    nonisolated func answer(_ request: Request) async -> Result<[UInt8], RequestError> {
+        switch request {
+        case let .trees(area, project): return trees(area: area, project: project)
+        case let .track(since, until): return track(since: since, until: until)
+        default: return await answerInTurn(request)
+        }
+    }
+
+    func answerInTurn(_ request: Request) -> Result<[UInt8], RequestError> {
         switch request {
         case .subscribe: return .failure(RequestError("subscribe is the connection's, not the engine's"))
         case .water(let plant): return water(plant: plant).map(Self.line)
@@ -210,7 +220,8 @@ actor Engine: ServerDelegate {
         case let .updateRegion(id, update): return updateRegion(id, update)
         case .removeRegion(let id): return removeRegion(id)
         case let .canPlant(species, area, at): return canPlant(species: species, area: area, at: at)
-        case let .plant(species, area, at, project): return plant(species: species, area: area, at: at, project: project)
+        case let .plant(species, area, at, project, planted): return plant(species: species, area: area, at: at, project: project, planted: planted)
+        case .addRegions(let regions): return addRegions(regions)
         case let .trees(area, project): return trees(area: area, project: project)
         case .removeTree(let id): return removeTree(id)
         case let .plan(area, species, count, at, maxDistance, seed):

@@ -67,15 +67,21 @@ extension Daemon {
             #expect(r.status != 0, "treeline \(arguments.joined(separator: " ")) succeeded: \(r.stdout)")
             #expect(r.stderr.contains(says), "treeline \(arguments.joined(separator: " ")): \(r.stderr)")
         }
-        #expect(snapshot() == before, "nothing changed")
         // The socket's own refusals, for what the command line checks first.
         for (request, says) in [(#"{"cmd":"add_region","kind":"plant","name":"F","interval_days":3,"at":[40.1,-8.2],"id":"plant-1"}"#, "is taken by a region added before"),
                                 (#"{"cmd":"add_region","kind":"reforestation","name":"F"}"#, "send it as a GeoJSON Feature"),
                                 (#"{"cmd":"update_region","region":"plant-1","radius_m":5000000}"#, "\"radius_m\" must be a number of metres"),
-                                (#"{"cmd":"remove_tree","tree":0}"#, "\"tree\" must be a tree's number")] {
+                                (#"{"cmd":"remove_tree","tree":0}"#, "\"tree\" must be a tree's number"),
+                                (#"{"cmd":"plant","species":"Quercus robur","at":[40.1031,-8.2372],"planted":"2090-01-01"}"#, "\"planted\" is in the future"),
+                                // A batch with one id taken: none of it is added.
+                                (#"{"cmd":"add_regions","features":[{"type":"Feature","properties":{"id":"new-1","kind":"album","name":"A"},"geometry":{"type":"Point","coordinates":[-8.24,40.1]}},{"type":"Feature","properties":{"id":"plant-carvalho","kind":"album","name":"B"},"geometry":{"type":"Point","coordinates":[-8.24,40.1]}}]}"#,
+                                 "nothing added: feature 1: id 'plant-carvalho' is taken by a region of"),
+                                (#"{"cmd":"add_regions","features":[{"type":"Feature","properties":{"kind":"album","name":"A"},"geometry":{"type":"Point","coordinates":[-8.24,40.1]}},{"type":"Feature","properties":{"kind":"plant","name":"B"},"geometry":{"type":"Point","coordinates":[-8.24,40.1]}}]}"#,
+                                 "nothing added: feature 1: a plant needs interval_days")] {
             let reply = json(c.ask(request))
             #expect(reply["class"] as? String == "ERROR" && (reply["message"] as? String)?.contains(says) == true, "\(request): \(reply)")
         }
+        #expect(snapshot() == before, "nothing changed")
         _ = c.ask(#"{"cmd":"remove_region","region":"album-1"}"#)
         let reused = json(c.ask(#"{"cmd":"add_region","kind":"album","name":"Again","id":"album-1","at":[40.1,-8.2]}"#))
         #expect((reused["message"] as? String)?.contains("ids are never given again") == true, "\(reused)")
