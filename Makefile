@@ -36,9 +36,12 @@ PRODUCTS   ?= .build/$(CONFIGURATION)
 # systemd-analyze, systemd-sysusers and systemd-socket-activate (the tests of the units in systemd/
 # and of socket activation) and procps for /bin/kill (the service's ExecReload=, which
 # systemd-analyze verify looks up): a Debian container has neither. libxml2-utils for xmllint, which
-# the tests validate written GPX tracks with against the GPX 1.1 schema (Tests/Fixtures/gpx). The
-# benchmarks also need GNU time (shapely's peak RSS) and python3-venv.
-DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd libsqlite3-dev systemd procps libxml2-utils
+# the tests validate written GPX tracks with against the GPX 1.1 schema (Tests/Fixtures/gpx).
+# libmosquitto-dev for the MQTT bridge, mosquitto (the broker) and mosquitto-clients (mosquitto_sub,
+# mosquitto_pub, mosquitto_passwd) for its tests. The benchmarks also need GNU time (shapely's peak
+# RSS) and python3-venv.
+DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd libsqlite3-dev systemd procps libxml2-utils \
+                libmosquitto-dev mosquitto mosquitto-clients
 BENCH_PACKAGES := time python3-venv
 
 APT := DEBIAN_FRONTEND=noninteractive apt-get

@@ -21,6 +21,9 @@ let package = Package(
         // Swift cannot import (variadic functions, compound macros). Only Geo imports CPROJ and only
         // GPSD imports CGPS.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        // MQTT imports CMosquitto: Debian's libmosquitto (2.0.11), no hand-written MQTT.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
 
         // The version, in one place (Makefile reads it for `make deb`).
@@ -56,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "treelined",
             dependencies: [
-                "Geo", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion",
+                "Geo", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

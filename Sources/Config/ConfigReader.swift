@@ -40,6 +40,42 @@ final class ConfigReader {
             "track": { n, _ in
                 self.section(n, "track", ["keep_days": { n, key in if let d = self.days(n, key) { self.config.trackKeepDays = d } }])
             },
+            "mqtt": { n, _ in
+                var m = MQTTConfig()
+                self.section(n, "mqtt", [
+                    "host": { n, key in if let s = self.string(n, key) { m.host = s } },
+                    "port": { n, key in
+                        guard let p = self.number(n, key, min: 1) else { return }
+                        if p == p.rounded(), p <= 65535 { m.port = Int(p) } else { self.issue(n, key, "must be a port number from 1 to 65535") }
+                    },
+                    "client_id": { n, key in
+                        guard let s = self.string(n, key) else { return }
+                        // The broker's limit for MQTT 3.1.1 ids is 65535 bytes; topics carry it, so no wildcards.
+                        if s.contains(where: { "#+/".contains($0) }) { self.issue(n, key, "must not contain '#', '+' or '/' (it names the board in topics)") } else { m.clientID = s }
+                    },
+                    "username": { n, key in if let s = self.string(n, key) { m.username = s } },
+                    "password_file": { n, key in if let s = self.string(n, key) { m.passwordFile = s } },
+                    "topic": { n, key in
+                        guard let s = self.string(n, key) else { return }
+                        if s.contains(where: { "#+".contains($0) }) || s.hasSuffix("/") { self.issue(n, key, "must be a topic without '#', '+' or a trailing '/'") } else { m.topic = s }
+                    },
+                    "keepalive_s": { n, key in
+                        guard let k = self.number(n, key, min: 5) else { return }
+                        if k == k.rounded(), k <= 65535 { m.keepalive = Int(k) } else { self.issue(n, key, "must be whole seconds from 5 to 65535") }
+                    },
+                    "tls": { n, _ in
+                        self.section(n, "mqtt.tls", [
+                            "ca_file": { n, key in if let s = self.string(n, key) { m.caFile = s } },
+                            "cert_file": { n, key in if let s = self.string(n, key) { m.certFile = s } },
+                            "key_file": { n, key in if let s = self.string(n, key) { m.keyFile = s } },
+                        ])
+                    },
+                ])
+                if m.host.isEmpty { self.issue(n, "mqtt.host", "is required: the broker's host name or address") }
+                if (m.certFile == nil) != (m.keyFile == nil) { self.issue(n, "mqtt.tls", "cert_file and key_file go together (a client certificate and its key)") }
+                if m.certFile != nil && m.caFile == nil { self.issue(n, "mqtt.tls", "a client certificate needs ca_file (the CA of the broker's certificate)") }
+                self.config.mqtt = m
+            },
             "monitor": { n, _ in
                 self.section(n, "monitor", [
                     "hysteresis_m": { n, key in if let x = self.number(n, key) { self.config.monitor.hysteresisMetres = x } },

@@ -29,6 +29,8 @@ public struct TreelineConfig: Sendable, Equatable {
     public var journalKeepDays = 365
     /// Days the track keeps a point.
     public var trackKeepDays = 90
+    /// The MQTT bridge (`MQTTConfig`); nil: none.
+    public var mqtt: MQTTConfig?
 
     public init() {}
 }
@@ -53,7 +55,7 @@ extension TreelineConfig {
         guard let root else { return TreelineConfig() }  // an empty file: every default
         guard root.mapping != nil else {
             throw ConfigError(issues: [ConfigIssue(file: file, line: root.mark?.line, column: root.mark?.column, key: nil,
-                                                   message: "the file must be a mapping of keys (gpsd, regions, socket, database, species, monitor, journal, track)")])
+                                                   message: "the file must be a mapping of keys (gpsd, regions, socket, database, species, monitor, journal, track, mqtt)")])
         }
         let reader = ConfigReader(file: file)
         reader.read(root)

@@ -129,7 +129,29 @@ public final class Store: Sendable {
                 );
                 """)
         }
+        m.registerMigration("v4: mqtt") { db in
+            // The last seq the MQTT broker acknowledged (PUBACK): publishing resumes after it.
+            try db.execute(sql: "CREATE TABLE mqtt_ack (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL)")
+        }
         return m
+    }
+
+    /// The last seq the MQTT broker acknowledged, 0 when none.
+    public func mqttAcked() throws(StoreError) -> Int64 {
+        try wrap("reading the MQTT acknowledgement") {
+            try pool.read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM mqtt_ack WHERE id = 1") ?? 0 }
+        }
+    }
+
+    /// Records the last seq the broker acknowledged. Not synced at once: lost to a power cut, it
+    /// costs repeats (which carry their seq), never a gap.
+    public func setMQTTAcked(_ seq: Int64) throws(StoreError) {
+        try wrap("saving the MQTT acknowledgement") {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                try db.execute(sql: "INSERT INTO mqtt_ack (id, seq) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq", arguments: [seq])
+            }
+        }
     }
 
     func wrap<T>(_ what: String, _ body: () throws -> T) throws(StoreError) -> T {

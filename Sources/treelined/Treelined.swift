@@ -5,6 +5,7 @@ import Foundation
 import Geo
 import GPSD
 import Logging
+import MQTT
 import NIOPosix
 import Loading
 import Rules
@@ -118,13 +119,21 @@ struct Treelined: AsyncParsableCommand {
         }
 
         let client = GPSDClient(host: settings.gpsdHost, port: settings.gpsdPort, silence: 10)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: FixService(client: client, engine: engine)),
+            .init(service: SocketService(server: server)),
+            .init(service: SystemdService(notifier: notifier, engine: engine)),
+            .init(service: reload),
+        ]
+        if let mqtt = settings.mqtt {
+            let (bridgeSettings, topic) = try Self.mqttSettings(mqtt, configPath: config)
+            do {
+                services.append(.init(service: try MQTTBridge(settings: bridgeSettings, topic: topic, store: store, engine: engine, logger: logger)))
+            } catch { throw DaemonError("\(config): \(error.description)") }
+            logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttAcked()) ?? 0))")
+        }
         var groupConfig = ServiceGroupConfiguration(
-            services: [
-                .init(service: FixService(client: client, engine: engine)),
-                .init(service: SocketService(server: server)),
-                .init(service: SystemdService(notifier: notifier, engine: engine)),
-                .init(service: reload),
-            ],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
@@ -160,6 +169,24 @@ struct Treelined: AsyncParsableCommand {
 
     static func loadRegions(_ paths: [String]) throws(DaemonError) -> [(region: Region, file: String)] {
         do { return try Loader.regionList(paths) } catch { throw DaemonError(error.description) }
+    }
+
+    /// The bridge's settings: the client id defaults to the host name, the password is read
+    /// from its file (kept out of the config), the topic defaults to `treeline/<client id>`.
+    static func mqttSettings(_ m: MQTTConfig, configPath: String) throws(DaemonError) -> (MQTTSettings, String) {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        let clientID = m.clientID ?? String(cString: name)
+        var password: String?
+        if let file = m.passwordFile {
+            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                throw DaemonError("\(configPath): mqtt.password_file \(file) cannot be read: check that it exists and that the treeline user may read it")
+            }
+            password = text.trimmingCharacters(in: .newlines)
+        }
+        let settings = MQTTSettings(host: m.host, port: m.port, clientID: clientID, username: m.username, password: password,
+                                    keepalive: m.keepalive, caFile: m.caFile, certFile: m.certFile, keyFile: m.keyFile)
+        return (settings, m.topic ?? "treeline/\(clientID)")
     }
 
     static func retention(_ c: TreelineConfig) -> Retention {

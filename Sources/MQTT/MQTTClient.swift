@@ -1,0 +1,110 @@
+import CMosquitto
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to a broker through libmosquitto: a persistent session under a stable client
+/// id, libmosquitto's own network thread (`mosquitto_loop_start`), reconnection with backoff
+/// (1 s doubling to 30 s), a last will. Publishing is thread-safe and never blocks on the
+/// network; `onConnect`, `onDisconnect`, `onPublished` (the message id a PUBACK acknowledged) and
+/// `onLog` are called on libmosquitto's thread, so they must be quick.
+public final class MQTTClient: @unchecked Sendable {
+    private let handle: OpaquePointer
+    public let settings: MQTTSettings
+    /// Set before `start`; read on libmosquitto's thread.
+    public var onConnect: @Sendable (Result<Void, MQTTError>) -> Void = { _ in }
+    public var onDisconnect: @Sendable (MQTTError?) -> Void = { _ in }
+    public var onPublished: @Sendable (Int32) -> Void = { _ in }
+    public var onLog: @Sendable (String) -> Void = { _ in }
+
+    private static let initialised: Void = { mosquitto_lib_init() }()
+
+    /// A client for `settings` that has not connected yet. `will` is published by the broker
+    /// (retained, QoS 1) when the connection is lost without a goodbye.
+    public init(_ settings: MQTTSettings, will: (topic: String, payload: String)?) throws(MQTTError) {
+        _ = Self.initialised
+        self.settings = settings
+        guard let h = mosquitto_new(settings.clientID, false, nil) else {
+            throw MQTTError("MQTT: cannot create a client (\(String(cString: strerror(errno))))")
+        }
+        handle = h
+        mosquitto_user_data_set(h, Unmanaged.passUnretained(self).toOpaque())
+        do throws(MQTTError) {
+            // MQTT 3.1.1, as every broker and Home Assistant speak it.
+            try check(mosquitto_int_option(h, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311)), "setting the protocol")
+            try check(mosquitto_reconnect_delay_set(h, 1, 30, true), "setting the reconnect delay")
+            if let user = settings.username {
+                try check(mosquitto_username_pw_set(h, user, settings.password), "setting the username")
+            }
+            if let ca = settings.caFile {
+                try check(mosquitto_tls_set(h, ca, nil, settings.certFile, settings.keyFile, nil), "setting TLS (ca_file \(ca))")
+            }
+            if let will {
+                let bytes = Array(will.payload.utf8)
+                try check(mosquitto_will_set(h, will.topic, Int32(bytes.count), bytes, 1, true), "setting the last will")
+            }
+        } catch {
+            mosquitto_destroy(h)
+            throw error
+        }
+        mosquitto_connect_callback_set(h) { _, obj, rc in
+            guard let obj else { return }
+            let me = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
+            if rc == 0 {
+                me.onConnect(.success(()))
+            } else {
+                me.onConnect(.failure(MQTTError("the broker refused the connection: \(String(cString: mosquitto_connack_string(rc)))")))
+            }
+        }
+        mosquitto_disconnect_callback_set(h) { _, obj, rc in
+            guard let obj else { return }
+            let me = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
+            me.onDisconnect(rc == 0 ? nil : MQTTError("connection lost (\(String(cString: mosquitto_strerror(rc))))"))
+        }
+        mosquitto_publish_callback_set(h) { _, obj, mid in
+            guard let obj else { return }
+            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onPublished(mid)
+        }
+        mosquitto_log_callback_set(h) { _, obj, level, text in
+            guard let obj, let text, level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0 else { return }
+            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onLog(String(cString: text))
+        }
+    }
+
+    deinit {
+        mosquitto_loop_stop(handle, true)
+        mosquitto_destroy(handle)
+    }
+
+    private func check(_ rc: Int32, _ what: String) throws(MQTTError) {
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            throw MQTTError("MQTT: \(what) failed: \(String(cString: mosquitto_strerror(rc)))")
+        }
+    }
+
+    /// Starts the network thread and the first connection attempt; a broker that is not there
+    /// yet is tried again with backoff.
+    public func start() throws(MQTTError) {
+        try check(mosquitto_loop_start(handle), "starting the network thread")
+        let rc = mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepalive))
+        if rc != MOSQ_ERR_SUCCESS.rawValue {
+            // Refused or unreachable now: the network thread reconnects with the backoff.
+            onDisconnect(MQTTError("cannot reach the broker at \(settings.host):\(settings.port) yet: \(String(cString: mosquitto_strerror(rc))) (\(String(cString: strerror(errno)))); retrying"))
+        }
+    }
+
+    /// Hands a message to libmosquitto; returns its message id (a QoS 1 message is acknowledged
+    /// with it through `onPublished`), or nil when it could not be queued (not connected).
+    public func publish(_ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false) -> Int32? {
+        var mid: Int32 = 0
+        let rc = payload.withUnsafeBytes { mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain) }
+        return rc == MOSQ_ERR_SUCCESS.rawValue ? mid : nil
+    }
+
+    /// Says goodbye (no last will) and stops the network thread.
+    public func stop() {
+        mosquitto_disconnect(handle)
+        mosquitto_loop_stop(handle, false)
+    }
+}

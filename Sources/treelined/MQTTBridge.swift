@@ -1,0 +1,141 @@
+import Config
+import NIOCore
+import Foundation
+import Logging
+import MQTT
+import ServiceLifecycle
+import Store
+import Synchronization
+
+/// The journal to an MQTT broker, at least once and in order.
+///
+/// Every event goes, QoS 1, to `<topic>/events` as the socket sends it (with its `seq`). Events
+/// are read from the journal after the last seq the broker acknowledged (kept in the database),
+/// at most `window` unacknowledged at a time; a PUBACK moves the acknowledged seq on over every
+/// event before it that is acknowledged too. After a reconnect or a restart (`kill -9` included)
+/// publishing starts again after the acknowledged seq: nothing is lost, and a repeat carries the
+/// same seq (consumers de-duplicate on it). The bridge only reads the journal: a broker that is
+/// slow or gone never slows the monitor or the socket.
+///
+/// Also `<topic>/status`, retained: `online`, with `offline` as the last will (and on a clean
+/// stop); `<topic>/state`, retained: the STATE object, when it changed, at most every 10 s.
+final class MQTTBridge: Service, @unchecked Sendable {
+    let client: MQTTClient
+    let store: Store
+    let engine: Engine
+    let topic: String
+    let logger: Logger
+    /// Unacknowledged events at most in flight.
+    static let window = 100
+
+    /// What libmosquitto's thread tells the publishing loop.
+    struct Inbox {
+        var connected = false
+        /// A new connection since the loop last looked: start again after the acknowledged seq.
+        var fresh = false
+        var acks: [Int32] = []
+    }
+    final class Mailbox: Sendable {
+        let inbox = Mutex(Inbox())
+    }
+    let mailbox = Mailbox()
+
+    init(settings: MQTTSettings, topic: String, store: Store, engine: Engine, logger: Logger) throws(MQTTError) {
+        client = try MQTTClient(settings, will: (topic + "/status", "offline"))
+        self.store = store
+        self.engine = engine
+        self.topic = topic
+        self.logger = logger
+        let mailbox = self.mailbox
+        let where_ = "\(settings.host):\(settings.port)"
+        client.onConnect = { result in
+            switch result {
+            case .success:
+                mailbox.inbox.withLock { $0.connected = true; $0.fresh = true }
+                logger.notice("MQTT: connected to \(where_) as \(settings.clientID)")
+            case .failure(let e):
+                logger.error("MQTT: \(where_): \(e.description)")
+            }
+        }
+        client.onDisconnect = { e in
+            let was = mailbox.inbox.withLock { i in
+                defer { i.connected = false }
+                return i.connected
+            }
+            if let e, was { logger.warning("MQTT: \(where_): \(e.description); events wait in the journal") }
+        }
+        client.onPublished = { mid in mailbox.inbox.withLock { $0.acks.append(mid) } }
+        client.onLog = { logger.warning("MQTT: \($0)") }
+    }
+
+    func run() async throws {
+        try client.start()
+        var acked: Int64
+        do { acked = try store.mqttAcked() } catch { throw DaemonError(error.description) }
+        var saved = acked, published = acked
+        // Published and not yet acknowledged, in seq order; and the acknowledged ones among them.
+        var pending = CircularBuffer<(seq: Int64, mid: Int32)>()
+        var early = Set<Int32>()
+        var lastState: [UInt8] = []
+        var stateAt: UInt64 = 0
+        while !Task.isShuttingDownGracefully {
+            let (connected, fresh, acks) = mailbox.inbox.withLock { i in
+                defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true) }
+                return (i.connected, i.fresh, i.acks)
+            }
+            // Acknowledgements first: every one is for a message published before this look.
+            for mid in acks where pending.contains(where: { $0.mid == mid }) { early.insert(mid) }
+            while let first = pending.first, early.remove(first.mid) != nil {
+                acked = first.seq
+                pending.removeFirst()
+            }
+            if fresh {
+                pending.removeAll()
+                early.removeAll()
+                published = acked
+                _ = client.publish(topic + "/status", Array("online".utf8), retain: true)
+                lastState = []
+            }
+            var full = false
+            if connected, pending.count < Self.window {
+                do {
+                    let events = try store.events(after: published, limit: Self.window - pending.count)
+                    var line: [UInt8] = []
+                    for e in events {
+                        line.removeAll(keepingCapacity: true)
+                        e.appendLine(to: &line)
+                        line.removeLast()
+                        guard let mid = client.publish(topic + "/events", line) else { break }
+                        pending.append((e.seq, mid))
+                        published = e.seq
+                    }
+                    full = events.count == Self.window
+                } catch {
+                    logger.error("MQTT: \(error); tried again shortly")
+                }
+            }
+            if acked != saved {
+                do {
+                    try store.setMQTTAcked(acked)
+                    saved = acked
+                } catch {
+                    logger.error("MQTT: \(error)")
+                }
+            }
+            let now = monotonicNanos()
+            if connected, now - stateAt >= 10_000_000_000 || lastState.isEmpty {
+                stateAt = now
+                let state = await engine.state()
+                if state != lastState {
+                    _ = client.publish(topic + "/state", state, retain: true)
+                    lastState = state
+                }
+            }
+            // Quickly while there is a backlog; else a short nap (an event waits at most 20 ms).
+            if !full { try? await Task.sleep(for: .milliseconds(20)) }
+        }
+        _ = client.publish(topic + "/status", Array("offline".utf8), retain: true)
+        try? await Task.sleep(for: .milliseconds(100))
+        client.stop()
+    }
+}
