@@ -1,0 +1,155 @@
+import Foundation
+import IntegrationSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The MQTT bridge with Debian's mosquitto broker, a password file, and gpsd fed the walk.
+extension Daemon {
+    /// Adds an `mqtt:` section to the daemon's config: the broker, the user, a password file.
+    func connect(_ daemon: DaemonProcess, to broker: MosquittoProcess, clientID: String, extra: String = "") throws {
+        let passwordFile = daemon.folder.appendingPathComponent("mqtt-password")
+        try Data((broker.password + "\n").utf8).write(to: passwordFile)
+        let config = try String(contentsOf: daemon.config, encoding: .utf8)
+        let section = "mqtt:\n  host: 127.0.0.1\n  port: \(broker.port)\n  client_id: \(clientID)\n  username: \(broker.username)\n  password_file: \(passwordFile.path)\n" + extra
+        try Data((config + section).utf8).write(to: daemon.config)
+    }
+
+    /// The events a subscriber got, by seq: each seq's payloads must all be the same line.
+    func bySeq(_ messages: [(topic: String, payload: String)]) -> (events: [Int64: String], repeats: Int, conflicts: [Int64]) {
+        var events: [Int64: String] = [:]
+        var repeats = 0
+        var conflicts: [Int64] = []
+        for m in messages where m.topic.hasSuffix("/events") {
+            guard let seq = (json(m.payload)["seq"] as? NSNumber)?.int64Value else { continue }
+            if let seen = events[seq] {
+                repeats += 1
+                if seen != m.payload { conflicts.append(seq) }
+            } else {
+                events[seq] = m.payload
+            }
+        }
+        return (events, repeats, conflicts)
+    }
+
+    /// Every event of the walk reaches a subscriber of the broker, seq 1 to N, equal to what
+    /// `replay` gives; the board's status and state are retained.
+    @Test func everyEventOfTheWalkReachesTheBroker() async throws {
+        let expected = try replayed(walk, regions: sampleRegions)
+        let broker = try MosquittoProcess()
+        defer { broker.finish() }
+        try await broker.start()
+        let subscriber = MQTTSubscriber(broker: broker, topics: ["treeline/#"])
+        defer { subscriber.stop() }
+        try subscriber.start()
+        #expect(await subscriber.waitUntilSubscribed())
+        try await withGPSD(log: walk) { feeder, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-a")
+            try await daemon.start()
+            let total = Int(sampleRegionCount) + expected.count
+            let got = await subscriber.waitFor(count: total, topic: "treeline/board-a/events", within: 60)
+            let (events, _, conflicts) = bySeq(got)
+            #expect(events.keys.sorted() == Array(1...Int64(total)), "every seq, none missing")
+            #expect(conflicts.isEmpty)
+            let walkEvents = events.keys.sorted().compactMap { withoutSeq(events[$0]!)?.event }
+            #expect(firstDifference(walkEvents, expected) == nil, "the events replay gives")
+            let messages = subscriber.messages
+            #expect(messages.contains { $0.topic == "treeline/board-a/status" && $0.payload == "online" })
+            #expect(messages.contains { $0.topic == "treeline/board-a/state" && json($0.payload)["class"] as? String == "STATE" })
+            // Retained: a subscriber that comes later gets the status and the state at once.
+            let late = MQTTSubscriber(broker: broker, topics: ["treeline/board-a/status", "treeline/board-a/state"])
+            defer { late.stop() }
+            try late.start()
+            #expect(await late.waitFor(count: 2, within: 10).count == 2)
+            // A clean stop says offline.
+            #expect(daemon.terminate()?.status == 0)
+            _ = await subscriber.waitFor(count: subscriber.messages.filter { $0.topic.hasSuffix("/status") }.count + 1, topic: "treeline/board-a/status", within: 5)
+            #expect(subscriber.messages.last { $0.topic == "treeline/board-a/status" }?.payload == "offline")
+        }
+    }
+
+    /// The broker stopped and started 5 times and treelined SIGKILLed 5 times during the walk:
+    /// still every seq, none missing; a repeat is always of the same event.
+    @Test func brokerRestartsAndDaemonKillsLoseNothing() async throws {
+        let expected = try replayed(walk, regions: sampleRegions)
+        let broker = try MosquittoProcess()
+        defer { broker.finish() }
+        try await broker.start()
+        let subscriber = MQTTSubscriber(broker: broker, topics: ["treeline/+/events"], clientID: "fleet-log")
+        defer { subscriber.stop() }
+        try subscriber.start()
+        #expect(await subscriber.waitUntilSubscribed())
+        try await withGPSD(log: walk, linesPerTick: 4, tick: 0.008) { feeder, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-k")
+            try await daemon.start()
+            var rng = SystemRandomNumberGenerator()
+            let points = (0..<10).map { _ in Int.random(in: feeder.count / 20...feeder.count * 19 / 20, using: &rng) }.sorted()
+            for (k, point) in points.enumerated() {
+                try await waitFor(within: 60) { feeder.served >= point }
+                if k % 2 == 0 {
+                    broker.stop()
+                    try await Task.sleep(for: .milliseconds(Int.random(in: 100...600, using: &rng)))
+                    try await broker.start()
+                } else {
+                    daemon.kill9()
+                    feeder.pause()
+                    feeder.rewind(200)
+                    try await daemon.start()
+                    let (c, _) = try daemon.client()
+                    try await waitFor(within: 20) { (json(c.ask(#"{"cmd":"state"}"#))["gpsd"] as? String)?.hasPrefix("connected") == true }
+                    feeder.resume()
+                }
+            }
+            try await waitFor(within: 60) { feeder.served >= feeder.count }
+            let total = Int(sampleRegionCount) + expected.count
+            var result = bySeq(subscriber.messages)
+            var patience = Patience()
+            while result.events.count < total, patience.waited < 60 {
+                await patience.nap(0.5)
+                result = bySeq(subscriber.messages)
+            }
+            #expect(result.events.keys.sorted() == Array(1...Int64(total)), "missing: \(Set(1...Int64(total)).subtracting(result.events.keys).sorted())")
+            #expect(result.conflicts.isEmpty, "a repeat is the same event: \(result.conflicts)")
+            let walkEvents = result.events.keys.sorted().compactMap { withoutSeq(result.events[$0]!)?.event }
+            #expect(firstDifference(walkEvents, expected) == nil)
+            print("MQTT: 5 broker restarts and 5 SIGKILLs at lines \(points): \(result.events.count) events, \(result.repeats) repeats, subscriber restarted \(subscriber.runs - 1) times")
+        }
+    }
+
+    /// No broker at start: the daemon runs and serves its socket; when the broker comes, the
+    /// backlog arrives in order.
+    @Test func aBrokerThatComesLateGetsTheBacklogInOrder() async throws {
+        let expected = try replayed(walk, regions: sampleRegions)
+        let broker = try MosquittoProcess()
+        defer { broker.finish() }
+        // The subscriber's session first (persisted by a clean stop), so it is there when the
+        // broker comes back before the daemon reconnects.
+        try await broker.start()
+        let subscriber = MQTTSubscriber(broker: broker, topics: ["treeline/+/events"], clientID: "late-log")
+        defer { subscriber.stop() }
+        try subscriber.start()
+        #expect(await subscriber.waitUntilSubscribed())
+        broker.stop()
+        try await withGPSD(log: walk) { feeder, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-l")
+            try await daemon.start()
+            let (c, _) = try daemon.client()
+            let total = Int64(sampleRegionCount) + Int64(expected.count)
+            try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == total }
+            #expect(daemon.logText.contains("MQTT"), "the broker's absence is logged")
+            try await broker.start()
+            let got = await subscriber.waitFor(count: Int(total), topic: "treeline/board-l/events", within: 60)
+            let order = got.compactMap { (json($0.payload)["seq"] as? NSNumber)?.int64Value }
+            var firsts: [Int64] = []
+            for s in order where !firsts.contains(s) { firsts.append(s) }
+            #expect(firsts == Array(1...total), "the backlog in order: \(firsts.prefix(40))")
+        }
+    }
+}

@@ -1,0 +1,477 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real MQTT broker (Debian's /usr/sbin/mosquitto, 2.0.11) in a folder of its own under /tmp:
+/// its password file, `mosquitto.conf`, persistence (`mosquitto.db`: retained messages and
+/// persistent sessions survive a `stop` and `start`, as a real broker's would — not a `kill`,
+/// which saves nothing) and its log (`mosquitto.log`, every message type). Anonymous clients are
+/// refused. `finish` kills it and removes the folder.
+public final class MosquittoProcess: @unchecked Sendable {
+    public static let binary = "/usr/sbin/mosquitto"
+    public let port: Int
+    public let folder: URL
+    public let config: URL
+    public let log: URL
+    /// Users and their passwords, all in the password file.
+    public let users: [String: String]
+    /// The user tests connect as: `treeline` if among `users`, else the first name in sorted order.
+    public let username: String
+    public let password: String
+    public let tls: (caFile: String, certFile: String, keyFile: String)?
+    private let lock = NSLock()
+    private var process: Process?
+    private var stopped = false  // SIGSTOP'd
+
+    /// Writes the password file (`mosquitto_passwd -b`) and the config; starts nothing.
+    public init(port: Int = NMEAFeeder.freePort(),
+                users: [String: String] = ["treeline": UUID().uuidString],
+                tls: (caFile: String, certFile: String, keyFile: String)? = nil) throws {
+        guard let first = users["treeline"] != nil ? "treeline" : users.keys.sorted().first else {
+            throw POSIXError(.EINVAL, "MosquittoProcess needs at least one user (anonymous clients are refused)")
+        }
+        self.port = port
+        self.users = users
+        self.tls = tls
+        username = first
+        password = users[first]!
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("tl-mqtt-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        config = folder.appendingPathComponent("mosquitto.conf")
+        log = folder.appendingPathComponent("mosquitto.log")
+        let passwords = folder.appendingPathComponent("passwords")
+        for (k, name) in ([first] + users.keys.sorted().filter { $0 != first }).enumerated() {
+            let (status, output) = try Self.run("/usr/bin/mosquitto_passwd", (k == 0 ? ["-c"] : []) + ["-b", passwords.path, name, users[name]!])
+            guard status == 0 else {
+                try? FileManager.default.removeItem(at: folder)
+                throw POSIXError(.EINVAL, "mosquitto_passwd failed (status \(status)) for user \(name): \(output)")
+            }
+        }
+        var conf = """
+            # Written by MosquittoProcess (Tests/IntegrationSupport).
+            listener \(port) 127.0.0.1
+
+            """
+        if let tls {
+            conf += "cafile \(tls.caFile)\ncertfile \(tls.certFile)\nkeyfile \(tls.keyFile)\nrequire_certificate false\n"
+        }
+        conf += """
+            allow_anonymous false
+            password_file \(passwords.path)
+            persistence true
+            persistence_location \(folder.path)/
+            log_dest file \(log.path)
+            log_type all
+
+            """
+        // Started as root, mosquitto drops to the `mosquitto` user, which may not write this
+        // folder (nor open the log): stay root. Ignored when not started as root.
+        if geteuid() == 0 { conf += "user root\n" }
+        try Data(conf.utf8).write(to: config)
+    }
+
+    public var pid: Int32? { lock.withLock { process?.processIdentifier } }
+    public var isRunning: Bool { lock.withLock { process?.isRunning ?? false } }
+    public var isPaused: Bool { lock.withLock { stopped && process?.isRunning == true } }
+
+    /// What it has logged so far (all its runs; each begins with `mosquitto version … starting`).
+    public var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// What the current (or last) run has logged.
+    public var runLogText: String {
+        let lines = logText.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = lines.lastIndex { $0.contains("mosquitto version ") && $0.hasSuffix(" starting") } ?? lines.startIndex
+        return lines[start...].joined(separator: "\n")
+    }
+
+    private var stderrText: String {
+        (try? String(contentsOf: folder.appendingPathComponent("mosquitto.stderr"), encoding: .utf8)) ?? ""
+    }
+
+    /// Runs `mosquitto -c mosquitto.conf` and waits (at most 10 s of its own time) until its port
+    /// accepts TCP connections. An exit before that, or the time running out, is an error with the log.
+    public func start() async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
+            throw POSIXError(.ENOENT, "mosquitto is not installed at \(Self.binary) (Debian's `mosquitto` package)")
+        }
+        if isRunning { return }
+        let p = Process()
+        // setpriv (util-linux) makes the kernel kill mosquitto if the test process dies first.
+        let setpriv = "/usr/bin/setpriv"
+        let command = [Self.binary, "-c", config.path]
+        if FileManager.default.isExecutableFile(atPath: setpriv) {
+            p.executableURL = URL(fileURLWithPath: setpriv)
+            p.arguments = ["--pdeathsig", "KILL"] + command
+        } else {
+            p.executableURL = URL(fileURLWithPath: command[0])
+            p.arguments = Array(command.dropFirst())
+        }
+        // Standard error: what comes before the log file is open (config errors, the warning
+        // about running as root).
+        let errors = folder.appendingPathComponent("mosquitto.stderr")
+        if !FileManager.default.fileExists(atPath: errors.path) { _ = FileManager.default.createFile(atPath: errors.path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: errors)
+        handle.seekToEndOfFile()
+        p.standardError = handle
+        p.standardOutput = FileHandle.nullDevice
+        try launchWithSignalsUnblocked(p)
+        try? handle.close()
+        lock.withLock {
+            process = p
+            stopped = false
+        }
+        var patience = Patience()
+        while patience.waited < 10 {
+            if GPSDProcess.accepts(port) { return }
+            guard p.isRunning else {
+                lock.withLock { process = nil }
+                throw POSIXError(.ECHILD, "mosquitto exited (status \(p.terminationStatus)) before listening on port \(port); stderr:\n\(stderrText)\nits log:\n\(runLogText)")
+            }
+            await patience.nap(0.01)
+        }
+        throw POSIXError(.ETIMEDOUT, "mosquitto did not listen on port \(port) within 10 s; stderr:\n\(stderrText)\nits log:\n\(runLogText)")
+    }
+
+    /// SIGKILL, as a crash or a power cut would be: nothing is saved (what was persisted by an
+    /// earlier `stop` stays).
+    public func kill() {
+        guard let p = lock.withLock({ process }) else { return }
+        Glibc.kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        lock.withLock {
+            if process === p { process = nil }
+            stopped = false
+        }
+    }
+
+    /// SIGTERM and waits: mosquitto writes its persistence file (retained messages, sessions and
+    /// their queued messages) as it goes. Killed if not gone within `within` seconds.
+    public func stop(within: Double = 10) {
+        guard let p = lock.withLock({ process }) else { return }
+        if isPaused { resume() }
+        Glibc.kill(p.processIdentifier, SIGTERM)
+        let started = Date()
+        while p.isRunning && Date().timeIntervalSince(started) < within { usleep(5_000) }
+        if p.isRunning { Glibc.kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        lock.withLock {
+            if process === p { process = nil }
+        }
+    }
+
+    /// SIGSTOP: connections stay open but nothing is answered (a hung broker).
+    public func pause() {
+        lock.withLock {
+            guard let p = process, p.isRunning else { return }
+            Glibc.kill(p.processIdentifier, SIGSTOP)
+            stopped = true
+        }
+    }
+
+    /// SIGCONT after `pause`.
+    public func resume() {
+        lock.withLock {
+            guard let p = process, p.isRunning else { return }
+            Glibc.kill(p.processIdentifier, SIGCONT)
+            stopped = false
+        }
+    }
+
+    /// Kills it if running and removes its folder.
+    public func finish() {
+        kill()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Waits (at most `within` s of its own time) until the current run's log has a line containing
+    /// `text` (e.g. `Sending SUBACK to CLIENT_ID`, `New client connected from … as CLIENT_ID`).
+    @discardableResult
+    public func waitForLog(_ text: String, within: Double = 10) async -> Bool {
+        var patience = Patience()
+        while patience.waited < within {
+            if runLogText.contains(text) { return true }
+            await patience.nap(0.02)
+        }
+        return runLogText.contains(text)
+    }
+
+    /// The arguments mosquitto_sub and mosquitto_pub need for this broker: host, port, user and,
+    /// with TLS, the CA (`caFile`, else the broker's).
+    public func clientArguments(username: String? = nil, password: String? = nil, caFile: String? = nil) -> [String] {
+        var a = ["-h", "127.0.0.1", "-p", String(port), "-u", username ?? self.username, "-P", password ?? self.password]
+        if let ca = caFile ?? tls?.caFile { a += ["--cafile", ca] }
+        return a
+    }
+
+    /// Runs a short command and returns its status and output (standard output and error); one
+    /// still running after `timeout` s (e.g. mosquitto_pub to a paused broker) is killed.
+    static func run(_ executable: String, _ arguments: [String], timeout: Double = 10) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let pid = p.processIdentifier
+        let finished = NSLock(), state = UnsafeSendableBox(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            finished.withLock { if !state.value { Glibc.kill(pid, SIGKILL) } }
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        finished.withLock { state.value = true }
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+final class UnsafeSendableBox<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// Empties the calling thread's signal mask.
+func unblockSignals() {
+    var none = sigset_t()
+    sigemptyset(&none)
+    pthread_sigmask(SIG_SETMASK, &none, nil)
+}
+
+/// Starts `process` from a thread of its own with no signals blocked, which lives as long as the
+/// process (its parent-death signal, `setpriv --pdeathsig`, comes when that thread ends).
+///
+/// Foundation's Process (posix_spawn without POSIX_SPAWN_SETSIGMASK) gives the child the signal
+/// mask of the thread that runs it, and Dispatch's worker threads — where async tests run — block
+/// nearly every signal: mosquitto started from one never sees SIGTERM (nor SIGINT, SIGHUP), so a
+/// clean stop would save nothing.
+func launchWithSignalsUnblocked(_ process: Process) throws {
+    final class Launch: @unchecked Sendable {
+        let process: Process
+        var error: Error?
+        let done = DispatchSemaphore(value: 0)
+        init(_ process: Process) { self.process = process }
+    }
+    let launch = Launch(process)
+    Thread.detachNewThread {
+        unblockSignals()
+        do {
+            try launch.process.run()
+        } catch {
+            launch.error = error
+            launch.done.signal()
+            return
+        }
+        launch.done.signal()
+        // Only watched here (waitUntilExit is left to the owner: it is not safe from two threads at once).
+        while launch.process.isRunning { usleep(20_000) }
+    }
+    launch.done.wait()
+    if let error = launch.error { throw error }
+}
+
+/// `mosquitto_pub` failed: its exit status (5: not authorised, 14: connection refused…) and output.
+public struct MosquittoClientError: Error, CustomStringConvertible {
+    public let status: Int32
+    public let output: String
+    public var description: String { "mosquitto_pub exited with status \(status): \(output)" }
+}
+
+/// Publishes one message with `mosquitto_pub -q QOS [-r]` (as the broker's first user unless
+/// `username`/`password` are given) and waits for it (killed after `timeout` s, e.g. to a paused
+/// broker); a non-zero exit throws `MosquittoClientError`.
+public func mosquittoPublish(broker: MosquittoProcess, topic: String, payload: String, retain: Bool = false, qos: Int = 1,
+                             username: String? = nil, password: String? = nil, caFile: String? = nil, timeout: Double = 10) throws {
+    var arguments = broker.clientArguments(username: username, password: password, caFile: caFile)
+    arguments += ["-q", String(qos), "-t", topic, "-m", payload, "-i", "test-pub-\(UUID().uuidString.prefix(8))"]
+    if retain { arguments.append("-r") }
+    let (status, output) = try MosquittoProcess.run("/usr/bin/mosquitto_pub", arguments, timeout: timeout)
+    guard status == 0 else { throw MosquittoClientError(status: status, output: output) }
+}
+
+/// `mosquitto_sub -q 1 -v -c -i CLIENT_ID -t TOPIC…` kept running: a persistent session under a
+/// fixed client id, so QoS 1 messages queued while it was away (a broker stopped and started
+/// again) reach it. Its output lines (`topic payload`; payloads single-line) are collected.
+///
+/// mosquitto_sub reconnects by itself when the broker goes away, but exits when its first
+/// connection fails (or on an error): it is then started again after 0.2 s, with the same client
+/// id, until `stop`.
+public final class MQTTSubscriber: @unchecked Sendable {
+    public let broker: MosquittoProcess
+    public let topics: [String]
+    public let clientID: String
+    public let caFile: String?
+    private let lock = NSLock()
+    private var received: [(topic: String, payload: String)] = []
+    private var process: Process?
+    private var stopping = false
+    private var running = false
+    private var starts = 0
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(broker: MosquittoProcess, topics: [String], clientID: String = "test-sub-\(UUID().uuidString.prefix(8))", tls caFile: String? = nil) {
+        self.broker = broker
+        self.topics = topics
+        self.clientID = clientID
+        self.caFile = caFile
+    }
+
+    /// Every message so far, in the order received (QoS 1: a message may come twice, e.g.
+    /// redelivered after a broker restart).
+    public var messages: [(topic: String, payload: String)] { lock.withLock { received } }
+
+    /// How many times mosquitto_sub has been started.
+    public var runs: Int { lock.withLock { starts } }
+
+    /// Starts the loop that keeps mosquitto_sub running. Returns at once: the broker need not be
+    /// up (see `waitUntilSubscribed`).
+    public func start() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub") else {
+            throw POSIXError(.ENOENT, "mosquitto_sub is not installed (Debian's `mosquitto-clients` package)")
+        }
+        let go = lock.withLock {
+            if running { return false }
+            (running, stopping) = (true, false)
+            return true
+        }
+        guard go else { return }
+        var arguments = broker.clientArguments(caFile: caFile) + ["-q", "1", "-v", "-c", "-i", clientID]
+        for t in topics { arguments += ["-t", t] }
+        let command = arguments
+        Thread.detachNewThread { [self] in
+            // This thread starts each mosquitto_sub and lives until it is gone (setpriv's
+            // parent-death signal is sent when the thread that started a process ends). Its
+            // signal mask, which a child inherits, is emptied: see launchWithSignalsUnblocked.
+            unblockSignals()
+            while !lock.withLock({ stopping }) {
+                let p = Process()
+                let setpriv = "/usr/bin/setpriv"
+                if FileManager.default.isExecutableFile(atPath: setpriv) {
+                    p.executableURL = URL(fileURLWithPath: setpriv)
+                    p.arguments = ["--pdeathsig", "KILL", "/usr/bin/mosquitto_sub"] + command
+                } else {
+                    p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+                    p.arguments = command
+                }
+                let out = Pipe()
+                p.standardOutput = out
+                p.standardError = FileHandle.nullDevice
+                let launched: Bool = lock.withLock {
+                    if stopping { return false }
+                    guard (try? p.run()) != nil else { return false }
+                    process = p
+                    starts += 1
+                    return true
+                }
+                if launched {
+                    read(out.fileHandleForReading.fileDescriptor)
+                    p.waitUntilExit()
+                    lock.withLock { process = nil }
+                }
+                try? out.fileHandleForReading.close()
+                if lock.withLock({ stopping }) { break }
+                usleep(200_000)
+            }
+            done.signal()
+        }
+    }
+
+    /// Reads `fd` to its end, adding each complete line to `received`.
+    private func read(_ fd: Int32) {
+        var pending = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            pending.append(contentsOf: buffer[0..<n])
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                add(line)
+            }
+        }
+        if !pending.isEmpty { add(String(decoding: pending, as: UTF8.self)) }
+    }
+
+    private func add(_ line: String) {
+        let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        let message = (topic: String(parts[0]), payload: parts.count > 1 ? String(parts[1]) : "")
+        lock.withLock { received.append(message) }
+    }
+
+    /// Waits (at most `within` s of its own time) until the broker's current run has acknowledged
+    /// its subscription (`Sending SUBACK to CLIENT_ID` in the broker's log): messages published
+    /// after that reach it even if the broker lost its session (a `kill`).
+    @discardableResult
+    public func waitUntilSubscribed(within: Double = 10) async -> Bool {
+        await broker.waitForLog("Sending SUBACK to \(clientID)\n", within: within)
+    }
+
+    /// The messages whose topic starts with `prefix` (all: nil) once there are `count` of them,
+    /// or those there are after `within` s of its own time.
+    public func waitFor(count: Int, topic prefix: String? = nil, within: Double = 10) async -> [(topic: String, payload: String)] {
+        func current() -> [(topic: String, payload: String)] {
+            messages.filter { prefix == nil || $0.topic.hasPrefix(prefix!) }
+        }
+        var patience = Patience()
+        while patience.waited < within {
+            let m = current()
+            if m.count >= count { return m }
+            await patience.nap(0.02)
+        }
+        return current()
+    }
+
+    /// Ends the loop and mosquitto_sub (SIGTERM, then SIGKILL after 5 s), and waits for them.
+    public func stop() {
+        let (p, wasRunning) = lock.withLock { () -> (Process?, Bool) in
+            let r = running
+            stopping = true
+            running = false
+            return (process, r)
+        }
+        guard wasRunning else { return }
+        if let p, p.isRunning { Glibc.kill(p.processIdentifier, SIGTERM) }
+        if done.wait(timeout: .now() + 5) == .timedOut {
+            if let p = lock.withLock({ process }) { Glibc.kill(p.processIdentifier, SIGKILL) }
+            done.wait()
+        }
+    }
+}
+
+/// A throwaway CA and a server certificate it signed (for 127.0.0.1 and localhost), made with
+/// openssl in a folder of their own under /tmp, for `MosquittoProcess(tls:)`; `remove` deletes them.
+public struct TestCertificates: Sendable {
+    public let folder: URL
+    public let caFile: String
+    public let certFile: String
+    public let keyFile: String
+    public var tls: (caFile: String, certFile: String, keyFile: String) { (caFile, certFile, keyFile) }
+
+    public init() throws {
+        folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("tl-certs-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let f = folder.path
+        caFile = "\(f)/ca.crt"
+        certFile = "\(f)/server.crt"
+        keyFile = "\(f)/server.key"
+        try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(to: folder.appendingPathComponent("san.ext"))
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        let steps: [[String]] = [
+            ["req", "-x509"] + ec + ["-keyout", "\(f)/ca.key", "-out", caFile, "-days", "2", "-subj", "/CN=Treeline test CA"],
+            ["req"] + ec + ["-keyout", keyFile, "-out", "\(f)/server.csr", "-subj", "/CN=127.0.0.1"],
+            ["x509", "-req", "-in", "\(f)/server.csr", "-CA", caFile, "-CAkey", "\(f)/ca.key", "-CAcreateserial",
+             "-out", certFile, "-days", "2", "-extfile", "\(f)/san.ext"],
+        ]
+        for step in steps {
+            let (status, output) = try MosquittoProcess.run("/usr/bin/openssl", step)
+            guard status == 0 else {
+                try? FileManager.default.removeItem(at: folder)
+                throw POSIXError(.EINVAL, "openssl \(step[0]) failed (status \(status)): \(output)")
+            }
+        }
+    }
+
+    public func remove() { try? FileManager.default.removeItem(at: folder) }
+}
