@@ -153,3 +153,36 @@ extension Daemon {
         }
     }
 }
+
+extension Daemon {
+    /// TLS with a CA made by openssl for the test: the bridge connects and publishes; with
+    /// another CA the log says why it cannot.
+    @Test func tlsWithTheRightCAConnectsAndAWrongOneIsLogged() async throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let other = try TestCertificates()
+        defer { other.remove() }
+        let broker = try MosquittoProcess(tls: certificates.tls)
+        defer { broker.finish() }
+        try await broker.start()
+        let subscriber = MQTTSubscriber(broker: broker, topics: ["treeline/+/events"], tls: certificates.caFile)
+        defer { subscriber.stop() }
+        try subscriber.start()
+        #expect(await subscriber.waitUntilSubscribed())
+
+        let good = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
+        defer { good.finish() }
+        try connect(good, to: broker, clientID: "board-tls", extra: "  tls:\n    ca_file: \(certificates.caFile)\n")
+        try await good.start()
+        let got = await subscriber.waitFor(count: Int(sampleRegionCount), topic: "treeline/board-tls/events", within: 20)
+        #expect(got.count == Int(sampleRegionCount), "the regions' announcements over TLS; log: \(good.logText.suffix(800))")
+
+        let bad = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
+        defer { bad.finish() }
+        try connect(bad, to: broker, clientID: "board-wrong-ca", extra: "  tls:\n    ca_file: \(other.caFile)\n")
+        try await bad.start()
+        try await waitFor(within: 20) { bad.logText.contains("certificate verify failed") }
+        #expect(json(try bad.client().0.ask(#"{"cmd":"state"}"#))["class"] as? String == "STATE", "the daemon serves its socket all the same")
+        #expect(!subscriber.messages.contains { $0.topic.hasPrefix("treeline/board-wrong-ca/") })
+    }
+}
