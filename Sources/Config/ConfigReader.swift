@@ -63,6 +63,34 @@ final class ConfigReader {
                         guard let k = self.number(n, key, min: 5) else { return }
                         if k == k.rounded(), k <= 65535 { m.keepalive = Int(k) } else { self.issue(n, key, "must be whole seconds from 5 to 65535") }
                     },
+                    "owntracks": { n, _ in
+                        var o = OwnTracksConfig()
+                        func name(_ n: Node, _ key: String) -> String? {
+                            guard let s = self.string(n, key) else { return nil }
+                            if s.contains(where: { "#+/".contains($0) }) { self.issue(n, key, "must not contain '#', '+' or '/' (it is a topic level)"); return nil }
+                            return s
+                        }
+                        self.section(n, "mqtt.owntracks", [
+                            "user": { n, key in o.user = name(n, key) },
+                            "device": { n, key in o.device = name(n, key) },
+                            "tid": { n, key in
+                                guard let s = self.string(n, key) else { return }
+                                if (1...2).contains(s.count) { o.tid = s } else { self.issue(n, key, "must be 1 or 2 characters (the tracker id on OwnTracks' maps)") }
+                            },
+                            "interval_s": { n, key in if let x = self.number(n, key, min: 1) { o.intervalSeconds = x } },
+                            "distance_m": { n, key in if let x = self.number(n, key, min: 0) { o.distance = x } },
+                            "kinds": { n, key in
+                                guard let seq = n.sequence else { self.issue(n, key, "must be a list of kinds (plant, album, reforestation)"); return }
+                                let kinds = Set(seq.compactMap { self.string($0, key) })
+                                if let bad = kinds.subtracting(["plant", "album", "reforestation"]).first {
+                                    self.issue(n, key, "unknown kind '\(TextExcerpt.short(bad))': plant, album or reforestation")
+                                } else {
+                                    o.kinds = kinds
+                                }
+                            },
+                        ])
+                        m.ownTracks = o
+                    },
                     "tls": { n, _ in
                         self.section(n, "mqtt.tls", [
                             "ca_file": { n, key in if let s = self.string(n, key) { m.caFile = s } },

@@ -9,6 +9,8 @@
 ///       topic: treeline/board-7      # default treeline/<client_id>
 ///       keepalive_s: 30
 ///       tls: {ca_file: /etc/ssl/certs/ca.pem, cert_file: …, key_file: …}
+///       owntracks: {user: crew, device: board-7, tid: b7, interval_s: 60, distance_m: 50,
+///                   kinds: [plant, album, reforestation]}
 public struct MQTTConfig: Sendable, Equatable {
     public var host = ""
     public var port = 1883
@@ -20,6 +22,25 @@ public struct MQTTConfig: Sendable, Equatable {
     public var caFile: String?
     public var certFile: String?
     public var keyFile: String?
+    /// OwnTracks' formats too (`owntracks/<user>/<device>`); nil: not published.
+    public var ownTracks: OwnTracksConfig?
+
+    public init() {}
+}
+
+/// `mqtt.owntracks:`: the board as an OwnTracks device.
+public struct OwnTracksConfig: Sendable, Equatable {
+    /// Default "treeline".
+    public var user: String?
+    /// Default: the client id.
+    public var device: String?
+    /// Tracker id shown on maps, 1 or 2 characters; default the device's first two.
+    public var tid: String?
+    /// A location at most every `interval_s`, or sooner after moving `distance_m`.
+    public var intervalSeconds = 60.0
+    public var distance = 50.0
+    /// The kinds of region whose enter/exit go as transitions and whose circles as waypoints.
+    public var kinds: Set<String> = ["plant", "album", "reforestation"]
 
     public init() {}
 }

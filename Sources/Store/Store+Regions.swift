@@ -103,6 +103,19 @@ extension Store {
         }
     }
 
+    /// When each region was first announced (`region_added`), by id: what the journal keeps of it.
+    public func regionsAdded() throws(StoreError) -> [String: UTCTime] {
+        try wrap("reading when the regions were added") {
+            try pool.read { db in
+                var out: [String: UTCTime] = [:]
+                for r in try Row.fetchAll(db, sql: "SELECT region, MIN(time) FROM journal WHERE type = 'region_added' GROUP BY region") {
+                    out[r[0]] = UTCTime(nanoseconds: r[1])
+                }
+                return out
+            }
+        }
+    }
+
     /// Inserts one journal entry; its seq.
     static func insert(_ e: JournalEntry, _ db: Database) throws -> JournalEvent {
         try db.execute(sql: "INSERT INTO journal (time, type, region, kind, json) VALUES (?, ?, ?, ?, ?)",

@@ -35,6 +35,7 @@ extension Engine {
         for i in monitor.takeChangedRegions() { pending.insert(old.regions.regions[i].id) }
         // `carried` re-notes what the old monitor had not handed out: nothing, after the take above.
         monitor = old.carried(to: RegionSet(base + user), config: config ?? old.config)
+        regionsVersion += 1
         for id in new { if let i = index(of: id) { monitor.treatAsNew(i) } }
         unsavedRegions = Set(monitor.takeChangedRegions())
         for (i, r) in monitor.regions.regions.enumerated() where pending.contains(r.id) { unsavedRegions.insert(i) }
@@ -85,6 +86,7 @@ extension Engine {
     func published(_ committed: [JournalEvent]) {
         guard let last = committed.last else { return }
         seq.store(last.seq, ordering: .releasing)
+        for e in committed where e.entry.type == "region_added" && regionsAdded[e.entry.region] == nil { regionsAdded[e.entry.region] = e.entry.time }
         for e in committed { eventsByType[e.entry.type, default: 0] += 1 }
         hub.publish(Batch(committed, receivedNanos: nil))
     }

@@ -52,6 +52,11 @@ actor Engine: ServerDelegate {
     private var thinner: TrackThinner
     /// When (monotonic ns) the last used fix was received: a capture needs a fresh one.
     var lastFixReceived: UInt64?
+    /// The last used fix as gpsd gave it (altitude, speed, course: for OwnTracks).
+    var lastUsedFix: Fix?
+    /// When each region in force was first announced, and a count of changes to the regions.
+    var regionsAdded: [String: UTCTime] = [:]
+    var regionsVersion = 0
     /// How long events and track points are kept, and when pruning last ran (monotonic ns).
     var retention: Retention
     var lastPruneCheck: UInt64?
@@ -111,6 +116,7 @@ actor Engine: ServerDelegate {
             // still new (`treatAsNew` leaves it be unless it holds the last fix).
             let stored = try store.state().regions
             for r in user where stored[r.id] == nil { if let i = index(of: r.id) { monitor.treatAsNew(i) } }
+            regionsAdded = try store.regionsAdded()
         } catch {
             throw DaemonError(error.description)
         }
@@ -148,7 +154,10 @@ actor Engine: ServerDelegate {
         monitor.process(fix) { e in entries.append(Self.entry(e, regions)) }
         unsavedRegions.formUnion(monitor.takeChangedRegions())
         // A dropped fix changes nothing to keep (unless it is a jump the next fix may confirm).
-        if monitor.lastFix?.time != before { lastFixReceived = receivedNanos }
+        if monitor.lastFix?.time != before {
+            lastFixReceived = receivedNanos
+            lastUsedFix = fix
+        }
         guard monitor.lastFix != storedFix || !entries.isEmpty || !unsaved.isEmpty || !unsavedRegions.isEmpty else { return }
         // A used fix goes into the track when it moved 2 m or 30 s passed.
         var point: TrackPoint?

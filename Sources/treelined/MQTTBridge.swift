@@ -1,6 +1,7 @@
 import Config
 import NIOCore
 import Foundation
+import Geo
 import Logging
 import MQTT
 import ServiceLifecycle
@@ -40,8 +41,19 @@ final class MQTTBridge: Service, @unchecked Sendable {
     }
     let mailbox = Mailbox()
 
-    init(settings: MQTTSettings, topic: String, store: Store, engine: Engine, logger: Logger) throws(MQTTError) {
+    /// OwnTracks: where (`owntracks/<user>/<device>`), the tracker id, how often, which kinds.
+    struct OwnTracksTarget: Sendable {
+        var base: String
+        var tid: String
+        var interval: Double
+        var distance: Double
+        var kinds: Set<String>
+    }
+    let ownTracks: OwnTracksTarget?
+
+    init(settings: MQTTSettings, topic: String, ownTracks: OwnTracksTarget?, store: Store, engine: Engine, logger: Logger) throws(MQTTError) {
         client = try MQTTClient(settings, will: (topic + "/status", "offline"))
+        self.ownTracks = ownTracks
         self.store = store
         self.engine = engine
         self.topic = topic
@@ -78,6 +90,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var early = Set<Int32>()
         var lastState: [UInt8] = []
         var stateAt: UInt64 = 0
+        var ownTracksAt: UInt64 = 0
         while !Task.isShuttingDownGracefully {
             let (connected, fresh, acks) = mailbox.inbox.withLock { i in
                 defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true) }
@@ -108,6 +121,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
                         guard let mid = client.publish(topic + "/events", line) else { break }
                         pending.append((e.seq, mid))
                         published = e.seq
+                        if let ot = ownTracks { transition(e, ot) }
                     }
                     full = events.count == Self.window
                 } catch {
@@ -123,6 +137,10 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 }
             }
             let now = monotonicNanos()
+            if connected, let ot = ownTracks, now - ownTracksAt >= 1_000_000_000 || fresh {
+                ownTracksAt = now
+                await publishOwnTracks(ot, fresh: fresh)
+            }
             if connected, now - stateAt >= 10_000_000_000 || lastState.isEmpty {
                 stateAt = now
                 let state = await engine.state()
@@ -137,5 +155,51 @@ final class MQTTBridge: Service, @unchecked Sendable {
         _ = client.publish(topic + "/status", Array("offline".utf8), retain: true)
         try? await Task.sleep(for: .milliseconds(100))
         client.stop()
+    }
+
+    // MARK: OwnTracks
+
+    /// What the OwnTracks side last published.
+    struct OwnTracksSent {
+        var location: (time: UTCTime, coordinate: Coordinate, inside: [String])?
+        var regionsVersion = -1
+        var created: [String: UTCTime] = [:]
+    }
+    let sent = Mutex(OwnTracksSent())
+
+    /// A location when `interval` passed (receiver time) or the board moved `distance` or its
+    /// regions changed; the waypoints when the regions changed (both retained).
+    func publishOwnTracks(_ ot: OwnTracksTarget, fresh: Bool) async {
+        let view = await engine.ownTracks(kinds: ot.kinds)
+        let (previous, version) = sent.withLock { s in
+            if fresh { s.regionsVersion = -1 }
+            s.created = view.created
+            return (s.location, s.regionsVersion)
+        }
+        if view.regionsVersion != version {
+            _ = client.publish(ot.base + "/waypoints", OwnTracks.waypoints(view.waypoints), retain: true)
+            sent.withLock { $0.regionsVersion = view.regionsVersion }
+        }
+        guard let p = view.position else { return }
+        let ids = view.inside.map(\.id)
+        if let last = previous, !fresh {
+            guard p.time > last.time else { return }
+            let elapsed = Double(p.time.nanoseconds - last.time.nanoseconds) / 1e9
+            let moved = Geodesic.wgs84.distance(last.coordinate, p.coordinate)
+            guard elapsed >= ot.interval || moved >= ot.distance || ids != last.inside else { return }
+        }
+        _ = client.publish(ot.base, OwnTracks.location(p, tid: ot.tid, inside: view.inside), retain: true)
+        sent.withLock { $0.location = (p.time, p.coordinate, ids) }
+    }
+
+    /// An enter or exit of a region of the chosen kinds as an OwnTracks transition.
+    func transition(_ e: JournalEvent, _ ot: OwnTracksTarget) {
+        guard e.entry.type == "enter" || e.entry.type == "exit", ot.kinds.contains(e.entry.kind),
+              let doc = try? JSONDocument.parse(e.entry.json), let lat = doc.root["lat"]?.number, let lon = doc.root["lon"]?.number else { return }
+        let p = OwnTracks.Position(time: e.entry.time, coordinate: Coordinate(latitude: lat, longitude: lon), accuracy: doc.root["error_m"]?.number ?? 1)
+        let created = sent.withLock { $0.created[e.entry.region] } ?? UTCTime(nanoseconds: 0)
+        let payload = OwnTracks.transition(entering: e.entry.type == "enter", region: (e.entry.region, doc.root["name"]?.string ?? e.entry.region),
+                                           created: created, at: p, tid: ot.tid)
+        _ = client.publish(ot.base + "/event", payload)
     }
 }

@@ -127,8 +127,14 @@ struct Treelined: AsyncParsableCommand {
         ]
         if let mqtt = settings.mqtt {
             let (bridgeSettings, topic) = try Self.mqttSettings(mqtt, configPath: config)
+            let ownTracks = mqtt.ownTracks.map { o in
+                let device = o.device ?? bridgeSettings.clientID
+                return MQTTBridge.OwnTracksTarget(base: "owntracks/\(o.user ?? "treeline")/\(device)", tid: o.tid ?? String(device.prefix(2)),
+                                                  interval: o.intervalSeconds, distance: o.distance, kinds: o.kinds)
+            }
             do {
-                services.append(.init(service: try MQTTBridge(settings: bridgeSettings, topic: topic, store: store, engine: engine, logger: logger)))
+                services.append(.init(service: try MQTTBridge(settings: bridgeSettings, topic: topic, ownTracks: ownTracks, store: store,
+                                                              engine: engine, logger: logger)))
             } catch { throw DaemonError("\(config): \(error.description)") }
             logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttAcked()) ?? 0))")
         }

@@ -186,3 +186,63 @@ extension Daemon {
         #expect(!subscriber.messages.contains { $0.topic.hasPrefix("treeline/board-wrong-ca/") })
     }
 }
+
+extension Daemon {
+    /// OwnTracks' payloads, as its JSON documentation types them: locations with `acc` > 0 and
+    /// the regions the board is in, a transition for each enter and exit of the chosen kinds,
+    /// the circle regions as waypoints.
+    @Test func ownTracksPayloadsCarryEveryRequiredFieldWithItsType() async throws {
+        let expected = try replayed(walk, regions: sampleRegions)
+        let broker = try MosquittoProcess()
+        defer { broker.finish() }
+        try await broker.start()
+        let subscriber = MQTTSubscriber(broker: broker, topics: ["owntracks/#"])
+        defer { subscriber.stop() }
+        try subscriber.start()
+        #expect(await subscriber.waitUntilSubscribed())
+        try await withGPSD(log: walk, linesPerTick: 8, tick: 0.01) { feeder, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-o",
+                        extra: "  owntracks:\n    user: crew\n    tid: bo\n    interval_s: 1\n    distance_m: 10\n    kinds: [plant, album]\n")
+            try await daemon.start()
+            try await waitFor(within: 60) { feeder.served >= feeder.count }
+            let transitions = expected.filter { e in
+                let j = json(e)
+                return ["plant", "album"].contains(j["kind"] as? String ?? "") && ["enter", "exit"].contains(j["type"] as? String ?? "")
+            }
+            _ = await subscriber.waitFor(count: transitions.count, topic: "owntracks/crew/board-o/event", within: 30)
+            try await Task.sleep(for: .seconds(2))
+            let messages = subscriber.messages
+
+            let locations = messages.filter { $0.topic == "owntracks/crew/board-o" }.map { json($0.payload) }
+            #expect(locations.count >= 5, "\(locations.count) locations")
+            for l in locations {
+                #expect(l["_type"] as? String == "location" && l["tid"] as? String == "bo")
+                #expect(l["lat"] is Double && l["lon"] is Double)
+                #expect(l["tst"] is Int && (l["acc"] as? Int ?? 0) > 0 && l["alt"] is Int && l["vel"] is Int && l["cog"] is Int, "\(l)")
+                #expect(l["inregions"] is [String] && l["inrids"] is [String] && (l["inregions"] as? [String])?.count == (l["inrids"] as? [String])?.count)
+            }
+            #expect(locations.contains { !($0["inrids"] as? [String] ?? []).isEmpty }, "somewhere inside a plant's or an album's circle")
+
+            let events = messages.filter { $0.topic == "owntracks/crew/board-o/event" }.map { json($0.payload) }
+            #expect(events.count == transitions.count, "\(events.count) transitions for \(transitions.count) enters and exits")
+            for (t, e) in zip(events, transitions.map { json($0) }) {
+                #expect(t["_type"] as? String == "transition" && t["t"] as? String == "c" && t["tid"] as? String == "bo")
+                #expect(t["event"] as? String == (e["type"] as? String == "enter" ? "enter" : "leave"))
+                #expect(t["rid"] as? String == e["region"] as? String && t["desc"] as? String == e["name"] as? String)
+                #expect(t["tst"] is Int && t["wtst"] is Int && (t["acc"] as? Int ?? 0) > 0 && t["lat"] is Double && t["lon"] is Double, "\(t)")
+            }
+
+            let waypoints = messages.last { $0.topic == "owntracks/crew/board-o/waypoints" }.map { json($0.payload) } ?? [:]
+            let list = waypoints["waypoints"] as? [[String: Any]] ?? []
+            let circles = (json(try daemon.client().0.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? [])
+                .filter { ["plant", "album"].contains($0["kind"] as? String ?? "") && $0["radius_m"] != nil }
+            #expect(waypoints["_type"] as? String == "waypoints" && list.count == circles.count && !list.isEmpty)
+            for w in list {
+                #expect(w["_type"] as? String == "waypoint" && w["desc"] is String && w["rid"] is String)
+                #expect(w["lat"] is Double && w["lon"] is Double && (w["rad"] as? Int ?? 0) > 0 && w["tst"] is Int, "\(w)")
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Geo
+import MQTT
+import Rules
+
+/// What the MQTT bridge's OwnTracks side needs of the engine, in one look.
+extension Engine {
+    struct OwnTracksView: Sendable {
+        var position: OwnTracks.Position?
+        var inside: [(id: String, name: String)]
+        /// The circle regions of the chosen kinds, and when each was first announced.
+        var waypoints: [OwnTracks.Waypoint]
+        var created: [String: UTCTime]
+        /// Changes with every change of the regions in force.
+        var regionsVersion: Int
+    }
+
+    func ownTracks(kinds: Set<String>) -> OwnTracksView {
+        var position: OwnTracks.Position?
+        if let f = monitor.lastFix {
+            let detail = lastUsedFix
+            position = OwnTracks.Position(time: f.time, coordinate: f.coordinate, accuracy: f.error,
+                                          altitude: detail?.altitudeMSL, speed: detail?.speed, course: detail?.course)
+        }
+        var inside: [(id: String, name: String)] = []
+        var waypoints: [OwnTracks.Waypoint] = []
+        for (i, r) in monitor.regions.regions.enumerated() where kinds.contains(r.kind.rawValue) {
+            if monitor.inside[i] { inside.append((r.id, r.name)) }
+            if case let .circle(center, radius) = r.shape {
+                waypoints.append(OwnTracks.Waypoint(id: r.id, name: r.name, center: center, radius: radius,
+                                                    created: regionsAdded[r.id] ?? UTCTime(nanoseconds: 0)))
+            }
+        }
+        return OwnTracksView(position: position, inside: inside, waypoints: waypoints, created: regionsAdded, regionsVersion: regionsVersion)
+    }
+}
