@@ -63,6 +63,7 @@ final class ConfigReader {
                         guard let k = self.number(n, key, min: 5) else { return }
                         if k == k.rounded(), k <= 65535 { m.keepalive = Int(k) } else { self.issue(n, key, "must be whole seconds from 5 to 65535") }
                     },
+                    "commands": { n, key in if let b = self.flag(n, key) { m.commands = b } },
                     "owntracks": { n, _ in
                         var o = OwnTracksConfig()
                         func name(_ n: Node, _ key: String) -> String? {

@@ -11,6 +11,7 @@
 ///       tls: {ca_file: /etc/ssl/certs/ca.pem, cert_file: …, key_file: …}
 ///       owntracks: {user: crew, device: board-7, tid: b7, interval_s: 60, distance_m: 50,
 ///                   kinds: [plant, album, reforestation]}
+///       commands: false              # true: commands and the fleet's regions from the broker
 public struct MQTTConfig: Sendable, Equatable {
     public var host = ""
     public var port = 1883
@@ -24,6 +25,9 @@ public struct MQTTConfig: Sendable, Equatable {
     public var keyFile: String?
     /// OwnTracks' formats too (`owntracks/<user>/<device>`); nil: not published.
     public var ownTracks: OwnTracksConfig?
+    /// Take the socket's commands on `<topic>/cmd` and `treeline/fleet/cmd`, and the fleet's
+    /// regions from `treeline/fleet/regions` (default false: the broker only hears).
+    public var commands = false
 
     public init() {}
 }

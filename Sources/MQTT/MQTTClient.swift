@@ -17,6 +17,8 @@ public final class MQTTClient: @unchecked Sendable {
     public var onDisconnect: @Sendable (MQTTError?) -> Void = { _ in }
     public var onPublished: @Sendable (Int32) -> Void = { _ in }
     public var onLog: @Sendable (String) -> Void = { _ in }
+    /// A message on a subscribed topic: its topic and payload.
+    public var onMessage: @Sendable (String, [UInt8]) -> Void = { _, _ in }
 
     private static let initialised: Void = { mosquitto_lib_init() }()
 
@@ -66,6 +68,11 @@ public final class MQTTClient: @unchecked Sendable {
             guard let obj else { return }
             Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onPublished(mid)
         }
+        mosquitto_message_callback_set(h) { _, obj, message in
+            guard let obj, let m = message?.pointee, let topic = m.topic else { return }
+            let payload = m.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(m.payloadlen))) } ?? []
+            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onMessage(String(cString: topic), payload)
+        }
         mosquitto_log_callback_set(h) { _, obj, level, text in
             guard let obj, let text, level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0 else { return }
             Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onLog(String(cString: text))
@@ -100,6 +107,12 @@ public final class MQTTClient: @unchecked Sendable {
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes { mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain) }
         return rc == MOSQ_ERR_SUCCESS.rawValue ? mid : nil
+    }
+
+    /// Subscribes to `topic` (QoS 1); safe from `onConnect`. False when it could not be sent.
+    @discardableResult
+    public func subscribe(_ topic: String) -> Bool {
+        mosquitto_subscribe(handle, nil, topic, 1) == MOSQ_ERR_SUCCESS.rawValue
     }
 
     /// Says goodbye (no last will) and stops the network thread.

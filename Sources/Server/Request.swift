@@ -49,16 +49,41 @@ public enum Request: Equatable, Sendable {
     /// no number beyond a Double's range. What a message quotes of the request is cut at
     /// `TextExcerpt.limit` characters.
     public static func parse(_ bytes: some Collection<UInt8>) throws(RequestError) -> Request {
-        let root: JSONValue
+        let (document, members) = try object(bytes)
+        return try parse(Members(members), document: document)
+    }
+
+    /// A command that carries an `"id"` (a string or a whole number) to match its answer, as
+    /// MQTT's are: the request and the id as text (nil when there is none).
+    public static func parseWithID(_ bytes: some Collection<UInt8>) -> (request: Result<Request, RequestError>, id: String?) {
+        let document: JSONDocument, members: [(key: String, value: JSONValue)]
+        do throws(RequestError) { (document, members) = try object(bytes) } catch { return (.failure(error), nil) }
+        var id: String?
+        if let v = members.first(where: { $0.key == "id" })?.value {
+            if let s = v.string { id = s } else if let n = integer(v) { id = String(n) } else {
+                return (.failure(RequestError("\"id\" must be a string or a whole number (it comes back with the answer)")), nil)
+            }
+        }
+        do throws(RequestError) {
+            return (.success(try parse(Members(members.filter { $0.key != "id" }), document: document)), id)
+        } catch {
+            return (.failure(error), id)
+        }
+    }
+
+    /// The bytes as one JSON object.
+    static func object(_ bytes: some Collection<UInt8>) throws(RequestError) -> (JSONDocument, [(key: String, value: JSONValue)]) {
         let document: JSONDocument
         do {
             document = try JSONDocument.parse(Array(bytes))
-            root = document.root
         } catch {
             throw RequestError("not JSON (\(error.message), at byte \(error.column)): send one JSON object per line, e.g. {\"cmd\":\"state\"}")
         }
-        guard case let .object(members) = root else { throw RequestError("not a JSON object: send {\"cmd\":…}") }
-        let o = Members(members)
+        guard case let .object(members) = document.root else { throw RequestError("not a JSON object: send {\"cmd\":…}") }
+        return (document, members)
+    }
+
+    static func parse(_ o: Members, document: JSONDocument) throws(RequestError) -> Request {
         guard let cmdValue = o["cmd"] else { throw RequestError("missing \"cmd\": one of \(commands.joined(separator: ", "))") }
         guard let cmd = cmdValue.string else { throw RequestError("\"cmd\" must be a string") }
         func allowed(_ keys: Set<String>) throws(RequestError) { try Self.allowed(keys, in: o, cmd: cmd) }

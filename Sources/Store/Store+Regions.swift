@@ -54,15 +54,20 @@ extension Store {
         try apply([(change, event, state)])[0]
     }
 
-    /// Several changes, each with its event, all in one transaction: all or none.
-    public func apply(_ changes: [(change: RegionChange, event: JournalEntry, state: RegionState?)]) throws(StoreError) -> [JournalEvent] {
+    /// Several changes, each with its event, all in one transaction: all or none. `fleet`: the
+    /// regions come from the fleet's collection, whose ids may come back (recorded as such).
+    public func apply(_ changes: [(change: RegionChange, event: JournalEntry, state: RegionState?)], fleet: Bool = false) throws(StoreError) -> [JournalEvent] {
         try wrap("saving the change to region '\(changes.first?.change.id ?? "")'\(changes.count > 1 ? " and \(changes.count - 1) more" : "")") {
             try durably { db in
                 var committed: [JournalEvent] = []
                 for (change, event, state) in changes {
                     switch change {
                     case let .add(id, feature):
-                        try db.execute(sql: "INSERT INTO used_id (id, layer) VALUES (?, 'user')", arguments: [id])
+                        if fleet {
+                            try db.execute(sql: "INSERT OR IGNORE INTO used_id (id, layer) VALUES (?, 'fleet')", arguments: [id])
+                        } else {
+                            try db.execute(sql: "INSERT INTO used_id (id, layer) VALUES (?, 'user')", arguments: [id])
+                        }
                         try db.execute(sql: "INSERT INTO user_region (id, position, feature) VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM user_region), ?)",
                                        arguments: [id, feature])
                     case let .update(id, feature):

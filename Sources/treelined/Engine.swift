@@ -33,6 +33,8 @@ actor Engine: ServerDelegate {
     /// layer had (a regions file may not take one).
     var usedIDs: Set<String>
     var userUsedIDs: Set<String>
+    /// The user layer's regions that came from the fleet's collection (`mergeFleet`).
+    var fleetIDs: Set<String>
     /// The species catalog (nil: none could be read; planting commands say so).
     var catalog: SpeciesCatalog?
     var catalogProblem = "no species catalog"
@@ -82,6 +84,7 @@ actor Engine: ServerDelegate {
             user = try Self.userLayer(store)
             usedIDs = try store.usedIDs()
             userUsedIDs = try store.usedIDs(layer: "user")
+            fleetIDs = try store.usedIDs(layer: "fleet")
             thinner = TrackThinner(last: try store.lastTrackPoint())
         } catch {
             throw DaemonError("\(error)")

@@ -4,6 +4,7 @@ import Foundation
 import Geo
 import Logging
 import MQTT
+import Server
 import ServiceLifecycle
 import Store
 import Synchronization
@@ -35,6 +36,8 @@ final class MQTTBridge: Service, @unchecked Sendable {
         /// A new connection since the loop last looked: start again after the acknowledged seq.
         var fresh = false
         var acks: [Int32] = []
+        /// Commands and the fleet's regions, as they came.
+        var messages: [(topic: String, payload: [UInt8])] = []
     }
     final class Mailbox: Sendable {
         let inbox = Mutex(Inbox())
@@ -51,19 +54,30 @@ final class MQTTBridge: Service, @unchecked Sendable {
     }
     let ownTracks: OwnTracksTarget?
 
-    init(settings: MQTTSettings, topic: String, ownTracks: OwnTracksTarget?, store: Store, engine: Engine, logger: Logger) throws(MQTTError) {
+    /// Whether commands and the fleet's regions are taken from the broker.
+    let commands: Bool
+    static let fleetCommands = "treeline/fleet/cmd"
+    static let fleetRegions = "treeline/fleet/regions"
+
+    init(settings: MQTTSettings, topic: String, ownTracks: OwnTracksTarget?, commands: Bool, store: Store, engine: Engine,
+         logger: Logger) throws(MQTTError) {
         client = try MQTTClient(settings, will: (topic + "/status", "offline"))
         self.ownTracks = ownTracks
+        self.commands = commands
         self.store = store
         self.engine = engine
         self.topic = topic
         self.logger = logger
         let mailbox = self.mailbox
+        let client = self.client
         let where_ = "\(settings.host):\(settings.port)"
         client.onConnect = { result in
             switch result {
             case .success:
                 mailbox.inbox.withLock { $0.connected = true; $0.fresh = true }
+                if commands {
+                    for t in [topic + "/cmd", Self.fleetCommands, Self.fleetRegions] { client.subscribe(t) }
+                }
                 logger.notice("MQTT: connected to \(where_) as \(settings.clientID)")
             case .failure(let e):
                 logger.error("MQTT: \(where_): \(e.description)")
@@ -77,6 +91,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
             if let e, was { logger.warning("MQTT: \(where_): \(e.description); events wait in the journal") }
         }
         client.onPublished = { mid in mailbox.inbox.withLock { $0.acks.append(mid) } }
+        client.onMessage = { topic, payload in mailbox.inbox.withLock { $0.messages.append((topic, payload)) } }
         client.onLog = { logger.warning("MQTT: \($0)") }
     }
 
@@ -92,10 +107,11 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var stateAt: UInt64 = 0
         var ownTracksAt: UInt64 = 0
         while !Task.isShuttingDownGracefully {
-            let (connected, fresh, acks) = mailbox.inbox.withLock { i in
-                defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true) }
-                return (i.connected, i.fresh, i.acks)
+            let (connected, fresh, acks, messages) = mailbox.inbox.withLock { i in
+                defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true); i.messages.removeAll() }
+                return (i.connected, i.fresh, i.acks, i.messages)
             }
+            for m in messages { await handle(m.topic, m.payload) }
             // Acknowledgements first: every one is for a message published before this look.
             for mid in acks where pending.contains(where: { $0.mid == mid }) { early.insert(mid) }
             while let first = pending.first, early.remove(first.mid) != nil {
@@ -155,6 +171,51 @@ final class MQTTBridge: Service, @unchecked Sendable {
         _ = client.publish(topic + "/status", Array("offline".utf8), retain: true)
         try? await Task.sleep(for: .milliseconds(100))
         client.stop()
+    }
+
+    // MARK: commands
+
+    /// A command (`<topic>/cmd`, `treeline/fleet/cmd`): the socket's JSON with an `"id"`; its
+    /// answer, with the id, goes to `<topic>/reply`. Or the fleet's regions.
+    func handle(_ messageTopic: String, _ payload: [UInt8]) async {
+        if messageTopic == Self.fleetRegions {
+            let regions: [Region]
+            if payload.isEmpty {
+                regions = []  // the retained collection cleared: no fleet regions
+            } else {
+                do { regions = try RegionFile.parse(payload, file: Self.fleetRegions) } catch {
+                    logger.error("fleet regions refused, those in force stay: \(error.description)")
+                    return
+                }
+            }
+            switch await engine.mergeFleet(regions) {
+            case .success: break
+            case .failure(let e): logger.error("fleet regions: \(e.message)")
+            }
+            return
+        }
+        var out: [UInt8] = Array(#"{"id":"#.utf8)
+        let answer: Result<[UInt8], RequestError>
+        let (parsed, id) = Request.parseWithID(payload)
+        if let id { JSONBytes.appendString(id, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        switch parsed {
+        case .success(.subscribe):
+            answer = .failure(RequestError("subscribe is the socket's: over MQTT, subscribe to \(topic)/events"))
+        case .success(let request):
+            answer = await engine.answer(request)
+        case .failure(let e):
+            answer = .failure(e)
+        }
+        switch answer {
+        case .success(let json):
+            out.append(UInt8(ascii: ","))
+            out.append(contentsOf: json.dropFirst())
+        case .failure(let e):
+            out.append(contentsOf: #","class":"ERROR","message":"#.utf8)
+            JSONBytes.appendString(e.message, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        _ = client.publish(topic + "/reply", out)
     }
 
     // MARK: OwnTracks

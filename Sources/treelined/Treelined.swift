@@ -133,8 +133,8 @@ struct Treelined: AsyncParsableCommand {
                                                   interval: o.intervalSeconds, distance: o.distance, kinds: o.kinds)
             }
             do {
-                services.append(.init(service: try MQTTBridge(settings: bridgeSettings, topic: topic, ownTracks: ownTracks, store: store,
-                                                              engine: engine, logger: logger)))
+                services.append(.init(service: try MQTTBridge(settings: bridgeSettings, topic: topic, ownTracks: ownTracks,
+                                                              commands: mqtt.commands, store: store, engine: engine, logger: logger)))
             } catch { throw DaemonError("\(config): \(error.description)") }
             logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttAcked()) ?? 0))")
         }

@@ -246,3 +246,74 @@ extension Daemon {
         }
     }
 }
+
+extension Daemon {
+    /// Three boards (three configs, three gpsd feeds) on one broker: one subscriber sees each
+    /// board's events under its topic; a retained `treeline/fleet/regions` reaches all three and
+    /// a newer version replaces it; commands with an id are answered with it on `<topic>/reply`.
+    @Test func threeBoardsShareFleetRegionsAndAnswerCommands() async throws {
+        let expected = try replayed(walk, regions: sampleRegions)
+        let broker = try MosquittoProcess()
+        defer { broker.finish() }
+        try await broker.start()
+        let subscriber = MQTTSubscriber(broker: broker, topics: ["treeline/#"])
+        defer { subscriber.stop() }
+        try subscriber.start()
+        #expect(await subscriber.waitUntilSubscribed())
+        let album = #"{"type":"Feature","properties":{"id":"fleet-album","kind":"album","name":"Crew photos"},"geometry":{"type":"Point","coordinates":[-8.2365,40.2020]}}"#
+        let plant = #"{"type":"Feature","properties":{"id":"fleet-plant","kind":"plant","name":"Nursery","interval_days":2},"geometry":{"type":"Point","coordinates":[-8.2370,40.2015]}}"#
+        try mosquittoPublish(broker: broker, topic: "treeline/fleet/regions", payload: #"{"type":"FeatureCollection","features":[\#(album)]}"#, retain: true)
+
+        try await withGPSD(log: walk) { _, gpsd1 in
+            try await withGPSD(log: walk) { _, gpsd2 in
+                try await withGPSD(log: walk) { _, gpsd3 in
+                    var boards: [DaemonProcess] = []
+                    defer { for b in boards { b.finish() } }
+                    for (k, gpsd) in [gpsd1, gpsd2, gpsd3].enumerated() {
+                        let d = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+                        boards.append(d)
+                        try connect(d, to: broker, clientID: "board-\(k + 1)", extra: "  commands: true\n")
+                        try await d.start()
+                    }
+                    let total = Int(sampleRegionCount) + expected.count + 1  // the fleet's album too
+                    for k in 1...3 {
+                        let got = await subscriber.waitFor(count: total, topic: "treeline/board-\(k)/events", within: 60)
+                        let events = bySeq(got).events
+                        #expect(events.count == total, "board-\(k): \(events.count) events")
+                        #expect(events.values.contains { $0.contains(#""region":"fleet-album""#) && $0.contains("region_added") }, "board-\(k)")
+                        let walkEvents = events.keys.sorted().compactMap { withoutSeq(events[$0]!)?.event }
+                        #expect(firstDifference(walkEvents, expected) == nil, "board-\(k)")
+                    }
+                    for b in boards {
+                        let ids = (json(try b.client().0.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                        #expect(ids.contains("fleet-album"), "\(ids)")
+                    }
+
+                    // A newer version: the album goes, a plant comes.
+                    try mosquittoPublish(broker: broker, topic: "treeline/fleet/regions", payload: #"{"type":"FeatureCollection","features":[\#(plant)]}"#, retain: true)
+                    for b in boards {
+                        let (c, _) = try b.client()
+                        try await waitFor(within: 10) {
+                            let ids = (json(c.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                            return ids.contains("fleet-plant") && !ids.contains("fleet-album")
+                        }
+                    }
+
+                    // Commands: one board's, and the fleet's.
+                    try mosquittoPublish(broker: broker, topic: "treeline/board-2/cmd", payload: #"{"id":"q1","cmd":"state"}"#)
+                    let reply = await subscriber.waitFor(count: 1, topic: "treeline/board-2/reply", within: 10).first.map { json($0.payload) } ?? [:]
+                    #expect(reply["id"] as? String == "q1" && reply["class"] as? String == "STATE", "\(reply)")
+                    try mosquittoPublish(broker: broker, topic: "treeline/fleet/cmd", payload: #"{"id":7,"cmd":"water","plant":"fleet-plant"}"#)
+                    for k in 1...3 {
+                        let replies = await subscriber.waitFor(count: k == 2 ? 2 : 1, topic: "treeline/board-\(k)/reply", within: 10)
+                        let watered = replies.map { json($0.payload) }.first { $0["type"] as? String == "watered" } ?? [:]
+                        #expect(watered["id"] as? String == "7" && watered["region"] as? String == "fleet-plant", "board-\(k): \(replies)")
+                    }
+                    try mosquittoPublish(broker: broker, topic: "treeline/board-1/cmd", payload: #"{"id":"bad","cmd":"water"}"#)
+                    let refused = await subscriber.waitFor(count: 2, topic: "treeline/board-1/reply", within: 10).map { json($0.payload) }.first { $0["id"] as? String == "bad" } ?? [:]
+                    #expect(refused["class"] as? String == "ERROR" && (refused["message"] as? String)?.contains("missing \"plant\"") == true, "\(refused)")
+                }
+            }
+        }
+    }
+}
