@@ -36,6 +36,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
         /// A new connection since the loop last looked: start again after the acknowledged seq.
         var fresh = false
         var acks: [Int32] = []
+        var toldUnreachable = false
         /// Commands and the fleet's regions, as they came.
         var messages: [(topic: String, payload: [UInt8])] = []
     }
@@ -88,7 +89,12 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 defer { i.connected = false }
                 return i.connected
             }
-            if let e, was { logger.warning("MQTT: \(where_): \(e.description); events wait in the journal") }
+            // Said when a connection is lost, and once when the broker cannot be reached at start.
+            let first = mailbox.inbox.withLock { i in
+                defer { i.toldUnreachable = true }
+                return !i.toldUnreachable
+            }
+            if let e, was || first { logger.warning("MQTT: \(where_): \(e.description); events wait in the journal") }
         }
         client.onPublished = { mid in mailbox.inbox.withLock { $0.acks.append(mid) } }
         client.onMessage = { topic, payload in mailbox.inbox.withLock { $0.messages.append((topic, payload)) } }
@@ -106,12 +112,19 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var lastState: [UInt8] = []
         var stateAt: UInt64 = 0
         var ownTracksAt: UInt64 = 0
+        let started = monotonicNanos()
+        var everConnected = false, toldAbsent = false
         while !Task.isShuttingDownGracefully {
             let (connected, fresh, acks, messages) = mailbox.inbox.withLock { i in
                 defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true); i.messages.removeAll() }
                 return (i.connected, i.fresh, i.acks, i.messages)
             }
             for m in messages { await handle(m.topic, m.payload) }
+            everConnected = everConnected || connected
+            if !everConnected, !toldAbsent, monotonicNanos() - started > 3_000_000_000 {
+                toldAbsent = true
+                logger.warning("MQTT: cannot reach the broker at \(client.settings.host):\(client.settings.port) yet; retrying (1 s, doubling to 30 s), events wait in the journal")
+            }
             // Acknowledgements first: every one is for a message published before this look.
             for mid in acks where pending.contains(where: { $0.mid == mid }) { early.insert(mid) }
             while let first = pending.first, early.remove(first.mid) != nil {

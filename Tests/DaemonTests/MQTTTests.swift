@@ -143,7 +143,7 @@ extension Daemon {
             let (c, _) = try daemon.client()
             let total = Int64(sampleRegionCount) + Int64(expected.count)
             try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == total }
-            #expect(daemon.logText.contains("MQTT"), "the broker's absence is logged")
+            try await waitFor(within: 10) { daemon.logText.contains("cannot reach the broker") }  // the absence is logged
             try await broker.start()
             let got = await subscriber.waitFor(count: Int(total), topic: "treeline/board-l/events", within: 60)
             let order = got.compactMap { (json($0.payload)["seq"] as? NSNumber)?.int64Value }
@@ -315,5 +315,53 @@ extension Daemon {
                 }
             }
         }
+    }
+}
+
+extension Daemon {
+    /// A broker that is up, gone, or stopped (SIGSTOP: it takes connections and never answers)
+    /// costs the socket's subscribers nothing: every event of the walk reaches a socket
+    /// subscriber in each case. Prints the fix → socket latency of each (figures, not a gate).
+    @Test func aSlowOrAbsentBrokerNeverHoldsUpTheSocket() async throws {
+        let expected = try replayed(walk, regions: sampleRegions)
+        var figures: [String] = []
+        for condition in ["up", "absent", "stopped"] {
+            let broker = try MosquittoProcess()
+            defer { broker.finish() }
+            if condition != "absent" { try await broker.start() }
+            try await withGPSD(log: walk, linesPerTick: 4, tick: 0.008) { feeder, gpsd in
+                feeder.pause()
+                let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+                defer { daemon.finish() }
+                try connect(daemon, to: broker, clientID: "board-\(condition)")
+                try await daemon.start()
+                if condition == "stopped" {
+                    try await waitFor(within: 10) { daemon.logText.contains("MQTT: connected") }
+                    broker.pause()
+                }
+                let (c, _) = try daemon.client()
+                try await waitFor(within: 20) { (json(c.ask(#"{"cmd":"state"}"#))["gpsd"] as? String)?.hasPrefix("connected") == true }
+                _ = c.ask(#"{"cmd":"subscribe","timing":true,"since":\#(sampleRegionCount)}"#)
+                feeder.resume()
+                var latencies: [Double] = []
+                var got: [String] = []
+                while got.count < expected.count, let line = c.line(timeout: 30) {
+                    let now = Double(monotonicNanos())
+                    guard let (_, event) = withoutSeq(line) else { continue }
+                    got.append(event)
+                    if let r = line.range(of: #""received_ns":"#), let received = Double(line[r.upperBound...].prefix { $0.isNumber }) {
+                        latencies.append((now - received) / 1e6)
+                    }
+                }
+                #expect(firstDifference(got, expected) == nil, "broker \(condition): \(got.count) events; daemon running: \(daemon.isRunning)")
+                latencies.sort()
+                if !latencies.isEmpty {
+                    let p = { (q: Double) in latencies[min(latencies.count - 1, Int(q * Double(latencies.count)))] }
+                    figures.append(String(format: "broker %@: p50 %.2f ms, p99 %.2f ms, max %.2f ms", condition, p(0.5), p(0.99), latencies.last!))
+                }
+                if condition == "stopped" { broker.resume() }
+            }
+        }
+        print("fix → socket subscriber, \(expected.count) events each: " + figures.joined(separator: "; "))
     }
 }

@@ -70,7 +70,10 @@ public final class DaemonProcess: @unchecked Sendable {
         handle.seekToEndOfFile()
         p.standardError = handle
         p.standardOutput = FileHandle.nullDevice
-        try p.run()
+        // From a thread that lives as long as the daemon: its parent-death signal comes when the
+        // thread that started it ends, and Dispatch ends idle worker threads (a daemon started
+        // from one was SIGKILLed a few seconds into a long test).
+        try launchWithSignalsUnblocked(p)
         process = p
         var patience = Patience()
         while patience.waited < 20 {
