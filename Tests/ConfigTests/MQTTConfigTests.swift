@@ -1,0 +1,47 @@
+import Config
+import Testing
+
+/// The config's `mqtt:` section: what it sets, and every mistake named with its key and line.
+@Suite struct MQTTConfigSection {
+    @Test func aFullSectionIsRead() throws {
+        let c = try TreelineConfig.parse("""
+            mqtt:
+              host: broker.example.org
+              port: 8883
+              client_id: board-7
+              username: board-7
+              password_file: /etc/treeline/mqtt-password
+              topic: fleet/board-7
+              keepalive_s: 20
+              tls: {ca_file: /etc/ca.pem, cert_file: /etc/c.pem, key_file: /etc/k.pem}
+              owntracks: {user: crew, device: b7, tid: b7, interval_s: 30, distance_m: 20, kinds: [plant]}
+              commands: true
+            """, file: "t.yaml")
+        let m = try #require(c.mqtt)
+        #expect(m.host == "broker.example.org" && m.port == 8883 && m.clientID == "board-7" && m.topic == "fleet/board-7")
+        #expect(m.keepalive == 20 && m.caFile == "/etc/ca.pem" && m.certFile == "/etc/c.pem" && m.keyFile == "/etc/k.pem" && m.commands)
+        #expect(m.ownTracks?.user == "crew" && m.ownTracks?.tid == "b7" && m.ownTracks?.intervalSeconds == 30 && m.ownTracks?.kinds == ["plant"])
+        #expect(try TreelineConfig.parse("gpsd: {port: 2947}", file: "t.yaml").mqtt == nil, "no section: no MQTT")
+    }
+
+    @Test func mistakesAreNamed() {
+        let cases: [(String, String)] = [
+            ("mqtt: {port: 1883}", "mqtt.host: is required"),
+            ("mqtt: {host: b, port: 70000}", "mqtt.port: must be a port number"),
+            ("mqtt: {host: b, client_id: a/b}", "mqtt.client_id: must not contain"),
+            ("mqtt: {host: b, topic: 'x/#'}", "mqtt.topic: must be a topic without"),
+            ("mqtt: {host: b, tls: {cert_file: c.pem}}", "cert_file and key_file go together"),
+            ("mqtt: {host: b, owntracks: {tid: abc}}", "mqtt.owntracks.tid: must be 1 or 2 characters"),
+            ("mqtt: {host: b, owntracks: {kinds: [tree]}}", "unknown kind 'tree'"),
+            ("mqtt: {host: b, comands: true}", "did you mean commands?"),
+        ]
+        for (text, says) in cases {
+            do {
+                _ = try TreelineConfig.parse(text, file: "t.yaml")
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.description.contains(says), "\(text): \(error.description)")
+            }
+        }
+    }
+}
