@@ -16,6 +16,16 @@ extension Daemon {
         try Data((config + section).utf8).write(to: daemon.config)
     }
 
+    /// A broker on a free port and a subscriber to `topics` on it, subscribed.
+    func brokerAndSubscriber(topics: [String], clientID: String = "test-sub-\(UUID().uuidString.prefix(8))") async throws -> (MosquittoProcess, MQTTSubscriber) {
+        let broker = try MosquittoProcess()
+        try await broker.start()
+        let subscriber = MQTTSubscriber(broker: broker, topics: topics, clientID: clientID)
+        try subscriber.start()
+        #expect(await subscriber.waitUntilSubscribed())
+        return (broker, subscriber)
+    }
+
     /// The events a subscriber got, by seq: each seq's payloads must all be the same line.
     func bySeq(_ messages: [(topic: String, payload: String)]) -> (events: [Int64: String], repeats: Int, conflicts: [Int64]) {
         var events: [Int64: String] = [:]
@@ -37,13 +47,8 @@ extension Daemon {
     /// `replay` gives; the board's status and state are retained.
     @Test func everyEventOfTheWalkReachesTheBroker() async throws {
         let expected = try replayed(walk, regions: sampleRegions)
-        let broker = try MosquittoProcess()
-        defer { broker.finish() }
-        try await broker.start()
-        let subscriber = MQTTSubscriber(broker: broker, topics: ["treeline/#"])
-        defer { subscriber.stop() }
-        try subscriber.start()
-        #expect(await subscriber.waitUntilSubscribed())
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/#"])
+        defer { subscriber.stop(); broker.finish() }
         try await withGPSD(log: walk) { feeder, gpsd in
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
             defer { daemon.finish() }
@@ -75,13 +80,8 @@ extension Daemon {
     /// still every seq, none missing; a repeat is always of the same event.
     @Test func brokerRestartsAndDaemonKillsLoseNothing() async throws {
         let expected = try replayed(walk, regions: sampleRegions)
-        let broker = try MosquittoProcess()
-        defer { broker.finish() }
-        try await broker.start()
-        let subscriber = MQTTSubscriber(broker: broker, topics: ["treeline/+/events"], clientID: "fleet-log")
-        defer { subscriber.stop() }
-        try subscriber.start()
-        #expect(await subscriber.waitUntilSubscribed())
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/+/events"], clientID: "fleet-log")
+        defer { subscriber.stop(); broker.finish() }
         try await withGPSD(log: walk, linesPerTick: 4, tick: 0.008) { feeder, gpsd in
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
             defer { daemon.finish() }
@@ -193,13 +193,8 @@ extension Daemon {
     /// the circle regions as waypoints.
     @Test func ownTracksPayloadsCarryEveryRequiredFieldWithItsType() async throws {
         let expected = try replayed(walk, regions: sampleRegions)
-        let broker = try MosquittoProcess()
-        defer { broker.finish() }
-        try await broker.start()
-        let subscriber = MQTTSubscriber(broker: broker, topics: ["owntracks/#"])
-        defer { subscriber.stop() }
-        try subscriber.start()
-        #expect(await subscriber.waitUntilSubscribed())
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["owntracks/#"])
+        defer { subscriber.stop(); broker.finish() }
         try await withGPSD(log: walk, linesPerTick: 8, tick: 0.01) { feeder, gpsd in
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
             defer { daemon.finish() }
@@ -253,13 +248,8 @@ extension Daemon {
     /// a newer version replaces it; commands with an id are answered with it on `<topic>/reply`.
     @Test func threeBoardsShareFleetRegionsAndAnswerCommands() async throws {
         let expected = try replayed(walk, regions: sampleRegions)
-        let broker = try MosquittoProcess()
-        defer { broker.finish() }
-        try await broker.start()
-        let subscriber = MQTTSubscriber(broker: broker, topics: ["treeline/#"])
-        defer { subscriber.stop() }
-        try subscriber.start()
-        #expect(await subscriber.waitUntilSubscribed())
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/#"])
+        defer { subscriber.stop(); broker.finish() }
         let album = #"{"type":"Feature","properties":{"id":"fleet-album","kind":"album","name":"Crew photos"},"geometry":{"type":"Point","coordinates":[-8.2365,40.2020]}}"#
         let plant = #"{"type":"Feature","properties":{"id":"fleet-plant","kind":"plant","name":"Nursery","interval_days":2},"geometry":{"type":"Point","coordinates":[-8.2370,40.2015]}}"#
         try mosquittoPublish(broker: broker, topic: "treeline/fleet/regions", payload: #"{"type":"FeatureCollection","features":[\#(album)]}"#, retain: true)
