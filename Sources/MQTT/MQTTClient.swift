@@ -1,12 +1,13 @@
 import CMosquitto
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// One connection to a broker through libmosquitto: a persistent session under a stable client
-/// id, libmosquitto's own network thread (`mosquitto_loop_start`), reconnection with backoff
-/// (1 s doubling to 30 s), a last will. Publishing is thread-safe and never blocks on the
+/// id, a network thread of its own running `mosquitto_loop_forever`, reconnection with backoff
+/// (1 s doubling to 30 s, also after failures libmosquitto's loop takes as final), a last will. Publishing is thread-safe and never blocks on the
 /// network; `onConnect`, `onDisconnect`, `onPublished` (the message id a PUBACK acknowledged) and
 /// `onLog` are called on libmosquitto's thread, so they must be quick.
 public final class MQTTClient: @unchecked Sendable {
@@ -80,7 +81,6 @@ public final class MQTTClient: @unchecked Sendable {
     }
 
     deinit {
-        mosquitto_loop_stop(handle, true)
         mosquitto_destroy(handle)
     }
 
@@ -90,34 +90,75 @@ public final class MQTTClient: @unchecked Sendable {
         }
     }
 
-    /// Starts the network thread and the first connection attempt; a broker that is not there
-    /// yet is tried again with backoff.
+    /// Set by `stop`: the network thread ends.
+    private let stopping = Atomic<Bool>(false)
+
+    /// Starts the network thread: it connects (blocking there, not here: a name lookup or an
+    /// unreachable host does not hold up the caller), runs libmosquitto's loop, and when the loop
+    /// gives up (a refused connection, a TLS handshake that fails: libmosquitto's own loop
+    /// treats those as final) tries again after 1 s, doubling to 30 s, for as long as the
+    /// client lives.
     public func start() throws(MQTTError) {
-        try check(mosquitto_loop_start(handle), "starting the network thread")
-        let rc = mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepalive))
-        if rc != MOSQ_ERR_SUCCESS.rawValue {
-            // Refused or unreachable now: the network thread reconnects with the backoff.
-            onDisconnect(MQTTError("cannot reach the broker at \(settings.host):\(settings.port) yet: \(String(cString: mosquitto_strerror(rc))) (\(String(cString: strerror(errno)))); retrying"))
+        // Our thread, not mosquitto_loop_start's: tell the library other threads publish.
+        try check(mosquitto_threaded_set(handle, true), "setting up threads")
+        let me = self
+        let thread = Thread {
+            var delay: UInt32 = 1
+            var first = true
+            while !me.stopping.load(ordering: .acquiring) {
+                let rc = first ? mosquitto_connect(me.handle, me.settings.host, Int32(me.settings.port), Int32(me.settings.keepalive))
+                               : mosquitto_reconnect(me.handle)
+                if rc == MOSQ_ERR_SUCCESS.rawValue {
+                    first = false
+                    delay = 1
+                    // Returns when we disconnect, or on an error its own reconnection does not cover.
+                    let end = mosquitto_loop_forever(me.handle, 1000, 1)
+                    if me.stopping.load(ordering: .acquiring) { break }
+                    me.onDisconnect(MQTTError("the connection ended (\(Self.describe(end)))"))
+                } else {
+                    me.onDisconnect(MQTTError("cannot reach the broker at \(me.settings.host):\(me.settings.port): \(Self.describe(rc))"))
+                }
+                var waited: UInt32 = 0
+                while waited < delay * 10, !me.stopping.load(ordering: .acquiring) {
+                    usleep(100_000)
+                    waited += 1
+                }
+                delay = min(delay * 2, 30)
+            }
         }
+        thread.name = "mqtt"
+        thread.start()
+    }
+
+    /// A libmosquitto result as words; for MOSQ_ERR_ERRNO, the system's.
+    static func describe(_ rc: Int32) -> String {
+        rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
     }
 
     /// Hands a message to libmosquitto; returns its message id (a QoS 1 message is acknowledged
-    /// with it through `onPublished`), or nil when it could not be queued (not connected).
+    /// with it through `onPublished`), or nil when it could not be queued. Not connected, a QoS 1
+    /// message waits in libmosquitto's queue for the connection.
     public func publish(_ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false) -> Int32? {
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes { mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain) }
         return rc == MOSQ_ERR_SUCCESS.rawValue ? mid : nil
     }
 
-    /// Subscribes to `topic` (QoS 1); safe from `onConnect`. False when it could not be sent.
+    /// Subscribes to `topic`; safe from `onConnect`. False when it could not be sent.
     @discardableResult
-    public func subscribe(_ topic: String) -> Bool {
-        mosquitto_subscribe(handle, nil, topic, 1) == MOSQ_ERR_SUCCESS.rawValue
+    public func subscribe(_ topic: String, qos: Int32 = 1) -> Bool {
+        mosquitto_subscribe(handle, nil, topic, qos) == MOSQ_ERR_SUCCESS.rawValue
     }
 
-    /// Says goodbye (no last will) and stops the network thread.
-    public func stop() {
-        mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
+    /// Unsubscribes from `topic` (a persistent session keeps what an earlier run subscribed to).
+    public func unsubscribe(_ topic: String) {
+        _ = mosquitto_unsubscribe(handle, nil, topic)
+    }
+
+    /// Ends the network thread. `goodbye`: a DISCONNECT, so the broker drops the last will;
+    /// without it the connection just closes with the process, and the broker publishes the will.
+    public func stop(goodbye: Bool) {
+        stopping.store(true, ordering: .releasing)
+        if goodbye { mosquitto_disconnect(handle) }
     }
 }

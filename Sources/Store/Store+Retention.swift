@@ -21,14 +21,14 @@ extension Store {
     /// is kept with the time, to tell a changed retention from the last one.
     @discardableResult
     public func prune(journalBefore: UTCTime, trackBefore: UTCTime, keeping regions: Set<String>,
-                      now: UTCTime, settings: String = "") throws(StoreError) -> (prunedThrough: Int64, events: Int, points: Int) {
+                      now: UTCTime, settings: String = "", notAfter limit: Int64 = .max) throws(StoreError) -> (prunedThrough: Int64, events: Int, points: Int) {
         try wrap("pruning the journal and the track") {
             try pool.write { db in
                 let previous = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM retention WHERE id = 1") ?? 0
                 try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keep_region (id TEXT PRIMARY KEY)")
                 try db.execute(sql: "DELETE FROM keep_region")
                 for id in regions { try db.execute(sql: "INSERT INTO keep_region (id) VALUES (?)", arguments: [id]) }
-                let doomed = "FROM journal WHERE time < ? AND NOT (type LIKE 'region\\_%' ESCAPE '\\' AND region IN (SELECT id FROM keep_region))"
+                let doomed = "FROM journal WHERE time < ? AND seq <= \(limit) AND NOT (type LIKE 'region\\_%' ESCAPE '\\' AND region IN (SELECT id FROM keep_region))"
                 let highest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) \(doomed)", arguments: [journalBefore.nanoseconds]) ?? 0
                 try db.execute(sql: "DELETE \(doomed)", arguments: [journalBefore.nanoseconds])
                 let events = db.changesCount

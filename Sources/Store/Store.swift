@@ -130,26 +130,33 @@ public final class Store: Sendable {
                 """)
         }
         m.registerMigration("v4: mqtt") { db in
-            // The last seq the MQTT broker acknowledged (PUBACK): publishing resumes after it.
-            try db.execute(sql: "CREATE TABLE mqtt_ack (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL)")
+            // The last seq the MQTT broker acknowledged (PUBACK): publishing resumes after it. And
+            // the last seq whose OwnTracks transition went out (transitions are not repeated).
+            try db.execute(sql: "CREATE TABLE mqtt_ack (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, transitions INTEGER NOT NULL)")
         }
         return m
     }
 
-    /// The last seq the MQTT broker acknowledged, 0 when none.
-    public func mqttAcked() throws(StoreError) -> Int64 {
+    /// The last seq the MQTT broker acknowledged and the last seq whose OwnTracks transition was
+    /// sent; nil before the bridge's first run.
+    public func mqttProgress() throws(StoreError) -> (acked: Int64, transitions: Int64)? {
         try wrap("reading the MQTT acknowledgement") {
-            try pool.read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM mqtt_ack WHERE id = 1") ?? 0 }
+            try pool.read { db in
+                try Row.fetchOne(db, sql: "SELECT seq, transitions FROM mqtt_ack WHERE id = 1").map { ($0[0], $0[1]) }
+            }
         }
     }
 
-    /// Records the last seq the broker acknowledged. Not synced at once: lost to a power cut, it
-    /// costs repeats (which carry their seq), never a gap.
-    public func setMQTTAcked(_ seq: Int64) throws(StoreError) {
+    /// Records the bridge's progress. Not synced at once: lost to a power cut, it costs repeats
+    /// (which carry their seq), never a gap.
+    public func setMQTTProgress(acked: Int64, transitions: Int64) throws(StoreError) {
         try wrap("saving the MQTT acknowledgement") {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                try db.execute(sql: "INSERT INTO mqtt_ack (id, seq) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq", arguments: [seq])
+                try db.execute(sql: """
+                    INSERT INTO mqtt_ack (id, seq, transitions) VALUES (1, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, transitions = excluded.transitions
+                    """, arguments: [acked, transitions])
             }
         }
     }

@@ -7,6 +7,7 @@ import Store
 /// merged into the user layer by id. A region of it is added, or updated when it changed; a
 /// fleet region missing from a newer version is removed; an id of the base layer or of a region
 /// a user added here is left alone (and logged). One transaction, each change with its event.
+/// A fleet region is the fleet's: on a board, `update_region` and `remove_region` refuse it.
 extension Engine {
     func mergeFleet(_ regions: [Region]) -> Result<String, RequestError> {
         var changes: [(change: RegionChange, event: JournalEntry, state: RegionState?)] = []
@@ -15,7 +16,10 @@ extension Engine {
         var given = Set<String>()
         for r in regions {
             given.insert(r.id)
-            if baseFiles[r.id] != nil || (userUsedIDs.contains(r.id) && !fleetIDs.contains(r.id)) {
+            // A file's id, one a board used (its own regions, removed ones too), a bad id or a
+            // watering in the future: not the fleet's to take.
+            if baseFiles[r.id] != nil || (usedIDs.contains(r.id) && !fleetIDs.contains(r.id))
+                || (try? Request.checkID(r.id)) == nil || futureWatering(r.lastWatered) != nil {
                 skipped.append(r.id)
                 continue
             }
@@ -26,7 +30,8 @@ extension Engine {
             }
             if let k = user.firstIndex(where: { $0.id == r.id }) {
                 guard user[k].featureJSON != feature else { continue }
-                changes.append((.update(id: r.id, feature: feature), Self.regionEntry("region_updated", back, layer: "user", time: time), nil))
+                let watered = index(of: r.id).map { i -> UTCTime? in monitor.state(of: i).lastWatered } ?? nil
+                changes.append((.update(id: r.id, feature: feature), Self.regionEntry("region_updated", back, layer: "user", time: time, lastWatered: .some(watered)), nil))
                 updated.append(back)
             } else {
                 changes.append((.add(id: r.id, feature: feature), Self.regionEntry("region_added", back, layer: "user", time: time), nil))

@@ -175,7 +175,8 @@ extension Engine {
         let day = UTCTime.nanosPerDay
         let result = try store.prune(journalBefore: UTCTime(nanoseconds: now.nanoseconds - Int64(retention.journalDays) * day),
                                      trackBefore: UTCTime(nanoseconds: now.nanoseconds - Int64(retention.trackDays) * day),
-                                     keeping: regionIDs(), now: now, settings: retention.settings)
+                                     keeping: regionIDs(), now: now, settings: retention.settings,
+                                     notAfter: mqttBridged ? (try store.mqttProgress()?.acked ?? 0) : .max)
         pruned.store(result.prunedThrough, ordering: .releasing)
         if result.events > 0 || result.points > 0 {
             logger.notice("retention: \(result.events) events (through seq \(result.prunedThrough)) and \(result.points) track points pruned")

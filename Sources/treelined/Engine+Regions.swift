@@ -244,7 +244,7 @@ extension Engine {
     }
 
     func updateRegion(_ id: String, _ update: RegionUpdate) -> Result<[UInt8], RequestError> {
-        guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id) else { return .failure(notInUserLayer(id)) }
+        guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id), !fleetIDs.contains(id) else { return .failure(notInUserLayer(id)) }
         if let watered = update.lastWatered, let e = futureWatering(watered) { return .failure(e) }
         var region: Region
         switch update.applied(to: user[k]) {
@@ -282,7 +282,7 @@ extension Engine {
     }
 
     func removeRegion(_ id: String) -> Result<[UInt8], RequestError> {
-        guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id) else { return .failure(notInUserLayer(id)) }
+        guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id), !fleetIDs.contains(id) else { return .failure(notInUserLayer(id)) }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
         let entry = Self.removalEntry(id: id, kind: user[k].kind.rawValue, layer: "user", inside: monitor.inside[i], time: eventTime)
         let event: JournalEvent
@@ -300,6 +300,9 @@ extension Engine {
 
     /// Why `id` cannot be changed here: a file's region, or none.
     func notInUserLayer(_ id: String) -> RequestError {
+        if fleetIDs.contains(id), user.contains(where: { $0.id == id }) {
+            return RequestError("'\(id)' comes from the fleet's collection (treeline/fleet/regions): change it there")
+        }
         if let file = baseFiles[id] {
             return RequestError("'\(id)' comes from the regions file \(file) (the read-only base layer): edit it there, then reload (systemctl reload treelined)")
         }

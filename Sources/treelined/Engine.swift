@@ -33,6 +33,9 @@ actor Engine: ServerDelegate {
     /// layer had (a regions file may not take one).
     var usedIDs: Set<String>
     var userUsedIDs: Set<String>
+    /// Whether an MQTT bridge publishes the journal: retention keeps what it has not sent.
+    var mqttBridged = false
+    func setMQTTBridged() { mqttBridged = true }
     /// The user layer's regions that came from the fleet's collection (`mergeFleet`).
     var fleetIDs: Set<String>
     /// The species catalog (nil: none could be read; planting commands say so).

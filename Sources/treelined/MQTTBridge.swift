@@ -76,8 +76,14 @@ final class MQTTBridge: Service, @unchecked Sendable {
             switch result {
             case .success:
                 mailbox.inbox.withLock { $0.connected = true; $0.fresh = true }
+                // Commands at QoS 0: one sent while the board was away is not run days later.
+                // Without `commands`, what an earlier run's session subscribed to is dropped.
                 if commands {
-                    for t in [topic + "/cmd", Self.fleetCommands, Self.fleetRegions] { client.subscribe(t) }
+                    client.subscribe(topic + "/cmd", qos: 0)
+                    client.subscribe(Self.fleetCommands, qos: 0)
+                    client.subscribe(Self.fleetRegions)
+                } else {
+                    for t in [topic + "/cmd", Self.fleetCommands, Self.fleetRegions] { client.unsubscribe(t) }
                 }
                 logger.notice("MQTT: connected to \(where_) as \(settings.clientID)")
             case .failure(let e):
@@ -102,19 +108,25 @@ final class MQTTBridge: Service, @unchecked Sendable {
     }
 
     func run() async throws {
+        var acked: Int64, transitions: Int64
+        do {
+            // The first run with MQTT on a board with a history publishes the journal (events),
+            // but does not replay old enters and exits into OwnTracks as transitions.
+            if let p = try store.mqttProgress() { (acked, transitions) = (p.acked, p.transitions) } else { (acked, transitions) = (0, try store.lastSeq()) }
+        } catch { throw DaemonError(error.description) }
+        await engine.setMQTTBridged()
         try client.start()
-        var acked: Int64
-        do { acked = try store.mqttAcked() } catch { throw DaemonError(error.description) }
-        var saved = acked, published = acked
-        // Published and not yet acknowledged, in seq order; and the acknowledged ones among them.
-        var pending = CircularBuffer<(seq: Int64, mid: Int32)>()
+        var saved = (acked, transitions), published = acked
+        // Published and not yet acknowledged, in seq order, with when (monotonic ns); and the
+        // acknowledged ones among them.
+        var pending = CircularBuffer<(seq: Int64, mid: Int32, at: UInt64)>()
         var early = Set<Int32>()
         var lastState: [UInt8] = []
         var stateAt: UInt64 = 0
         var ownTracksAt: UInt64 = 0
         let started = monotonicNanos()
         var everConnected = false, toldAbsent = false
-        while !Task.isShuttingDownGracefully {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let (connected, fresh, acks, messages) = mailbox.inbox.withLock { i in
                 defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true); i.messages.removeAll() }
                 return (i.connected, i.fresh, i.acks, i.messages)
@@ -132,43 +144,58 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 pending.removeFirst()
             }
             if fresh {
+                // libmosquitto resends what it has in flight on the new connection: only the
+                // status is new. The OwnTracks side starts afresh (waypoints again).
+                _ = client.publish(topic + "/status", Array("online".utf8), retain: true)
+                lastState = []
+                if let ot = ownTracks { await publishOwnTracks(ot, fresh: true) }
+            }
+            let now = monotonicNanos()
+            // A message the library lost (never acknowledged in a minute, connected): from the
+            // acknowledged seq again. Repeats, never a gap or a stall.
+            if connected, let oldest = pending.first, now - oldest.at > 60_000_000_000 {
+                logger.warning("MQTT: seq \(oldest.seq) not acknowledged in 60 s; publishing again after seq \(acked)")
                 pending.removeAll()
                 early.removeAll()
                 published = acked
-                _ = client.publish(topic + "/status", Array("online".utf8), retain: true)
-                lastState = []
             }
             var full = false
             if connected, pending.count < Self.window {
                 do {
                     let events = try store.events(after: published, limit: Self.window - pending.count)
+                    if let first = events.first, first.seq > published + 1, published > 0 || first.seq > 1 {
+                        // Only retention can do this, and it keeps what was not acknowledged.
+                        logger.warning("MQTT: seqs \(published + 1)–\(first.seq - 1) are no longer in the journal")
+                    }
                     var line: [UInt8] = []
                     for e in events {
                         line.removeAll(keepingCapacity: true)
                         e.appendLine(to: &line)
                         line.removeLast()
                         guard let mid = client.publish(topic + "/events", line) else { break }
-                        pending.append((e.seq, mid))
+                        pending.append((e.seq, mid, now))
                         published = e.seq
-                        if let ot = ownTracks { transition(e, ot) }
+                        if let ot = ownTracks, e.seq > transitions {
+                            transition(e, ot)
+                            transitions = e.seq
+                        }
                     }
                     full = events.count == Self.window
                 } catch {
                     logger.error("MQTT: \(error); tried again shortly")
                 }
             }
-            if acked != saved {
+            if (acked, transitions) != saved {
                 do {
-                    try store.setMQTTAcked(acked)
-                    saved = acked
+                    try store.setMQTTProgress(acked: acked, transitions: transitions)
+                    saved = (acked, transitions)
                 } catch {
                     logger.error("MQTT: \(error)")
                 }
             }
-            let now = monotonicNanos()
-            if connected, let ot = ownTracks, now - ownTracksAt >= 1_000_000_000 || fresh {
+            if connected, let ot = ownTracks, now - ownTracksAt >= 1_000_000_000 {
                 ownTracksAt = now
-                await publishOwnTracks(ot, fresh: fresh)
+                await publishOwnTracks(ot, fresh: false)
             }
             if connected, now - stateAt >= 10_000_000_000 || lastState.isEmpty {
                 stateAt = now
@@ -181,9 +208,16 @@ final class MQTTBridge: Service, @unchecked Sendable {
             // Quickly while there is a backlog; else a short nap (an event waits at most 20 ms).
             if !full { try? await Task.sleep(for: .milliseconds(20)) }
         }
-        _ = client.publish(topic + "/status", Array("offline".utf8), retain: true)
-        try? await Task.sleep(for: .milliseconds(100))
-        client.stop()
+        // `offline`, acknowledged within a second, then a goodbye; else the connection just
+        // closes with the process and the broker publishes the will (`offline` too).
+        var goodbye = false
+        if let mid = client.publish(topic + "/status", Array("offline".utf8), retain: true) {
+            for _ in 0..<50 {
+                if mailbox.inbox.withLock({ $0.acks.contains(mid) }) { goodbye = true; break }
+                usleep(20_000)
+            }
+        }
+        client.stop(goodbye: goodbye)
     }
 
     // MARK: commands
@@ -191,6 +225,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
     /// A command (`<topic>/cmd`, `treeline/fleet/cmd`): the socket's JSON with an `"id"`; its
     /// answer, with the id, goes to `<topic>/reply`. Or the fleet's regions.
     func handle(_ messageTopic: String, _ payload: [UInt8]) async {
+        guard commands else { return }  // (a message of a session an earlier run subscribed)
         if messageTopic == Self.fleetRegions {
             let regions: [Region]
             if payload.isEmpty {

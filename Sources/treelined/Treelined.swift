@@ -105,8 +105,9 @@ struct Treelined: AsyncParsableCommand {
             do {
                 let next = try Self.loadConfig(configPath)
                 let regions = try Self.loadRegions(next.regions)
-                if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database {
-                    logger.warning("\(configPath): changes to gpsd:, socket: or database: take effect at the next start (systemctl restart treelined)")
+                if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database
+                    || next.mqtt != settings.mqtt {
+                    logger.warning("\(configPath): changes to gpsd:, socket:, database: or mqtt: take effect at the next start (systemctl restart treelined)")
                 }
                 try await engine.reload(base: regions, config: next.monitor, retention: Self.retention(next)).get()
                 await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
@@ -136,7 +137,7 @@ struct Treelined: AsyncParsableCommand {
                 services.append(.init(service: try MQTTBridge(settings: bridgeSettings, topic: topic, ownTracks: ownTracks,
                                                               commands: mqtt.commands, store: store, engine: engine, logger: logger)))
             } catch { throw DaemonError("\(config): \(error.description)") }
-            logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttAcked()) ?? 0))")
+            logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttProgress())??.acked ?? 0))")
         }
         var groupConfig = ServiceGroupConfiguration(
             services: services,

@@ -289,6 +289,10 @@ extension Daemon {
                         }
                     }
 
+                    // A fleet region is the fleet's: a board does not remove it.
+                    let refusedRemoval = json(try boards[0].client().0.ask(#"{"cmd":"remove_region","region":"fleet-plant"}"#))
+                    #expect((refusedRemoval["message"] as? String)?.contains("comes from the fleet's collection") == true, "\(refusedRemoval)")
+
                     // Commands: one board's, and the fleet's.
                     try mosquittoPublish(broker: broker, topic: "treeline/board-2/cmd", payload: #"{"id":"q1","cmd":"state"}"#)
                     let reply = await subscriber.waitFor(count: 1, topic: "treeline/board-2/reply", within: 10).first.map { json($0.payload) } ?? [:]
