@@ -52,16 +52,7 @@ public final class DaemonProcess: @unchecked Sendable {
     /// Starts it and waits (at most 20 s of its own time) until the socket accepts.
     public func start() async throws {
         let p = Process()
-        // setpriv (util-linux) makes the kernel kill the daemon if the test process dies first.
-        let daemon = TreelineProcess.products.appendingPathComponent("treelined").path
-        let setpriv = "/usr/bin/setpriv"
-        if FileManager.default.isExecutableFile(atPath: setpriv) {
-            p.executableURL = URL(fileURLWithPath: setpriv)
-            p.arguments = ["--pdeathsig", "KILL", daemon, "--config", config.path] + extraArguments
-        } else {
-            p.executableURL = URL(fileURLWithPath: daemon)
-            p.arguments = ["--config", config.path] + extraArguments
-        }
+        p.dyingWithTheTests([TreelineProcess.products.appendingPathComponent("treelined").path, "--config", config.path] + extraArguments)
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         p.environment = env
@@ -70,9 +61,6 @@ public final class DaemonProcess: @unchecked Sendable {
         handle.seekToEndOfFile()
         p.standardError = handle
         p.standardOutput = FileHandle.nullDevice
-        // From a thread that lives as long as the daemon: its parent-death signal comes when the
-        // thread that started it ends, and Dispatch ends idle worker threads (a daemon started
-        // from one was SIGKILLed a few seconds into a long test).
         try launchWithSignalsUnblocked(p)
         process = p
         var patience = Patience()

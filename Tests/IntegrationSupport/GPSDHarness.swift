@@ -177,22 +177,13 @@ public final class GPSDProcess {
             throw POSIXError(.ENOENT, "gpsd is not installed at \(Self.binary): run `make test` (it installs Debian's gpsd)")
         }
         let p = Process()
-        // setpriv (util-linux) makes the kernel kill gpsd if the test process dies first.
-        let setpriv = "/usr/bin/setpriv"
-        let gpsd = [Self.binary, "-N", "-b", "-S", String(port), source]
-        if FileManager.default.isExecutableFile(atPath: setpriv) {
-            p.executableURL = URL(fileURLWithPath: setpriv)
-            p.arguments = ["--pdeathsig", "KILL"] + gpsd
-        } else {
-            p.executableURL = URL(fileURLWithPath: gpsd[0])
-            p.arguments = Array(gpsd.dropFirst())
-        }
+        p.dyingWithTheTests([Self.binary, "-N", "-b", "-S", String(port), source])
         var environment = ProcessInfo.processInfo.environment
         environment["GPSD_SHM_KEY"] = String(format: "0x%08x", shmKey)
         p.environment = environment
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try launchWithSignalsUnblocked(p)
         process = p
         pids.append(p.processIdentifier)  // setpriv execs gpsd: the same process
         // Ready when its port accepts; an exit before that is an error.

@@ -97,16 +97,7 @@ public final class MosquittoProcess: @unchecked Sendable {
         }
         if isRunning { return }
         let p = Process()
-        // setpriv (util-linux) makes the kernel kill mosquitto if the test process dies first.
-        let setpriv = "/usr/bin/setpriv"
-        let command = [Self.binary, "-c", config.path]
-        if FileManager.default.isExecutableFile(atPath: setpriv) {
-            p.executableURL = URL(fileURLWithPath: setpriv)
-            p.arguments = ["--pdeathsig", "KILL"] + command
-        } else {
-            p.executableURL = URL(fileURLWithPath: command[0])
-            p.arguments = Array(command.dropFirst())
-        }
+        p.dyingWithTheTests([Self.binary, "-c", config.path])
         // Standard error: what comes before the log file is open (config errors, the warning
         // about running as root).
         let errors = folder.appendingPathComponent("mosquitto.stderr")
@@ -231,45 +222,6 @@ final class UnsafeSendableBox<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
-/// Empties the calling thread's signal mask.
-func unblockSignals() {
-    var none = sigset_t()
-    sigemptyset(&none)
-    pthread_sigmask(SIG_SETMASK, &none, nil)
-}
-
-/// Starts `process` from a thread of its own with no signals blocked, which lives as long as the
-/// process (its parent-death signal, `setpriv --pdeathsig`, comes when that thread ends).
-///
-/// Foundation's Process (posix_spawn without POSIX_SPAWN_SETSIGMASK) gives the child the signal
-/// mask of the thread that runs it, and Dispatch's worker threads — where async tests run — block
-/// nearly every signal: mosquitto started from one never sees SIGTERM (nor SIGINT, SIGHUP), so a
-/// clean stop would save nothing.
-func launchWithSignalsUnblocked(_ process: Process) throws {
-    final class Launch: @unchecked Sendable {
-        let process: Process
-        var error: Error?
-        let done = DispatchSemaphore(value: 0)
-        init(_ process: Process) { self.process = process }
-    }
-    let launch = Launch(process)
-    Thread.detachNewThread {
-        unblockSignals()
-        do {
-            try launch.process.run()
-        } catch {
-            launch.error = error
-            launch.done.signal()
-            return
-        }
-        launch.done.signal()
-        // Only watched here (waitUntilExit is left to the owner: it is not safe from two threads at once).
-        while launch.process.isRunning { usleep(20_000) }
-    }
-    launch.done.wait()
-    if let error = launch.error { throw error }
-}
-
 /// `mosquitto_pub` failed: its exit status (5: not authorised, 14: connection refused…) and output.
 public struct MosquittoClientError: Error, CustomStringConvertible {
     public let status: Int32
@@ -345,14 +297,7 @@ public final class MQTTSubscriber: @unchecked Sendable {
             unblockSignals()
             while !lock.withLock({ stopping }) {
                 let p = Process()
-                let setpriv = "/usr/bin/setpriv"
-                if FileManager.default.isExecutableFile(atPath: setpriv) {
-                    p.executableURL = URL(fileURLWithPath: setpriv)
-                    p.arguments = ["--pdeathsig", "KILL", "/usr/bin/mosquitto_sub"] + command
-                } else {
-                    p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-                    p.arguments = command
-                }
+                p.dyingWithTheTests(["/usr/bin/mosquitto_sub"] + command)
                 let out = Pipe()
                 p.standardOutput = out
                 p.standardError = FileHandle.nullDevice
