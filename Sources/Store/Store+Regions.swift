@@ -90,20 +90,14 @@ extension Store {
     /// announcement) in one transaction. The monitor state of the regions `removed` goes.
     public func announceBase(_ regions: [StoredFeature], removed: [String], events: [JournalEntry]) throws(StoreError) -> [JournalEvent] {
         try wrap("saving the regions files' changes") {
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-                var out: [JournalEvent] = []
-                try db.inTransaction(.immediate) {
-                    try db.execute(sql: "DELETE FROM base_region")
-                    for (k, r) in regions.enumerated() {
-                        try db.execute(sql: "INSERT INTO base_region (id, position, feature) VALUES (?, ?, ?)", arguments: [r.id, k, r.feature])
-                        try db.execute(sql: "INSERT OR IGNORE INTO used_id (id, layer) VALUES (?, 'base')", arguments: [r.id])
-                    }
-                    for id in removed { try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [id]) }
-                    for e in events { out.append(try Self.insert(e, db)) }
-                    return .commit
+            try durably { db in
+                try db.execute(sql: "DELETE FROM base_region")
+                for (k, r) in regions.enumerated() {
+                    try db.execute(sql: "INSERT INTO base_region (id, position, feature) VALUES (?, ?, ?)", arguments: [r.id, k, r.feature])
+                    try db.execute(sql: "INSERT OR IGNORE INTO used_id (id, layer) VALUES (?, 'base')", arguments: [r.id])
                 }
-                return out
+                for id in removed { try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [id]) }
+                return try events.map { e in try Self.insert(e, db) }
             }
         }
     }
