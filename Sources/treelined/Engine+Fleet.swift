@@ -24,7 +24,7 @@ extension Engine {
                 continue
             }
             let feature = r.featureJSON
-            guard let back = try? RegionFile.parse(Array((#"{"type":"FeatureCollection","features":["# + feature + "]}").utf8), file: "fleet")[0] else {
+            guard let back = try? Self.readBack([feature], source: "fleet")[0] else {
                 skipped.append(r.id)
                 continue
             }

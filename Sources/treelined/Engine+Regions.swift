@@ -13,12 +13,18 @@ extension Engine {
     static func userLayer(_ store: Store) throws -> [Region] {
         let stored = try store.userRegions()
         guard !stored.isEmpty else { return [] }
-        let text = #"{"type":"FeatureCollection","features":["# + stored.map(\.feature).joined(separator: ",") + "]}"
         do {
-            return try RegionFile.parse(Array(text.utf8), file: "\(store.path) (regions added at runtime)")
+            return try readBack(stored.map(\.feature), source: "\(store.path) (regions added at runtime)")
         } catch {
             throw DaemonError("\(error.description)\nThe database's user layer does not read back: restore a backup of \(store.path)")
         }
+    }
+
+    /// Features as stored (`Region.featureJSON`), read back as a regions file of them: what is in
+    /// force after a change is what a restart reads. `source` names them in issues.
+    static func readBack(_ features: [String], source: String) throws(RegionFileError) -> [Region] {
+        let text = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        return try RegionFile.parse(Array(text.utf8), file: source)
     }
 
     /// The index in force of region `id`.
@@ -82,13 +88,16 @@ extension Engine {
         return added
     }
 
-    /// Committed events out: the seq, the counts, the subscribers.
-    func published(_ committed: [JournalEvent]) {
+    /// Committed events out: the seq, the counts, the subscribers (with the fix's receive time
+    /// for `timing`).
+    func published(_ committed: [JournalEvent], receivedNanos: UInt64? = nil) {
         guard let last = committed.last else { return }
         seq.store(last.seq, ordering: .releasing)
-        for e in committed where e.entry.type == "region_added" && regionsAdded[e.entry.region] == nil { regionsAdded[e.entry.region] = e.entry.time }
-        for e in committed { eventsByType[e.entry.type, default: 0] += 1 }
-        hub.publish(Batch(committed, receivedNanos: nil))
+        for e in committed {
+            eventsByType[e.entry.type, default: 0] += 1
+            if e.entry.type == "region_added" && regionsAdded[e.entry.region] == nil { regionsAdded[e.entry.region] = e.entry.time }
+        }
+        hub.publish(Batch(committed, receivedNanos: receivedNanos))
     }
 
     /// The kind named in a stored Feature (for the removal of a region no longer read).
@@ -166,11 +175,9 @@ extension Engine {
         } else if let taken = idTaken(region.id) {
             return .failure(taken)
         }
-        // What is kept is the Feature as written: read back, so that what is in force now is what a restart reads.
         let feature = region.featureJSON
-        let text = #"{"type":"FeatureCollection","features":["# + feature + "]}"
         do {
-            region = try RegionFile.parse(Array(text.utf8), file: "add_region")[0]
+            region = try Self.readBack([feature], source: "add_region")[0]
         } catch {
             return .failure(RequestError("the region does not read back: " + error.issues.map(\.message).joined(separator: "; ")))
         }
@@ -204,16 +211,14 @@ extension Engine {
         }
         guard problems.isEmpty else { return .failure(RequestError("nothing added: " + problems.joined(separator: "; "))) }
         var changes: [(change: RegionChange, event: JournalEntry, state: RegionState?)] = []
-        var taken = usedIDs.union(named)
+        var taken = named
         for var r in given {
             if r.id.isEmpty {
-                var n = 1
-                while taken.contains("\(r.kind.rawValue)-\(n)") || baseFiles["\(r.kind.rawValue)-\(n)"] != nil { n += 1 }
-                r.id = "\(r.kind.rawValue)-\(n)"
+                r.id = freshID(for: r.kind, avoiding: taken)
                 taken.insert(r.id)
             }
             let feature = r.featureJSON
-            guard let back = try? RegionFile.parse(Array((#"{"type":"FeatureCollection","features":["# + feature + "]}").utf8), file: "add_regions")[0] else {
+            guard let back = try? Self.readBack([feature], source: "add_regions")[0] else {
                 return .failure(RequestError("nothing added: '\(r.id)' does not read back as a region"))
             }
             regions.append(back)
@@ -253,7 +258,7 @@ extension Engine {
         }
         let feature = region.featureJSON
         do {
-            region = try RegionFile.parse(Array((#"{"type":"FeatureCollection","features":["# + feature + "]}").utf8), file: "update_region")[0]
+            region = try Self.readBack([feature], source: "update_region")[0]
         } catch {
             return .failure(RequestError("'\(id)' would not be a region: " + error.issues.map(\.message).joined(separator: "; ")))
         }
@@ -320,12 +325,13 @@ extension Engine {
         return nil
     }
 
-    /// `plant-N` (`album-N`, …): the first N not in force nor used before.
-    func freshID(for kind: RegionKind) -> String {
+    /// `plant-N` (`album-N`, …): the first N not in force, not used before, and not in `avoiding`
+    /// (ids a batch gives itself).
+    func freshID(for kind: RegionKind, avoiding: Set<String> = []) -> String {
         var n = 1
         while true {
             let id = "\(kind.rawValue)-\(n)"
-            if baseFiles[id] == nil, !usedIDs.contains(id), !user.contains(where: { $0.id == id }) { return id }
+            if baseFiles[id] == nil, !usedIDs.contains(id), !avoiding.contains(id), !user.contains(where: { $0.id == id }) { return id }
             n += 1
         }
     }

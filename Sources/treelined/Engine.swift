@@ -201,9 +201,7 @@ actor Engine: ServerDelegate {
             unsaved = []
             unsavedRegions = []
             storedFix = monitor.lastFix
-            if let last = committed.last { seq.store(last.seq, ordering: .releasing) }
-            for e in committed { eventsByType[e.entry.type, default: 0] += 1 }
-            if !committed.isEmpty { hub.publish(Batch(committed, receivedNanos: receivedNanos)) }
+            published(committed, receivedNanos: receivedNanos)
             return committed
         } catch {
             if unsaved.isEmpty { logger.error("\(error); the events wait in memory and go with the next commit") }
