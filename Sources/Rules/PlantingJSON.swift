@@ -31,3 +31,24 @@ extension PlantingVerdict {
         }
     }
 }
+
+extension PlantedTree {
+    /// The tree's record, for a JSON object already opened: `"id"`, `"area"`, `"species"`, and
+    /// where known `"planted"`, `"project"` (the socket's TREES and `treeline trees`' GeoJSON
+    /// properties; the position is each one's own).
+    public func appendJSONFields(to out: inout [UInt8]) {
+        out.append(contentsOf: #""id":\#(id),"area":"#.utf8)
+        JSONBytes.appendString(area, to: &out)
+        out.append(contentsOf: #","species":"#.utf8)
+        JSONBytes.appendString(species, to: &out)
+        if let planted {
+            out.append(contentsOf: #","planted":""#.utf8)
+            planted.appendISO8601(to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        if let project {
+            out.append(contentsOf: #","project":"#.utf8)
+            JSONBytes.appendString(project, to: &out)
+        }
+    }
+}

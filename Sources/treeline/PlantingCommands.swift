@@ -158,19 +158,8 @@ extension Treeline.Trees {
             var out: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)
             for (k, t) in trees.enumerated() {
                 if k > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"type":"Feature","properties":{"id":\#(t.id),"area":"#.utf8)
-                JSONBytes.appendString(t.area, to: &out)
-                out.append(contentsOf: #","species":"#.utf8)
-                JSONBytes.appendString(t.species, to: &out)
-                if let p = t.planted {
-                    out.append(contentsOf: #","planted":""#.utf8)
-                    p.appendISO8601(to: &out)
-                    out.append(UInt8(ascii: "\""))
-                }
-                if let project = t.project {
-                    out.append(contentsOf: #","project":"#.utf8)
-                    JSONBytes.appendString(project, to: &out)
-                }
+                out.append(contentsOf: #"{"type":"Feature","properties":{"#.utf8)
+                t.appendJSONFields(to: &out)
                 out.append(contentsOf: #"},"geometry":{"type":"Point","coordinates":["#.utf8)
                 JSONBytes.appendFixed(t.coordinate.longitude, decimals: 7, to: &out)
                 out.append(UInt8(ascii: ","))

@@ -114,23 +114,12 @@ extension Engine {
     }
 
     static func appendTree(_ t: PlantedTree, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"id":\#(t.id),"area":"#.utf8)
-        JSONBytes.appendString(t.area, to: &out)
-        out.append(contentsOf: #","species":"#.utf8)
-        JSONBytes.appendString(t.species, to: &out)
+        out.append(UInt8(ascii: "{"))
+        t.appendJSONFields(to: &out)
         out.append(contentsOf: #","lat":"#.utf8)
         JSONBytes.appendFixed(t.coordinate.latitude, decimals: 7, to: &out)
         out.append(contentsOf: #","lon":"#.utf8)
         JSONBytes.appendFixed(t.coordinate.longitude, decimals: 7, to: &out)
-        if let p = t.planted {
-            out.append(contentsOf: #","planted":""#.utf8)
-            p.appendISO8601(to: &out)
-            out.append(UInt8(ascii: "\""))
-        }
-        if let project = t.project {
-            out.append(contentsOf: #","project":"#.utf8)
-            JSONBytes.appendString(project, to: &out)
-        }
         out.append(UInt8(ascii: "}"))
     }
 
