@@ -274,20 +274,19 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var regionsVersion = -1
         var created: [String: UTCTime] = [:]
     }
-    let sent = Mutex(OwnTracksSent())
+    /// Touched only by the publishing loop (`run`), like the loop's own state.
+    var sent = OwnTracksSent()
 
     /// A location when `interval` passed (receiver time) or the board moved `distance` or its
     /// regions changed; the waypoints when the regions changed (both retained).
     func publishOwnTracks(_ ot: OwnTracksTarget, fresh: Bool) async {
         let view = await engine.ownTracks(kinds: ot.kinds)
-        let (previous, version) = sent.withLock { s in
-            if fresh { s.regionsVersion = -1 }
-            s.created = view.created
-            return (s.location, s.regionsVersion)
-        }
+        if fresh { sent.regionsVersion = -1 }
+        sent.created = view.created
+        let (previous, version) = (sent.location, sent.regionsVersion)
         if view.regionsVersion != version {
             _ = client.publish(ot.base + "/waypoints", OwnTracks.waypoints(view.waypoints), retain: true)
-            sent.withLock { $0.regionsVersion = view.regionsVersion }
+            sent.regionsVersion = view.regionsVersion
         }
         guard let p = view.position else { return }
         let ids = view.inside.map(\.id)
@@ -298,7 +297,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
             guard elapsed >= ot.interval || moved >= ot.distance || ids != last.inside else { return }
         }
         _ = client.publish(ot.base, OwnTracks.location(p, tid: ot.tid, inside: view.inside), retain: true)
-        sent.withLock { $0.location = (p.time, p.coordinate, ids) }
+        sent.location = (p.time, p.coordinate, ids)
     }
 
     /// An enter or exit of a region of the chosen kinds as an OwnTracks transition.
@@ -306,7 +305,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
         guard e.entry.type == "enter" || e.entry.type == "exit", ot.kinds.contains(e.entry.kind),
               let doc = try? JSONDocument.parse(e.entry.json), let lat = doc.root["lat"]?.number, let lon = doc.root["lon"]?.number else { return }
         let p = OwnTracks.Position(time: e.entry.time, coordinate: Coordinate(latitude: lat, longitude: lon), accuracy: doc.root["error_m"]?.number ?? 1)
-        let created = sent.withLock { $0.created[e.entry.region] } ?? UTCTime(nanoseconds: 0)
+        let created = sent.created[e.entry.region] ?? UTCTime(nanoseconds: 0)
         let payload = OwnTracks.transition(entering: e.entry.type == "enter", region: (e.entry.region, doc.root["name"]?.string ?? e.entry.region),
                                            created: created, at: p, tid: ot.tid)
         _ = client.publish(ot.base + "/event", payload)
