@@ -182,14 +182,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
         let delegate = self.delegate
         let work: @Sendable () async -> Result<[UInt8], RequestError>
         switch request {
-        case let .subscribe(filter, since, timing):
-            guard let wanted = filter.regions else {
-                subscribe(filter: filter, since: since, timing: timing)
+        case .subscribe(let s):
+            guard let wanted = s.filter.regions else {
+                subscribe(s)
                 next()
                 return
             }
-            // Region ids are checked against the regions in force: an unknown one would match
-            // nothing, and the subscriber would wait for ever.
             busy = true
             let loop = context.eventLoop
             let promise = loop.makePromise(of: Set<String>.self)
@@ -198,12 +196,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
             promise.futureResult.whenSuccess { ids in
                 let handler = this.value
                 handler.busy = false
-                let unknown = wanted.subtracting(ids).sorted()
-                if let first = unknown.first {
-                    let more = unknown.count > 1 ? " (and \(unknown.count - 1) more)" : ""
-                    handler.reply(error: "\"regions\": no region '\(TextExcerpt.short(first))'\(more) is in force: {\"cmd\":\"regions\"} (treeline state --regions) lists their ids")
+                if let message = Subscribe.unknownRegions(wanted, inForce: ids) {
+                    handler.reply(error: message)
                 } else {
-                    handler.subscribe(filter: filter, since: since, timing: timing)
+                    handler.subscribe(s)
                 }
                 handler.next()
             }
@@ -236,45 +232,25 @@ final class ConnectionHandler: ChannelDuplexHandler {
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }
 
-    private func reply(error message: String) {
-        var out: [UInt8] = []
-        out.append(contentsOf: #"{"class":"ERROR","message":"#.utf8)
-        JSONBytes.appendString(message, to: &out)
-        out.append(UInt8(ascii: "}"))
-        write(line: out)
-    }
+    private func reply(error message: String) { write(line: Subscribe.errorLine(message)) }
 
     // MARK: subscription
 
-    private func subscribe(filter: EventFilter, since: Int64?, timing: Bool) {
+    private func subscribe(_ request: Subscribe) {
         guard let context else { return }
         if subscription != nil {
             reply(error: "already subscribed on this connection: open another connection for another subscription")
             return
         }
         let last = delegate.lastSeq()
-        if let since, since > last {
-            reply(error: "since \(since) is after the last event, \(last): this journal is not the one you read before; subscribe with since 0 to read it from the start")
+        if let message = Subscribe.sinceProblem(request.since, last: last) {
+            reply(error: message)
             return
         }
-        let pruned = delegate.prunedThrough()
-        if let since, since < pruned {
-            // Some of what was asked for is gone: said first, then what remains follows.
-            var out: [UInt8] = []
-            out.append(contentsOf: #"{"class":"ERROR","pruned_through":"#.utf8)
-            out.append(contentsOf: String(pruned).utf8)
-            out.append(contentsOf: #","message":"#.utf8)
-            JSONBytes.appendString("the journal's events up to seq \(pruned) were pruned (journal: keep_days), except the region events of regions in force; the events after \(since) that remain follow", to: &out)
-            out.append(UInt8(ascii: "}"))
-            write(line: out)
-        }
-        subscription = Subscription(filter: filter, timing: timing, lastSeq: since ?? last, catchingUp: since != nil)
-        hub.add(self, on: context.eventLoop)
-        var out: [UInt8] = []
-        out.append(contentsOf: #"{"class":"SUBSCRIBED","since":"#.utf8)
-        out.append(contentsOf: String(since ?? last).utf8)
-        out.append(UInt8(ascii: "}"))
-        write(line: out)
+        if let line = Subscribe.prunedLine(since: request.since, pruned: delegate.prunedThrough()) { write(line: line) }
+        subscription = Subscription(filter: request.filter, timing: request.timing, lastSeq: request.since ?? last, catchingUp: request.since != nil)
+        hub.add(self, on: context.eventLoop, positions: request.positions)
+        write(line: Subscribe.subscribedLine(since: request.since ?? last))
         pump()
     }
 
@@ -356,15 +332,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if wrote { context.flush() }
     }
 
+    /// A `POSITION` line from the hub: sent only when nothing waits before it and the socket
+    /// takes it now; otherwise dropped (the next fix's says more than a stale one).
+    func deliver(position line: [UInt8]) {
+        guard let context, let s = subscription, !closing, !s.catchingUp, s.queue.isEmpty, context.channel.isWritable else { return }
+        write(line: line)
+    }
+
     private func lagged(at seq: Int64, context: ChannelHandlerContext) {
         closing = true
         hub.remove(self)
         subscription = nil
         logger.notice("a subscriber stopped reading: closed after seq \(seq) (its queue passed \(queueLimit) events)")
-        var out: [UInt8] = []
-        out.append(contentsOf: #"{"class":"ERROR","lagged":true,"seq":"#.utf8)
-        out.append(contentsOf: String(seq).utf8)
-        out.append(contentsOf: #","message":"you were not reading: resubscribe with since \#(seq)"}"#.utf8)
+        var out = Subscribe.laggedLine(seq: seq)
         out.append(0x0A)
         // Close once the line is out, or after a minute if the client never reads it (then it
         // finds the end of the stream and resumes after the last seq it did read).

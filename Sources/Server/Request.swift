@@ -4,9 +4,8 @@ import Store
 
 /// A client's command: one JSON object per line, `{"cmd":…}`.
 public enum Request: Equatable, Sendable {
-    /// Journal events after `since` (nil: from now on), then live ones; `timing` adds the
-    /// daemon's monotonic receive time of the fix (`received_ns`) to live events.
-    case subscribe(filter: EventFilter, since: Int64?, timing: Bool)
+    /// Journal events after `since`, then live ones (`Subscribe`).
+    case subscribe(Subscribe)
     case water(plant: String)
     case state
     /// The regions in force; with `geometry`, each with its GeoJSON geometry.
@@ -35,12 +34,16 @@ public enum Request: Equatable, Sendable {
     /// A planting plan of `count` trees, the first at `at` (else the last fix).
     case plan(area: String, species: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64)
 
+    /// The catalog's species whose names answer `query` (empty: all), best first, with the
+    /// reforestation areas in force that allow each.
+    case species(query: String)
+
     /// Screen positions of the points of interest (the regions in force) for a camera pose, from
     /// `at`, else the last fix.
     case layout(camera: Camera, options: LayoutOptions, at: Coordinate?)
 
     public static let commands = ["subscribe", "water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
-                                  "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track"]
+                                  "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species"]
 
     /// Parses one line; the error is the message the client gets back.
     ///
@@ -89,7 +92,7 @@ public enum Request: Equatable, Sendable {
         func allowed(_ keys: Set<String>) throws(RequestError) { try Self.allowed(keys, in: o, cmd: cmd) }
         switch cmd {
         case "subscribe":
-            try allowed(["kinds", "regions", "types", "since", "timing"])
+            try allowed(["kinds", "regions", "types", "since", "timing", "positions"])
             return try subscribe(o)
         case "water":
             try allowed(["plant"])
@@ -129,6 +132,9 @@ public enum Request: Equatable, Sendable {
             guard let species = try string(o, "species") else { throw RequestError("missing \"species\": a Latin or common name from the catalog") }
             return .plant(species: species, area: try string(o, "area"), at: try coordinate(o), project: try text(o, "project"),
                           planted: try time(o, "planted"))
+        case "species":
+            try allowed(["query"])
+            return .species(query: try text(o, "query") ?? "")
         case "trees":
             try allowed(["area", "project"])
             return .trees(area: try string(o, "area"), project: try string(o, "project"))
@@ -191,7 +197,12 @@ public enum Request: Equatable, Sendable {
             guard let b = boolean(v) else { throw RequestError("\"timing\" must be true or false") }
             timing = b
         }
-        return .subscribe(filter: filter, since: since, timing: timing)
+        var positions = false
+        if let v = o["positions"] {
+            guard let b = boolean(v) else { throw RequestError("\"positions\" must be true or false") }
+            positions = b
+        }
+        return .subscribe(Subscribe(filter: filter, since: since, timing: timing, positions: positions))
     }
 
     /// `plan`: N trees in an area from a point, each at least the species' spacing apart.

@@ -50,17 +50,10 @@ extension Treeline {
             let out = ByteWriter(fd: 1)
             defer { out.flush() }
             for (species, match) in found {
-                let allowing = areas.map { Self.areas(allowing: species, in: $0, catalog: catalog) }
+                let allowing = areas.map { catalog.areas(allowing: species, in: $0) }
                 let line = json ? Self.json(species, match: match, areas: allowing) : Self.text(species, areas: allowing)
                 out.write { $0.append(contentsOf: line.utf8); $0.append(0x0A) }
             }
-        }
-
-        /// The reforestation areas whose `species` list names this species (by either name).
-        static func areas(allowing species: Species, in set: RegionSet, catalog: SpeciesCatalog) -> [String] {
-            set.regions.filter { r in
-                r.kind == .reforestation && r.species.contains { catalog.named($0)?.latin == species.latin }
-            }.map(\.id)
         }
 
         static func text(_ s: Species, areas: [String]?) -> String {
@@ -72,22 +65,7 @@ extension Treeline {
 
         static func json(_ s: Species, match: SpeciesCatalog.Match, areas: [String]?) -> String {
             var out: [UInt8] = []
-            out.append(contentsOf: #"{"latin":"#.utf8)
-            JSONBytes.appendString(s.latin, to: &out)
-            out.append(contentsOf: #","common":"#.utf8)
-            JSONBytes.appendString(s.common, to: &out)
-            out.append(contentsOf: ",\"spacing_m\":\(Wording.number(s.spacing)),\"min_height_m\":\(Wording.number(s.minHeight)),\"max_height_m\":\(Wording.number(s.maxHeight))".utf8)
-            out.append(contentsOf: #","match":"#.utf8)
-            JSONBytes.appendString(String(describing: match), to: &out)
-            if let areas {
-                out.append(contentsOf: #","areas":["#.utf8)
-                for (k, a) in areas.enumerated() {
-                    if k > 0 { out.append(UInt8(ascii: ",")) }
-                    JSONBytes.appendString(a, to: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            }
-            out.append(UInt8(ascii: "}"))
+            s.appendJSON(match: match, areas: areas, to: &out)
             return String(decoding: out, as: UTF8.self)
         }
     }

@@ -45,13 +45,15 @@ import Testing
         #expect(try Request.parse(Array(#"{"cmd":"regions"}"#.utf8)) == .regions(geometry: false))
         #expect(try Request.parse(Array(#"{"cmd":"water","plant":"plant-7"}"#.utf8)) == .water(plant: "plant-7"))
         #expect(try Request.parse(Array(#"{"cmd":"subscribe","kinds":["plant","album"],"since":1000}"#.utf8))
-            == .subscribe(filter: EventFilter(kinds: ["plant", "album"]), since: 1000, timing: false))
+            == .subscribe(Subscribe(filter: EventFilter(kinds: ["plant", "album"]), since: 1000)))
         #expect(try Request.parse(Array(#"{"cmd":"can_plant","at":[40.1,-8.2]}"#.utf8))
             == .canPlant(species: nil, area: nil, at: Coordinate(latitude: 40.1, longitude: -8.2)))
         #expect(try Request.parse(Array(#"{"cmd":"plan","area":"ref","species":"oak","count":5,"seed":9}"#.utf8))
             == .plan(area: "ref", species: "oak", count: 5, at: nil, maxDistance: nil, seed: 9))
         #expect(try Request.parse(Array(#"{"cmd":"subscribe","types":["enter"],"regions":["a"],"timing":true}"#.utf8))
-            == .subscribe(filter: EventFilter(regions: ["a"], types: ["enter"]), since: nil, timing: true))
+            == .subscribe(Subscribe(filter: EventFilter(regions: ["a"], types: ["enter"]), timing: true)))
+        #expect(try Request.parse(Array(#"{"cmd":"subscribe","positions":true}"#.utf8)) == .subscribe(Subscribe(positions: true)))
+        #expect(try Request.parse(Array(#"{"cmd":"species","query":"oak"}"#.utf8)) == .species(query: "oak"))
     }
 
     @Test func badInputSaysWhatIsWrong() {

@@ -1,0 +1,66 @@
+import Geo
+import Store
+
+/// What a subscriber asks for: the journal's events after `since` (nil: from now on) that pass
+/// `filter`, then live ones. `timing` adds the daemon's monotonic receive time of the fix
+/// (`received_ns`) to live events; `positions` adds a `POSITION` line for each fix the monitor
+/// uses (live only, never journaled, and dropped rather than queued for a reader who is behind:
+/// the next one says more).
+public struct Subscribe: Equatable, Sendable {
+    public var filter: EventFilter
+    public var since: Int64?
+    public var timing: Bool
+    public var positions: Bool
+
+    public init(filter: EventFilter = .all, since: Int64? = nil, timing: Bool = false, positions: Bool = false) {
+        self.filter = filter
+        self.since = since
+        self.timing = timing
+        self.positions = positions
+    }
+}
+
+// The checks and lines every transport's subscription shares, written once.
+extension Subscribe {
+    /// Region ids are checked against the regions in force: an unknown one would match
+    /// nothing, and the subscriber would wait for ever.
+    static func unknownRegions(_ wanted: Set<String>, inForce ids: Set<String>) -> String? {
+        let unknown = wanted.subtracting(ids).sorted()
+        guard let first = unknown.first else { return nil }
+        let more = unknown.count > 1 ? " (and \(unknown.count - 1) more)" : ""
+        return "\"regions\": no region '\(TextExcerpt.short(first))'\(more) is in force: {\"cmd\":\"regions\"} (treeline state --regions) lists their ids"
+    }
+
+    static func sinceProblem(_ since: Int64?, last: Int64) -> String? {
+        guard let since, since > last else { return nil }
+        return "since \(since) is after the last event, \(last): this journal is not the one you read before; subscribe with since 0 to read it from the start"
+    }
+
+    /// Said first when some of what was asked for is gone; what remains follows.
+    static func prunedLine(since: Int64?, pruned: Int64) -> [UInt8]? {
+        guard let since, since < pruned else { return nil }
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"class":"ERROR","pruned_through":"#.utf8)
+        out.append(contentsOf: String(pruned).utf8)
+        out.append(contentsOf: #","message":"#.utf8)
+        JSONBytes.appendString("the journal's events up to seq \(pruned) were pruned (journal: keep_days), except the region events of regions in force; the events after \(since) that remain follow", to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    static func subscribedLine(since: Int64) -> [UInt8] {
+        Array(#"{"class":"SUBSCRIBED","since":\#(since)}"#.utf8)
+    }
+
+    static func laggedLine(seq: Int64) -> [UInt8] {
+        Array(#"{"class":"ERROR","lagged":true,"seq":\#(seq),"message":"you were not reading: resubscribe with since \#(seq)"}"#.utf8)
+    }
+
+    static func errorLine(_ message: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"class":"ERROR","message":"#.utf8)
+        JSONBytes.appendString(message, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}
