@@ -15,6 +15,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // The web app's HTTPS server, and the self-signed certificate it makes for itself.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.10.0"..<"5.0.0"),
     ],
     targets: [
         // System libraries. Each module map's header is the C shim: static inline wrappers for what
@@ -55,11 +63,29 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // HTTPS for the phone (Hummingbird): the socket's commands at POST /api, its subscription
+        // as Server-Sent Events, GeoJSON, the page's files; a bearer token; the board's own
+        // self-signed certificate.
+        .target(name: "Web", dependencies: [
+            "Server", "Store", "Geo", "Rules", "Config", "Loading",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The systemd service: gpsd → monitor → journal → subscribers.
         .executableTarget(
             name: "treelined",
             dependencies: [
-                "Geo", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT",
+                "Geo", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

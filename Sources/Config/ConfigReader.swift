@@ -105,6 +105,55 @@ final class ConfigReader {
                 if m.certFile != nil && m.caFile == nil { self.issue(n, "mqtt.tls", "a client certificate needs ca_file (the CA of the broker's certificate)") }
                 self.config.mqtt = m
             },
+            "http": { n, _ in
+                var h = HTTPConfig()
+                self.section(n, "http", [
+                    "listen": { n, key in
+                        guard let s = self.string(n, key) else { return }
+                        if let (host, port) = HTTPConfig.parseListen(s) { (h.host, h.port) = (host, port) } else {
+                            self.issue(n, key, "must be an address and port, e.g. 127.0.0.1:8047, 0.0.0.0:8047 or [::]:8047")
+                        }
+                    },
+                    "tls": { n, key in
+                        if n.mapping != nil {
+                            var cert: String?, keyFile: String?
+                            self.section(n, key, [
+                                "cert": { n, key in cert = self.string(n, key) },
+                                "key": { n, key in keyFile = self.string(n, key) },
+                            ])
+                            if let cert, let keyFile { h.tls = .files(cert: cert, key: keyFile) } else { self.issue(n, key, "needs both cert: and key: (PEM files)") }
+                        } else if let s = self.string(n, key) {
+                            switch s {
+                            case "auto": h.tls = .auto
+                            case "off": h.tls = .off
+                            default: self.issue(n, key, "must be auto, off, or {cert: FILE, key: FILE}")
+                            }
+                        }
+                    },
+                    "token_file": { n, key in if let s = self.string(n, key) { h.tokenFile = s } },
+                    "tiles": { n, key in
+                        guard let s = self.string(n, key) else { return }
+                        if (s.hasPrefix("https://") || s.hasPrefix("http://")) && s.contains("{z}") && s.contains("{x}") && s.contains("{y}") { h.tiles = s } else {
+                            self.issue(n, key, "must be a tile URL with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+                        }
+                    },
+                    "tiles_attribution": { n, key in if let s = self.string(n, key) { h.tilesAttribution = s } },
+                    "root": { n, key in if let s = self.string(n, key) { h.root = s } },
+                    "max_connections": { n, key in
+                        guard let x = self.number(n, key, min: 4) else { return }
+                        if x == x.rounded(), x <= 4096 { h.maxConnections = Int(x) } else { self.issue(n, key, "must be a whole number from 4 to 4096") }
+                    },
+                    "max_body_kib": { n, key in
+                        guard let x = self.number(n, key, min: 1) else { return }
+                        if x == x.rounded(), x <= 65536 { h.maxBodyBytes = Int(x) * 1024 } else { self.issue(n, key, "must be whole KiB from 1 to 65536") }
+                    },
+                    "max_photo_mib": { n, key in
+                        guard let x = self.number(n, key, min: 1) else { return }
+                        if x == x.rounded(), x <= 1024 { h.maxPhotoBytes = Int(x) << 20 } else { self.issue(n, key, "must be whole MiB from 1 to 1024") }
+                    },
+                ])
+                self.config.http = h
+            },
             "monitor": { n, _ in
                 self.section(n, "monitor", [
                     "hysteresis_m": { n, key in if let x = self.number(n, key) { self.config.monitor.hysteresisMetres = x } },

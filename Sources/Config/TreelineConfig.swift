@@ -31,6 +31,8 @@ public struct TreelineConfig: Sendable, Equatable {
     public var trackKeepDays = 90
     /// The MQTT bridge (`MQTTConfig`); nil: none.
     public var mqtt: MQTTConfig?
+    /// The web app and HTTP API (`HTTPConfig`); nil: none.
+    public var http: HTTPConfig?
 
     public init() {}
 }
@@ -55,7 +57,7 @@ extension TreelineConfig {
         guard let root else { return TreelineConfig() }  // an empty file: every default
         guard root.mapping != nil else {
             throw ConfigError(issues: [ConfigIssue(file: file, line: root.mark?.line, column: root.mark?.column, key: nil,
-                                                   message: "the file must be a mapping of keys (gpsd, regions, socket, database, species, monitor, journal, track, mqtt)")])
+                                                   message: "the file must be a mapping of keys (gpsd, regions, socket, database, species, monitor, journal, track, mqtt, http)")])
         }
         let reader = ConfigReader(file: file)
         reader.read(root)

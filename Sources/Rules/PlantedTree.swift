@@ -25,3 +25,23 @@ public struct PlantedTree: Sendable, Equatable {
         self.project = project
     }
 }
+
+extension PlantedTree {
+    /// The trees as a GeoJSON FeatureCollection of points, each with `appendJSONFields`'
+    /// properties (`treeline trees`, the web's `/api/trees.geojson`).
+    public static func featureCollection(_ trees: [PlantedTree]) -> [UInt8] {
+        var out: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)
+        for (k, t) in trees.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"type":"Feature","properties":{"#.utf8)
+            t.appendJSONFields(to: &out)
+            out.append(contentsOf: #"},"geometry":{"type":"Point","coordinates":["#.utf8)
+            JSONBytes.appendFixed(t.coordinate.longitude, decimals: 7, to: &out)
+            out.append(UInt8(ascii: ","))
+            JSONBytes.appendFixed(t.coordinate.latitude, decimals: 7, to: &out)
+            out.append(contentsOf: "]}}".utf8)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+}

@@ -151,23 +151,7 @@ extension Treeline.Trees {
             let path = try database ?? (config.map(Loader.config) ?? TreelineConfig()).database
             let trees: [PlantedTree]
             trees = try Store(path: path).trees(area: area, project: project)
-            print(Self.geoJSON(trees))
-        }
-
-        static func geoJSON(_ trees: [PlantedTree]) -> String {
-            var out: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)
-            for (k, t) in trees.enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"type":"Feature","properties":{"#.utf8)
-                t.appendJSONFields(to: &out)
-                out.append(contentsOf: #"},"geometry":{"type":"Point","coordinates":["#.utf8)
-                JSONBytes.appendFixed(t.coordinate.longitude, decimals: 7, to: &out)
-                out.append(UInt8(ascii: ","))
-                JSONBytes.appendFixed(t.coordinate.latitude, decimals: 7, to: &out)
-                out.append(contentsOf: "]}}".utf8)
-            }
-            out.append(contentsOf: "]}".utf8)
-            return String(decoding: out, as: UTF8.self)
+            print(String(decoding: PlantedTree.featureCollection(trees), as: UTF8.self))
         }
     }
 

@@ -127,4 +127,15 @@ extension Engine {
         return .success(out)
     }
 
+
+    func species(_ query: String) -> Result<[UInt8], RequestError> {
+        guard let catalog else { return .failure(RequestError("\(catalogProblem): set species: in the config to the catalog's path")) }
+        var out: [UInt8] = Array(#"{"class":"SPECIES","species":["#.utf8)
+        for (k, (species, match)) in catalog.search(query).enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            species.appendJSON(match: match, areas: catalog.areas(allowing: species, in: monitor.regions), to: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return .success(out)
+    }
 }

@@ -420,11 +420,16 @@ extension Engine {
     /// with their last watering as the monitor has it: loaded back as a file, nothing is lost.
     func export() -> [UInt8] {
         var out: [UInt8] = Array(#"{"class":"EXPORT","type":"FeatureCollection","features":["#.utf8)
+        appendFeatures(to: &out)
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
+    /// Every region in force as a Feature, comma-separated, with its watering as it is now.
+    func appendFeatures(to out: inout [UInt8]) {
         for (i, r) in monitor.regions.regions.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             r.appendFeature(to: &out, lastWatered: .some(monitor.state(of: i).lastWatered))
         }
-        out.append(contentsOf: "]}".utf8)
-        return out
     }
 }

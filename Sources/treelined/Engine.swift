@@ -172,7 +172,18 @@ actor Engine: ServerDelegate {
             if thinner.admit(p) { point = p }
         }
         commit(entries, receivedNanos: receivedNanos, track: point)
+        if let f = monitor.lastFix, f.time != before { publishPosition(f) }
         pruneIfDue()
+    }
+
+    /// The used fix to those who asked for positions (the web app's map), after its events.
+    func publishPosition(_ f: LastFix) {
+        guard hub.wantsPositions else { return }
+        let head = Array(#"{"class":"POSITION","#.utf8)
+        var out = head
+        TrackPoint(time: f.time, coordinate: f.coordinate, error: f.error).appendJSON(to: &out)
+        out.remove(at: head.count)  // the point's own "{"
+        hub.publish(position: out)
     }
 
     static func entry(_ e: RegionEvent, _ regions: RegionSet) -> JournalEntry {
@@ -243,6 +254,7 @@ actor Engine: ServerDelegate {
         case let .capture(album, file, note): return capture(album: album, file: file, note: note)
         case .captures(let album): return captures(album: album)
         case let .track(since, until): return track(since: since, until: until)
+        case .species(let query): return species(query)
         }
     }
 

@@ -12,6 +12,7 @@ import Rules
 import Server
 import ServiceLifecycle
 import Store
+import Web
 
 @main
 struct Treelined: AsyncParsableCommand {
@@ -106,8 +107,8 @@ struct Treelined: AsyncParsableCommand {
                 let next = try Self.loadConfig(configPath)
                 let regions = try Self.loadRegions(next.regions)
                 if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database
-                    || next.mqtt != settings.mqtt {
-                    logger.warning("\(configPath): changes to gpsd:, socket:, database: or mqtt: take effect at the next start (systemctl restart treelined)")
+                    || next.mqtt != settings.mqtt || next.http != settings.http {
+                    logger.warning("\(configPath): changes to gpsd:, socket:, database:, mqtt: or http: take effect at the next start (systemctl restart treelined)")
                 }
                 try await engine.reload(base: regions, config: next.monitor, retention: Self.retention(next)).get()
                 await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
@@ -138,6 +139,13 @@ struct Treelined: AsyncParsableCommand {
                                                               commands: mqtt.commands, store: store, engine: engine, logger: logger)))
             } catch { throw DaemonError("\(config): \(error.description)") }
             logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttProgress())??.acked ?? 0))")
+        }
+        if let http = settings.http {
+            let web = try Self.webSettings(http, database: settings.database, queueLimit: queueLimit, configPath: config, logger: logger)
+            let scheme = web.tls == nil ? "http" : "https"
+            services.append(.init(service: WebService(settings: web, delegate: engine, hub: hub, logger: logger) { port in
+                logger.notice("web app on \(scheme)://\(web.host.contains(":") ? "[\(web.host)]" : web.host):\(port)/ (`treeline web` prints the address with its token)")
+            }))
         }
         var groupConfig = ServiceGroupConfiguration(
             services: services,
@@ -194,6 +202,53 @@ struct Treelined: AsyncParsableCommand {
         let settings = MQTTSettings(host: m.host, port: m.port, clientID: clientID, username: m.username, password: password,
                                     keepalive: m.keepalive, caFile: m.caFile, certFile: m.certFile, keyFile: m.keyFile)
         return (settings, m.topic ?? "treeline/\(clientID)")
+    }
+
+    /// The web server's settings: the token and the certificate made or read now (beside the
+    /// database unless the config says where), the page's files installed beside this
+    /// executable unless `http.root` names them.
+    static func webSettings(_ h: HTTPConfig, database: String, queueLimit: Int, configPath: String, logger: Logger) throws(DaemonError) -> WebSettings {
+        let state = URL(fileURLWithPath: database).deletingLastPathComponent().path
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let root = h.root ?? exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/treeline/web").path
+        guard FileManager.default.fileExists(atPath: root + "/index.html") else {
+            throw DaemonError("\(configPath): http: the web app's files are not in \(root) (no index.html): set http.root to the folder (web/ in Treeline's source), or reinstall")
+        }
+        do {
+            let token = try WebToken.loadOrCreate(h.tokenFile ?? state + "/web-token")
+            var tls: (certificate: String, key: String)?
+            switch h.tls {
+            case .off:
+                tls = nil
+            case let .files(cert, key):
+                guard let c = FileManager.default.contents(atPath: cert), let k = FileManager.default.contents(atPath: key) else {
+                    throw DaemonError("\(configPath): http.tls: cannot read \(cert) or \(key): check that both exist and the treeline user may read them")
+                }
+                tls = (String(decoding: c, as: UTF8.self), String(decoding: k, as: UTF8.self))
+            case .auto:
+                var board = BoardAddresses.current()
+                if h.host != "0.0.0.0", h.host != "::", !board.addresses.contains(h.host), !board.names.contains(h.host) {
+                    if BoardCertificate.isAddress(h.host) { board.addresses.append(h.host) } else { board.names.append(h.host) }
+                }
+                let (cert, made) = try BoardCertificate.loadOrMake(folder: state, for: board)
+                if made { logger.notice("web app: made a self-signed certificate for \((cert.names + cert.addresses).joined(separator: ", ")) in \(state)/web-cert.pem") }
+                tls = (cert.certificatePEM, cert.keyPEM)
+            }
+            var web = WebSettings(host: h.host, port: h.port, tls: tls, token: token, root: root, photos: state + "/photos")
+            web.tiles = h.tiles
+            web.tilesAttribution = h.tilesAttribution
+            web.maxConnections = h.maxConnections
+            web.maxBodyBytes = h.maxBodyBytes
+            web.maxPhotoBytes = h.maxPhotoBytes
+            web.queueLimit = queueLimit
+            return web
+        } catch let e as WebError {
+            throw DaemonError("\(configPath): http: \(e.description)")
+        } catch let e as DaemonError {
+            throw e
+        } catch {
+            throw DaemonError("\(configPath): http: \(error)")
+        }
     }
 
     static func retention(_ c: TreelineConfig) -> Retention {

@@ -1,0 +1,108 @@
+import Geo
+import Server
+import Store
+
+// The socket's protocol, for HTTP: this file sees the Server module's `Request` (the other
+// files of this target see Hummingbird's).
+
+/// What HTTP asks of the daemon beyond the socket's commands.
+public enum GeoJSONLayer: Sendable {
+    case regions, trees, track
+}
+
+public protocol WebDelegate: ServerDelegate {
+    /// A layer as a GeoJSON FeatureCollection (the track: a Feature); nil when there is none
+    /// (no track recorded yet).
+    func geoJSON(_ layer: GeoJSONLayer) async -> Result<[UInt8]?, RequestError>
+}
+
+enum Commands {
+    /// A `POST /api` body: one of the socket's commands, parsed by the socket's parser.
+    /// `subscribe` is `GET /api/events` here.
+    static func answer(_ body: [UInt8], delegate: any WebDelegate) async -> (refusedAsBad: Bool, Result<[UInt8], RequestError>) {
+        let request: Request
+        do {
+            request = try Request.parse(body)
+        } catch {
+            return (true, .failure(error))
+        }
+        if case .subscribe = request {
+            return (true, .failure(RequestError("over HTTP a subscription is GET /api/events?since=N (Server-Sent Events), with kinds=, types=, regions= and positions=1 as query parameters")))
+        }
+        return (false, await delegate.answer(request))
+    }
+
+    /// A photo's capture: the socket's `capture` with the stored file.
+    static func capture(album: String, note: String?, file: String, delegate: any WebDelegate) async -> Result<[UInt8], RequestError> {
+        await delegate.answer(.capture(album: album, file: file, note: note))
+    }
+
+    static let subscribeParameters = ["since", "kinds", "types", "regions", "positions", "timing"]
+
+    /// `GET /api/events?…`'s query as the socket's `subscribe` object, checked by the same
+    /// parser (so the same messages). `Last-Event-ID` (an EventSource resuming) wins over `since`.
+    static func subscription(_ query: [(String, String)], lastEventID: String?) -> Result<Subscribe, RequestError> {
+        var out: [UInt8] = Array(#"{"cmd":"subscribe""#.utf8)
+        var seen: Set<String> = []
+        var since = query.last(where: { $0.0 == "since" })?.1
+        if let id = lastEventID, !id.isEmpty { since = id }
+        for (key, value) in query {
+            guard subscribeParameters.contains(key) else {
+                return .failure(RequestError("unknown query parameter '\(TextExcerpt.short(key))': \(subscribeParameters.joined(separator: ", "))"))
+            }
+            guard seen.insert(key).inserted else { return .failure(RequestError("query parameter '\(key)' is given twice")) }
+            out.append(UInt8(ascii: ","))
+            JSONBytes.appendString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            switch key {
+            case "since":
+                literal(since ?? value, to: &out)
+            case "positions", "timing":
+                let v = value.lowercased()
+                if ["1", "true", "yes", ""].contains(v) { out.append(contentsOf: "true".utf8) } else if ["0", "false", "no"].contains(v) {
+                    out.append(contentsOf: "false".utf8)
+                } else {
+                    JSONBytes.appendString(value, to: &out)  // the parser says what is wrong
+                }
+            default:
+                out.append(UInt8(ascii: "["))
+                for (k, part) in value.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+                    if k > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONBytes.appendString(String(part), to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+        }
+        if !seen.contains("since"), let since {
+            out.append(contentsOf: #","since":"#.utf8)
+            literal(since, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        do {
+            guard case .subscribe(let s) = try Request.parse(out) else { return .failure(RequestError("not a subscription")) }
+            return .success(s)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Digits as a JSON number, anything else as a string (the parser then names the problem).
+    private static func literal(_ text: String, to out: inout [UInt8]) {
+        if !text.isEmpty, text.utf8.count <= 30, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            out.append(contentsOf: text.utf8)
+        } else {
+            JSONBytes.appendString(text, to: &out)
+        }
+    }
+
+    static func open(_ s: Subscribe, delegate: any WebDelegate, hub: Hub, queueLimit: Int) async -> Result<EventStream, RequestError> {
+        await EventStream.open(s, delegate: delegate, hub: hub, queueLimit: queueLimit)
+    }
+
+    static func errorJSON(_ message: String) -> [UInt8] {
+        var out: [UInt8] = Array(#"{"class":"ERROR","message":"#.utf8)
+        JSONBytes.appendString(message, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Geo
+import Hummingbird
+import HTTPTypes
+import Logging
+
+/// Every request carries the token: `Authorization: Bearer …`, or the cookie that opening
+/// `/?token=…` once sets (then a redirect drops the token from the address bar and history).
+/// Anything else: 401 and nothing more.
+struct TokenGate<Context: RequestContext>: RouterMiddleware {
+    static var cookieName: String { "treeline_token" }
+    let token: WebToken
+    let secureCookie: Bool
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let offered = request.uri.queryParameters.get("token") {
+            guard token.matches(Array(offered.utf8)) else { return Self.unauthorized("the token in the address is not this board's: open the URL `treeline web` prints on the board") }
+            var rest = request.uri.queryParameters.filter { $0.key != "token" }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            if !rest.isEmpty { rest = "?" + rest }
+            var cookie = "\(Self.cookieName)=\(token.text); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
+            if secureCookie { cookie += "; Secure" }
+            return Response(status: .seeOther, headers: [.location: request.uri.path + rest, .setCookie: cookie, .cacheControl: "no-store"])
+        }
+        if let auth = request.headers[.authorization] {
+            let parts = auth.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer", token.matches(Array(parts[1].utf8)) else {
+                return Self.unauthorized("the bearer token is not this board's (`treeline web` prints it in its URL)")
+            }
+            return try await next(request, context)
+        }
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                if kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces) == Self.cookieName, token.matches(Array(kv[1].utf8)) {
+                    return try await next(request, context)
+                }
+            }
+        }
+        return Self.unauthorized("this board's web app needs its token: open the URL `treeline web` prints on the board (…/?token=…), or send Authorization: Bearer <token>")
+    }
+
+    static func unauthorized(_ message: String) -> Response {
+        Response(status: .unauthorized,
+                 headers: [.contentType: "application/json", .wwwAuthenticate: #"Bearer realm="treeline""#, .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: Commands.errorJSON(message))))
+    }
+}
+
+/// Errors thrown below (a route's, a file not found, a body over its limit) as the socket's
+/// `{"class":"ERROR","message":…}` with their status.
+struct ErrorsAsJSON<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let e as HTTPError {
+            let message: String
+            switch e.status {
+            case .notFound: message = "nothing at \(request.uri.path): the API is POST /api, GET /api/events, /api/regions.geojson, /api/trees.geojson, /api/track.geojson"
+            case .contentTooLarge: message = "the body is over the limit (http.max_body_kib for commands, http.max_photo_mib for photos)"
+            default: message = e.body ?? e.status.reasonPhrase
+            }
+            return Response(status: e.status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: Commands.errorJSON(message))))
+        }
+    }
+}
+
+/// Headers every answer carries: no sniffing, no framing, no referrer (an address may hold the
+/// token), a content policy of this origin only (tiles, when configured, from their host).
+struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+    let policy: String
+
+    init(tiles: String?) {
+        var images = "'self' data: blob:"
+        if let tiles, let url = URL(string: tiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+           let scheme = url.scheme, let host = url.host {
+            images += " \(scheme)://\(host.hasPrefix("s.") || host.hasPrefix("a.") ? "*" + host.dropFirst(1) : host)"
+        }
+        policy = "default-src 'self'; img-src \(images); style-src 'self' 'unsafe-inline'; media-src 'self' blob: mediastream:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        response.headers[.contentSecurityPolicy] = policy
+        if request.uri.path.hasPrefix("/api") { response.headers[.cacheControl] = "no-store" }
+        return response
+    }
+}

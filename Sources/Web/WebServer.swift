@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+import Server
+import ServiceLifecycle
+
+/// What the web server is given: where it listens, with what certificate, what it serves.
+public struct WebSettings: Sendable {
+    public var host: String
+    public var port: Int
+    /// PEM certificate chain and key; nil: plain HTTP.
+    public var tls: (certificate: String, key: String)?
+    public var token: WebToken
+    /// The page's files (index.html, app.js, …).
+    public var root: String
+    /// Debian's libjs-leaflet files, served at /leaflet/.
+    public var leaflet = "/usr/share/javascript/leaflet"
+    /// Where photos taken with a capture are kept.
+    public var photos: String
+    public var tiles: String?
+    public var tilesAttribution: String?
+    public var maxConnections = 64
+    public var maxBodyBytes = 1 << 20
+    public var maxPhotoBytes = 16 << 20
+    /// Live events an event stream may have waiting (the socket's `--queue-limit`).
+    public var queueLimit = 1024
+    /// How long a client may take to send a request's head, and its body.
+    public var headDeadline: TimeAmount = .seconds(10)
+    public var bodyDeadline: TimeAmount = .seconds(120)
+
+    public init(host: String, port: Int, tls: (certificate: String, key: String)?, token: WebToken, root: String, photos: String) {
+        self.host = host
+        self.port = port
+        self.tls = tls
+        self.token = token
+        self.root = root
+        self.photos = photos
+    }
+}
+
+/// HTTPS for the phone, beside the socket: `POST /api` (the socket's commands), `GET
+/// /api/events` (its subscription, as Server-Sent Events), GeoJSON layers, photo captures and
+/// the page's files. Every request needs the token.
+public struct WebService: Service {
+    let settings: WebSettings
+    let delegate: any WebDelegate
+    let hub: Hub
+    let logger: Logger
+    let onListening: @Sendable (Int) -> Void
+
+    public init(settings: WebSettings, delegate: any WebDelegate, hub: Hub, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.settings = settings
+        self.delegate = delegate
+        self.hub = hub
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    public func run() async throws {
+        let streams = OpenStreams()
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ErrorsAsJSON())
+        router.add(middleware: TokenGate(token: settings.token, secureCookie: settings.tls != nil))
+        router.add(middleware: SecurityHeaders(tiles: settings.tiles))
+        router.add(middleware: FileMiddleware(settings.root, searchForIndexHtml: true, logger: logger)
+            .withAdditionalMediaType(MediaType(type: .application, subType: "javascript"), mappedToFileExtension: "mjs"))
+        router.add(middleware: FileMiddleware(settings.leaflet, urlBasePath: "/leaflet", logger: logger))
+        router.add(middleware: FileMiddleware(settings.photos, urlBasePath: "/api/photos", logger: logger))
+        APIRoutes(settings: settings, delegate: delegate, hub: hub, streams: streams, logger: logger).add(to: router)
+
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestLimits(head: settings.headDeadline, body: settings.bodyDeadline, bodyBytes: settings.maxBodyBytes, photoBytes: settings.maxPhotoBytes)],
+                                               idleTimeout: .seconds(120))
+        let server: HTTPServerBuilder
+        if let tls = settings.tls {
+            do {
+                let chain = try NIOSSLCertificate.fromPEMBytes(Array(tls.certificate.utf8)).map { NIOSSLCertificateSource.certificate($0) }
+                let key = try NIOSSLPrivateKey(bytes: Array(tls.key.utf8), format: .pem)
+                server = try .tls(.http1(configuration: http1), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+            } catch {
+                throw WebError("the web app's certificate or key cannot be used: \(error)")
+            }
+        } else {
+            server = .http1(configuration: http1)
+        }
+        let onListening = self.onListening
+        let app = Application(
+            router: router,
+            server: server,
+            configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: nil, backlog: 64,
+                                                    availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        // Open event streams never end by themselves: at shutdown they are closed, so the
+        // server's own graceful stop finds every response done.
+        try await withGracefulShutdownHandler {
+            try await app.runService()
+        } onGracefulShutdown: {
+            streams.closeAll()
+        }
+    }
+}

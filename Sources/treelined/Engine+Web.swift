@@ -1,0 +1,33 @@
+import Geo
+import Rules
+import Server
+import Web
+
+/// What HTTP adds to the socket's protocol: layers as GeoJSON files.
+extension Engine: WebDelegate {
+    nonisolated func geoJSON(_ layer: GeoJSONLayer) async -> Result<[UInt8]?, RequestError> {
+        switch layer {
+        case .regions:
+            return .success(await regionsFeatureCollection())
+        case .trees:
+            do { return .success(PlantedTree.featureCollection(try store.trees(area: nil, project: nil))) } catch {
+                return .failure(RequestError("cannot read the trees: \(error)"))
+            }
+        case .track:
+            do {
+                let points = try store.track(from: nil, through: nil)
+                return .success(points.isEmpty ? nil : TrackWriter.geoJSON(points, name: "treeline track"))
+            } catch {
+                return .failure(RequestError("cannot read the track: \(error)"))
+            }
+        }
+    }
+
+    /// Both layers' regions as a regions file (`export` without its class).
+    func regionsFeatureCollection() -> [UInt8] {
+        var out: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)
+        appendFeatures(to: &out)
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+}
