@@ -38,16 +38,21 @@ PRODUCTS   ?= .build/$(CONFIGURATION)
 # systemd-analyze verify looks up): a Debian container has neither. libxml2-utils for xmllint, which
 # the tests validate written GPX tracks with against the GPX 1.1 schema (Tests/Fixtures/gpx).
 # libmosquitto-dev for the MQTT bridge, mosquitto (the broker) and mosquitto-clients (mosquitto_sub,
-# mosquitto_pub, mosquitto_passwd) for its tests. The benchmarks also need GNU time (shapely's peak
-# RSS) and python3-venv.
+# mosquitto_pub, mosquitto_passwd) for its tests. libjs-leaflet for the web app's map (treelined
+# serves Debian's files), qrencode for `treeline web`'s QR code; chromium and chromium-driver for
+# the web app's browser tests, driven by Selenium from PyPI in a virtual environment
+# (python3-venv; `make browser-deps`). The benchmarks also need GNU time (shapely's peak RSS).
 DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd libsqlite3-dev systemd procps libxml2-utils \
-                libmosquitto-dev mosquitto mosquitto-clients
+                libmosquitto-dev mosquitto mosquitto-clients libjs-leaflet qrencode chromium chromium-driver python3-venv
 BENCH_PACKAGES := time python3-venv
+# The browser tests' Python: Selenium, pinned, from PyPI.
+BROWSER_VENV := .venv-browser
+SELENIUM     := selenium==4.51.0
 
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps install-missing build release demo test bench install install-build uninstall clean help fuzz deb boot-test
+.PHONY: all deps browser-deps install-missing build release demo test bench install install-build uninstall clean help fuzz deb boot-test
 
 all: build
 
@@ -66,6 +71,11 @@ help:
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
 	@command -v $(SWIFT) >/dev/null || { echo "swift not found: install Swift 6 (https://swift.org) and put it on PATH" >&2; exit 1; }
+
+# Made once; `rm -rf $(BROWSER_VENV)` to make it again.
+browser-deps: deps
+	@[ -x $(BROWSER_VENV)/bin/python3 ] && $(BROWSER_VENV)/bin/python3 -c 'import selenium' 2>/dev/null || { \
+	  python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q '$(SELENIUM)'; }
 
 install-missing:
 	@missing=""; for p in $(PACKAGES); do \
@@ -96,7 +106,7 @@ demo: build
 # time reconnections and latencies, and on a 2-core machine the CPU-bound suites would otherwise
 # hold the threads their waits run on.
 INTEGRATION := GPSDTests.GPSDIntegration|DaemonTests
-test: deps
+test: deps browser-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(INTEGRATION)'
 	$(SWIFT) test --skip-build --filter '$(INTEGRATION)'
@@ -120,6 +130,8 @@ install: $(if $(filter yes,$(BUILD)),install-build)
 	install -m 0644 systemd/treelined.socket "$(DESTDIR)$(UNITDIR)/treelined.socket"
 	install -m 0644 systemd/treeline.sysusers "$(DESTDIR)$(SYSUSERSDIR)/treeline.conf"
 	install -m 0644 Data/species.json "$(DESTDIR)$(DATADIR)/species.json"
+	@# The web app's files (treelined's default http.root), as they are in web/.
+	cd web && find . -type f | while read -r f; do install -D -m 0644 "$$f" "$(DESTDIR)$(DATADIR)/web/$${f#./}" || exit 1; done
 	@# The config names the species catalog where this install puts it.
 	@for f in treeline.yaml:Data/treeline.yaml regions.geojson:Data/regions.geojson; do \
 	  to="$(DESTDIR)/etc/treeline/$${f%%:*}"; \
@@ -145,6 +157,7 @@ uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/treeline" "$(DESTDIR)$(BINDIR)/treelined" \
 	  "$(DESTDIR)$(UNITDIR)/treelined.service" "$(DESTDIR)$(UNITDIR)/treelined.socket" \
 	  "$(DESTDIR)$(SYSUSERSDIR)/treeline.conf" "$(DESTDIR)$(DATADIR)/species.json"
+	rm -rf "$(DESTDIR)$(DATADIR)/web"
 	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
 	@echo "kept /etc/treeline, /var/lib/treeline and the user treeline; then: systemctl daemon-reload"
 

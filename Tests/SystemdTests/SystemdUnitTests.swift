@@ -67,6 +67,30 @@ import Testing
         #expect(bare.status != 0 && bareExposure > Self.limit, "unsandboxed: \(bareExposure)")
     }
 
+    /// The documented drop-in for serving the web app on the board's Wi-Fi (systemd/web-lan.conf)
+    /// adds one subnet to IPAddressAllow=: the unit with it is as sandboxed (≤ 1.5), its
+    /// IPAddressDeny=any stays, and systemd-analyze verify accepts it.
+    @Test func theWebAppsLANDropInKeepsTheExposure() throws {
+        let install = try Installation(prefix: "/usr")
+        defer { install.remove() }
+        let units = try install.unitsForVerify()
+        let dropIn = try source("systemd/web-lan.conf")
+        let lines = dropIn.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty && $0 != "[Service]" }
+        #expect(lines == ["IPAddressAllow=10.42.0.0/24"], "the drop-in only allows a subnet: \(lines)")
+        let service = try String(contentsOf: units.service, encoding: .utf8)
+        let install_ = try #require(service.range(of: "[Install]"))
+        // A drop-in's [Service] lines add to the unit's, as systemd merges them.
+        let merged = String(service[..<install_.lowerBound]) + lines.joined(separator: "\n") + "\n\n" + String(service[install_.lowerBound...])
+        #expect(merged.contains("IPAddressDeny=any"))
+        try merged.write(to: units.service, atomically: true, encoding: .utf8)
+        let r = try run("systemd-analyze", ["security", "--offline=true", "--threshold=\(Int(Self.limit * 10))", units.service.path])
+        let exposure = try #require(Self.exposure(r.stdout), "\(r.all)")
+        print("treelined.service with web-lan.conf: overall exposure \(exposure)")
+        #expect(r.status == 0 && exposure <= Self.limit, "\(r.stdout)")
+        let verify = try run("systemd-analyze", ["verify", units.service.path, units.socket.path])
+        #expect(verify.all.isEmpty, "\(verify.all)")
+    }
+
     /// "→ Overall exposure level for treelined.service: 1.1 OK 🙂"
     static func exposure(_ report: String) -> Double? {
         guard let line = report.split(separator: "\n").last(where: { $0.contains("Overall exposure level") }),
@@ -97,7 +121,11 @@ import Testing
         let install = try Installation(prefix: layout.prefix)
         defer { install.remove() }
         let products = TreelineProcess.products
-        let expected: [(path: String, mode: Int, content: Data)] = try [
+        // The web app's files, as they are in web/, under the data folder (treelined's default root).
+        let web = try allFiles(under: repository.appendingPathComponent("web")).map { rel in
+            ("\(layout.data)/web\(rel)", 0o644, try Data(contentsOf: repository.appendingPathComponent("web" + rel)))
+        }
+        let expected: [(path: String, mode: Int, content: Data)] = try web + [
             ("\(layout.bin)/treeline", 0o755, Data(contentsOf: products.appendingPathComponent("treeline"))),
             ("\(layout.bin)/treelined", 0o755, Data(contentsOf: products.appendingPathComponent("treelined"))),
             ("\(layout.units)/treelined.service", 0o644, Data(source("systemd/treelined.service").replacingOccurrences(of: "@BINDIR@", with: layout.bin).utf8)),

@@ -1,0 +1,228 @@
+"""The web app in Debian's chromium (Selenium, a 360×740 phone screen) while gpsd is fed the walk:
+the position follows gpsd's fixes within 2 s, every event reaches Events, a reload mid-walk
+loses and doubles none; Water, Add plant here, Add album here and Capture do what
+`treeline plants`, `treeline regions` and `captures` then say; a screenshot of each view."""
+import base64
+import json
+import os
+import socket
+import statistics
+import subprocess
+import threading
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from webcheck import Board, Checks, arguments, result
+
+args = arguments()
+board = Board(args)
+checks = Checks()
+check = checks.check
+os.makedirs(args.shots, exist_ok=True)
+
+
+def spki_hash(cert):
+    """base64 SHA-256 of the certificate's public key: chromium trusts exactly that key."""
+    key = subprocess.run(["openssl", "x509", "-pubkey", "-noout", "-in", cert], capture_output=True, check=True).stdout
+    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=key, capture_output=True, check=True).stdout
+    digest = subprocess.run(["openssl", "dgst", "-sha256", "-binary"], input=der, capture_output=True, check=True).stdout
+    return base64.b64encode(digest).decode()
+
+
+def browser():
+    o = Options()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--ignore-certificate-errors-spki-list={spki_hash(args.cert)}",
+              "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]:
+        o.add_argument(a)
+    o.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2.0}})
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+
+
+# gpsd's own fixes, with the wall time each reached a client: the reference for the map.
+gpsd_fixes = {}
+
+
+def watch_gpsd():
+    with socket.create_connection(("127.0.0.1", args.gpsd_port)) as s:
+        s.sendall(b'?WATCH={"enable":true,"json":true};\n')
+        buffer = b""
+        while True:
+            data = s.recv(65536)
+            if not data:
+                return
+            now = time.time()
+            buffer += data
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                try:
+                    o = json.loads(line)
+                except ValueError:
+                    continue
+                if o.get("class") == "TPV" and o.get("mode", 0) >= 2 and "time" in o:
+                    gpsd_fixes.setdefault(o["time"], now)
+
+
+threading.Thread(target=watch_gpsd, daemon=True).start()
+driver = browser()
+wait = WebDriverWait(driver, 20)
+
+
+def js(script, *a):
+    return driver.execute_script(script, *a)
+
+
+def tab(name):
+    driver.find_element(By.ID, f"tab-{name}").click()
+    wait.until(lambda d: "active" in d.find_element(By.ID, f"view-{name}").get_attribute("class"))
+
+
+def shot(name):
+    time.sleep(0.5)
+    driver.save_screenshot(os.path.join(args.shots, f"{name}.png"))
+
+
+def until(what, condition, timeout=20):
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition())
+        return True
+    except TimeoutException:
+        return check(False, f"{what}: not within {timeout} s")
+
+
+def positions_log():
+    return js("return (window.treeline && window.treeline.positionLog) || []")
+
+
+def event_seqs():
+    return js("return window.treeline.seqs()")
+
+
+# Open the page with the token once: the cookie, then the plain address.
+driver.get(args.url + "?token=" + board.token)
+check(driver.current_url.rstrip("/") == args.url.rstrip("/"), f"the token is dropped from the address: {driver.current_url}")
+until("the page's hooks", lambda: js("return !!(window.treeline && window.treeline.seqs)"))
+until("the journal so far in Events", lambda: len(event_seqs()) >= 7)
+print("READY", flush=True)  # the walk starts
+
+# --- Plants: Water on a due plant; `treeline plants` agrees.
+tab("plants")
+until("a due plant", lambda: len(driver.find_elements(By.CSS_SELECTOR, '#plants-list li[data-due="true"]')) > 0)
+due = driver.find_elements(By.CSS_SELECTOR, '#plants-list li[data-due="true"]')
+plant = due[0].get_attribute("data-id") if due else None
+if plant:
+    due[0].find_element(By.CSS_SELECTOR, "button.water").click()
+    until(f"{plant} turning not due", lambda: driver.find_element(By.CSS_SELECTOR, f'#plants-list li[data-id="{plant}"]').get_attribute("data-due") == "false")
+    _, out, _ = board.treeline("plants")
+    row = next((l for l in out.splitlines() if l.startswith(plant + " ")), "")
+    check(row and "overdue" not in row, f"treeline plants after Water: {row!r}")
+    result(watered=plant)
+
+# Add plant here: `treeline regions` lists it, the map draws it.
+driver.find_element(By.ID, "plant-name").send_keys("Fern by the web")
+interval = driver.find_element(By.ID, "plant-interval")
+interval.clear()
+interval.send_keys("5")
+driver.find_element(By.ID, "plant-add").click()
+added = {}
+
+
+def added_plant():
+    _, out, _ = board.treeline("regions", "list", "--json")
+    for r in json.loads(out or "{}").get("regions", []):
+        if r["name"] == "Fern by the web":
+            added["id"] = r["id"]
+            return True
+    return False
+
+
+if until("treeline regions listing the plant added from the page", added_plant):
+    tab("map")
+    until("the map drawing the added plant", lambda: added["id"] in js("return window.treeline.mapRegionIds()"))
+    shot("map")
+
+# --- Albums: Capture disabled outside; an album added here is entered and Capture works.
+tab("albums")
+until("the albums", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#albums-list li[data-id]")) >= 2)
+far = driver.find_element(By.CSS_SELECTOR, '#albums-list li[data-id="album-miradouro"]')
+check(far.get_attribute("data-inside") == "false" and not far.find_element(By.CSS_SELECTOR, "button.capture").is_enabled(),
+      "Capture is disabled for an album the walker is outside")
+driver.find_element(By.ID, "album-name").send_keys("Web album")
+radius = driver.find_element(By.ID, "album-radius")
+radius.clear()
+radius.send_keys("80")
+driver.find_element(By.ID, "album-add").click()
+new_album = '#albums-list li[data-id^="album-"]:not([data-id="album-miradouro"]):not([data-id="album-ribeira"])'
+if until("the album added here, entered", lambda: any(li.get_attribute("data-inside") == "true" for li in driver.find_elements(By.CSS_SELECTOR, new_album)), 30):
+    li = next(li for li in driver.find_elements(By.CSS_SELECTOR, new_album) if li.get_attribute("data-inside") == "true")
+    album = li.get_attribute("data-id")
+    button = li.find_element(By.CSS_SELECTOR, "button.capture")
+    check(button.is_enabled(), "Capture is enabled inside the album")
+    li.find_element(By.CSS_SELECTOR, "input.capture-note").send_keys("taken from the web app")
+    button.click()
+    until("the capture recorded", lambda: "taken from the web app" in board.ask(json.dumps({"cmd": "captures", "album": album})), 15)
+    shot("albums")
+    result(captured_in=album)
+
+# --- Reload mid-walk: nothing lost, nothing doubled.
+before = event_seqs()
+driver.refresh()
+until("the page back after the reload", lambda: js("return !!(window.treeline && window.treeline.seqs)"))
+until("the events of before the reload shown again", lambda: len(event_seqs()) >= len(before))
+result(seqs_before_reload=len(before))
+
+# --- Planting: species search, can I plant here, a plan drawn.
+tab("planting")
+search = driver.find_element(By.ID, "species-search")
+search.send_keys("oak")
+until("species found for 'oak'", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#species-results li")) > 0)
+driver.find_elements(By.CSS_SELECTOR, "#species-results li")[0].click()
+driver.find_element(By.ID, "can-plant").click()
+until("an answer to can I plant here", lambda: driver.find_element(By.ID, "can-plant-result").text.strip() != "")
+result(can_plant=driver.find_element(By.ID, "can-plant-result").text.strip()[:120])
+shot("planting")
+
+# --- The walk to its end: every event in Events, once.
+last = None
+for _ in range(240):
+    state = json.loads(board.ask('{"cmd":"state"}'))
+    if last == state["seq"] and time.time() - max(gpsd_fixes.values() or [0]) > 3:
+        break
+    last = state["seq"]
+    time.sleep(1)
+journal = [json.loads(l)["seq"] for l in board.subscribe('{"cmd":"subscribe","since":0}', until_seq=last)[1:]]
+tab("events")
+until("every event of the journal in Events", lambda: sorted(set(event_seqs())) == journal, 20)
+seqs = event_seqs()
+check(len(seqs) == len(set(seqs)), f"no event shown twice: {len(seqs)} shown, {len(set(seqs))} different")
+check(sorted(set(seqs)) == journal, f"Events has every seq 1..{last}: missing {sorted(set(journal) - set(seqs))[:20]}")
+shot("events")
+tab("plants")
+shot("plants")
+result(events_shown=len(seqs), journal_events=len(journal))
+
+# --- The position: each gpsd fix the page showed, within 2 s of gpsd giving it.
+shown = {p["time"]: p["shownAt"] / 1000 for p in positions_log()}
+delays = [(shown[t] - gpsd_fixes[t]) * 1000 for t in shown if t in gpsd_fixes]
+check(len(delays) >= 0.5 * len(gpsd_fixes), f"the page showed {len(delays)} of gpsd's {len(gpsd_fixes)} fixes")
+if delays:
+    delays.sort()
+    p99 = delays[min(len(delays) - 1, int(0.99 * len(delays)))]
+    check(max(delays) <= 2000, f"position shown {max(delays):.0f} ms after gpsd's fix (limit 2000)")
+    result(position_fixes=len(delays), gpsd_fixes=len(gpsd_fixes), position_delay_ms_p50=round(statistics.median(delays), 1),
+           position_delay_ms_p99=round(p99, 1), position_delay_ms_max=round(max(delays), 1))
+
+# --- No console errors.
+errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+check(not errors, f"console errors: {errors[:5]}")
+result(console_errors=len(errors), screenshots=sorted(os.listdir(args.shots)))
+driver.quit()
+checks.done()

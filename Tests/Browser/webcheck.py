@@ -1,0 +1,175 @@
+"""What the web checks share: the daemon's address, token and certificate, HTTPS requests with
+that certificate pinned, the Unix socket to compare with, and a list of failed checks.
+
+Each script is started by a Swift test (Tests/DaemonTests/WebTests.swift) that runs a real
+treelined and gpsd; it prints `RESULT {json}` lines with what it measured, `READY` when the
+test may start the walk, and exits 1 with every failed check on standard error.
+"""
+import argparse
+import http.client
+import json
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from urllib.parse import urlsplit
+
+
+def arguments(extra=None):
+    p = argparse.ArgumentParser()
+    p.add_argument("--url", required=True, help="https://localhost:PORT/")
+    p.add_argument("--token-file", required=True)
+    p.add_argument("--cert", required=True, help="the certificate the daemon made (pinned)")
+    p.add_argument("--socket", required=True, help="the daemon's Unix socket")
+    p.add_argument("--treeline", required=True, help="the treeline executable")
+    p.add_argument("--pid", type=int, default=0, help="treelined's pid (memory figures)")
+    p.add_argument("--gpsd-port", type=int, default=0)
+    p.add_argument("--shots", default="out/web", help="where screenshots go")
+    if extra:
+        extra(p)
+    return p.parse_args()
+
+
+class Checks:
+    """Failed checks are collected, not raised: one run reports all of them."""
+
+    def __init__(self):
+        self.failures = []
+
+    def check(self, ok, message):
+        if not ok:
+            self.failures.append(message)
+            print("FAILED: " + message, file=sys.stderr, flush=True)
+        return ok
+
+    def done(self):
+        if self.failures:
+            print(f"{len(self.failures)} check(s) failed", file=sys.stderr)
+            sys.exit(1)
+        sys.exit(0)
+
+
+def result(**figures):
+    print("RESULT " + json.dumps(figures), flush=True)
+
+
+class Board:
+    """The daemon under test, over HTTPS and over its socket."""
+
+    def __init__(self, args):
+        self.args = args
+        u = urlsplit(args.url)
+        self.host, self.port = u.hostname, u.port
+        self.token = open(args.token_file).read().strip()
+        self.context = ssl.create_default_context(cafile=args.cert)  # the board's own, pinned
+
+    def connection(self, timeout=10):
+        return http.client.HTTPSConnection(self.host, self.port, context=self.context, timeout=timeout)
+
+    def request(self, method, path, body=None, headers=None, token=True, timeout=10):
+        """(status, headers, body bytes)."""
+        h = dict(headers or {})
+        if token:
+            h["Authorization"] = "Bearer " + self.token
+        c = self.connection(timeout)
+        try:
+            c.request(method, path, body=body, headers=h)
+            r = c.getresponse()
+            return r.status, dict((k.lower(), v) for k, v in r.getheaders()), r.read()
+        finally:
+            c.close()
+
+    def api(self, command, token=True):
+        body = command if isinstance(command, (bytes, bytearray)) else json.dumps(command).encode() if not isinstance(command, str) else command.encode()
+        return self.request("POST", "/api", body=body, headers={"Content-Type": "application/json"}, token=token)
+
+    def ask(self, line):
+        """The socket's answer to one command line (text, no newline)."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(10)
+            s.connect(self.args.socket)
+            f = s.makefile("rb")
+            f.readline()  # HELLO
+            s.sendall(line.encode() + b"\n")
+            return f.readline().decode().rstrip("\n")
+
+    def subscribe(self, line, until_seq=None, timeout=30):
+        """The socket's subscription lines (SUBSCRIBED included) up to the event `until_seq`,
+        or all that come until `timeout` passes with nothing."""
+        lines = []
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(timeout)
+            s.connect(self.args.socket)
+            f = s.makefile("rb")
+            f.readline()
+            s.sendall(line.encode() + b"\n")
+            try:
+                for raw in f:
+                    text = raw.decode().rstrip("\n")
+                    lines.append(text)
+                    o = json.loads(text)
+                    if until_seq is not None and o.get("seq", 0) >= until_seq and o.get("class") == "EVENT":
+                        break
+            except TimeoutError:
+                pass
+        return lines
+
+    def events(self, query="since=0", headers=None, until_seq=None, timeout=30, token=True):
+        """Server-Sent Events from /api/events: (status, [(id, event, data)]) up to `until_seq`."""
+        h = dict(headers or {})
+        if token:
+            h["Authorization"] = "Bearer " + self.token
+        c = self.connection(timeout)
+        c.request("GET", "/api/events?" + query, headers=h)
+        r = c.getresponse()
+        if r.status != 200:
+            body = r.read()
+            c.close()
+            return r.status, body
+        got = []
+        ident = event = None
+        data = []
+        deadline = time.time() + timeout
+        try:
+            while time.time() < deadline:
+                try:
+                    raw = r.fp.readline()
+                except TimeoutError:
+                    break
+                if not raw:
+                    break
+                line = raw.decode().rstrip("\n")
+                if line == "":
+                    if data:
+                        got.append((ident, event or "message", "\n".join(data)))
+                        o = json.loads(data[0])
+                        if until_seq is not None and o.get("class") == "EVENT" and o["seq"] >= until_seq:
+                            break
+                    ident = event = None
+                    data = []
+                elif line.startswith("id: "):
+                    ident = line[4:]
+                elif line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: "):
+                    data.append(line[6:])
+        finally:
+            c.close()
+        return 200, got
+
+    def treeline(self, *args):
+        r = subprocess.run([self.args.treeline, *args, "--socket", self.args.socket], capture_output=True, text=True, timeout=30)
+        return r.returncode, r.stdout, r.stderr
+
+
+def memory(pid):
+    """(VmRSS, VmHWM) of a process in MiB."""
+    rss = hwm = 0.0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                rss = int(line.split()[1]) / 1024
+            elif line.startswith("VmHWM:"):
+                hwm = int(line.split()[1]) / 1024
+    return rss, hwm

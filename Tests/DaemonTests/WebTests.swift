@@ -1,0 +1,112 @@
+import Foundation
+import IntegrationSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The web app and HTTP API: treelined with an `http:` section (HTTPS with its own certificate,
+/// a token), gpsd fed the walk, checked by the Python scripts of Tests/Browser: plain HTTPS
+/// clients, and Selenium driving Debian's chromium.
+extension Daemon {
+    /// Adds an `http:` section: a free port on loopback, the page from web/.
+    func serveWeb(_ daemon: DaemonProcess, extra: String = "") throws -> Int {
+        let port = NMEAFeeder.freePort()
+        let config = try String(contentsOf: daemon.config, encoding: .utf8)
+        let section = "http:\n  listen: 127.0.0.1:\(port)\n  root: \(repository.appendingPathComponent("web").path)\n" + extra
+        try Data((config + section).utf8).write(to: daemon.config)
+        return port
+    }
+
+    /// What every script is told: where the daemon listens, its token and certificate (made at
+    /// its first start, beside the database), its socket, and the `treeline` to compare with.
+    func webArguments(_ daemon: DaemonProcess, port: Int) -> [String] {
+        ["--url", "https://localhost:\(port)/", "--token-file", daemon.folder.appendingPathComponent("web-token").path,
+         "--cert", daemon.folder.appendingPathComponent("web-cert.pem").path, "--socket", daemon.socket,
+         "--treeline", TreelineProcess.binary.path, "--pid", String(daemon.pid ?? 0)]
+    }
+
+    /// Where screenshots are left for a person to look at.
+    static var artefacts: URL { repository.appendingPathComponent("out/web") }
+
+    func report(_ name: String, _ r: (status: Int32, results: [String: Any], stderr: String)) {
+        let figures = r.results.keys.sorted().map { "\($0)=\(r.results[$0]!)" }.joined(separator: " ")
+        print("\(name): \(figures)")
+    }
+
+    /// Without the token every path is 401; with it, `POST /api` answers byte for byte what the
+    /// socket answers; the certificate pinned, the names it was made for; SSE resumes by
+    /// `Last-Event-ID` and filters as the socket's subscription.
+    @Test func theHTTPAPIIsTheSocketsBehindATokenOverPinnedTLS() async throws {
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            let port = try serveWeb(daemon)
+            try await daemon.start()
+            // The walk runs to its end first: the journal then holds every event to compare.
+            let (c, _) = try daemon.client()
+            var state: [String: Any] = [:]
+            var patience = Patience()
+            while patience.waited < 30 {
+                state = json(c.ask(#"{"cmd":"state"}"#) ?? "")
+                if (state["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28 { break }
+                await patience.nap(0.2)
+            }
+            #expect((state["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28)
+            let script = try BrowserScript("http_api", arguments: webArguments(daemon, port: port))
+            let r = await script.finish(timeout: 120)
+            report("http_api", r)
+            #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
+            #expect((r.results["unauthorized_paths"] as? Int ?? 0) >= 15)
+            #expect((r.results["parity_commands"] as? Int ?? 0) >= 15)
+        }
+    }
+
+    /// Huge bodies, slow clients, 500 connections, malformed input: 4xx or a closed connection,
+    /// and all the while the daemon answers and streams events with its memory bounded.
+    @Test func hostileHTTPClientsGetRefusedAndTheDaemonStaysHealthy() async throws {
+        try await withGPSD(log: walk, linesPerTick: 10, tick: 0.05) { feeder, gpsd in
+            feeder.pause()
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            let port = try serveWeb(daemon)
+            try await daemon.start()
+            let script = try BrowserScript("hostile", arguments: webArguments(daemon, port: port))
+            #expect(await script.waitFor("READY", timeout: 60))
+            feeder.resume()
+            let r = await script.finish(timeout: 300)
+            report("hostile", r)
+            #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
+            // Every event of the walk reached a subscriber that was streaming through it all.
+            #expect(r.results["events_streamed"] as? Int == Int(sampleRegionCount) + 28)
+            #expect(daemon.isRunning)
+        }
+    }
+
+    /// The web app in Debian's chromium on a 360×740 screen, while gpsd is fed the walk at
+    /// 100 lines a second: the position within 2 s of gpsd's fix, every event in Events with
+    /// none lost or doubled across a reload, Water, Add plant here, Add album here and Capture
+    /// as the command line then sees them; screenshots of each view in out/web.
+    @Test func theWebAppFollowsTheWalkInChromium() async throws {
+        try await withGPSD(log: walk, linesPerTick: 10, tick: 0.1) { feeder, gpsd in
+            feeder.pause()
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            let port = try serveWeb(daemon)
+            try await daemon.start()
+            try? FileManager.default.removeItem(at: Self.artefacts)
+            let script = try BrowserScript("walk", arguments: webArguments(daemon, port: port)
+                + ["--gpsd-port", String(gpsd.port), "--shots", Self.artefacts.path])
+            #expect(await script.waitFor("READY", timeout: 90))
+            feeder.resume()
+            let r = await script.finish(timeout: 400)
+            report("walk", r)
+            #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
+            #expect((r.results["position_delay_ms_max"] as? Double ?? 9e9) <= 2000)
+            #expect((r.results["events_shown"] as? Int ?? 0) >= Int(sampleRegionCount) + 28)
+            for view in ["map", "plants", "albums", "planting", "events"] {
+                #expect(FileManager.default.fileExists(atPath: Self.artefacts.appendingPathComponent("\(view).png").path), "no screenshot of \(view)")
+            }
+        }
+    }
+}
