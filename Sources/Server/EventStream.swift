@@ -198,8 +198,8 @@ public final class EventStream: Sendable {
 
         func deliver(position line: [UInt8]) {
             let waiter: CheckedContinuation<Void, Never>? = state.withLockedValue { s in
-                guard !s.closed, !s.catchingUp else { return nil }
-                s.position = ByteBuffer(bytes: line)  // the newest wins
+                guard !s.closed else { return nil }
+                s.position = ByteBuffer(bytes: line)  // the newest wins; given once live
                 defer { s.waiter = nil }
                 return s.waiter
             }

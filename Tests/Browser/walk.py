@@ -170,7 +170,24 @@ if until("the album added here, entered", lambda: any(li.get_attribute("data-ins
     button.click()
     until("the capture recorded", lambda: "taken from the web app" in board.ask(json.dumps({"cmd": "captures", "album": album})), 15)
     shot("albums")
-    result(captured_in=album)
+    # A photo from the phone's camera input (here a picture file): kept on the board with the capture.
+    photo = os.path.join(args.shots, "albums.png")
+    li = driver.find_element(By.CSS_SELECTOR, f'#albums-list li[data-id="{album}"]')
+    li.find_element(By.CSS_SELECTOR, "input.capture-file").send_keys(os.path.abspath(photo))
+    li.find_element(By.CSS_SELECTOR, "button.capture").click()
+    kept = {}
+
+    def photo_capture():
+        for c in json.loads(board.ask(json.dumps({"cmd": "captures", "album": album})))["captures"]:
+            if str(c.get("file", "")).endswith(".png"):
+                kept["file"] = c["file"]
+                return True
+        return False
+
+    if until("the photo capture recorded", photo_capture, 15):
+        status, _, body = board.request("GET", "/api/photos/" + os.path.basename(kept["file"]))
+        check(status == 200 and body == open(photo, "rb").read(), f"the photo kept on the board is the one sent: {status}, {len(body)} bytes")
+    result(captured_in=album, photo=os.path.basename(kept.get("file", "")))
 
 # --- Reload mid-walk: nothing lost, nothing doubled.
 before = event_seqs()

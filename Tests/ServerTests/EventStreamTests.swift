@@ -1,0 +1,134 @@
+import Foundation
+import Geo
+import NIOCore
+import Server
+import Store
+import Testing
+
+/// The subscription HTTP's Server-Sent Events read (`EventStream`), on a real SQLite journal:
+/// the seam, the lag rule, an overflow while catching up, positions.
+@Suite struct EventStreams {
+    final class Journal: ServerDelegate {
+        let store: Store
+        let version = "test"
+        init(_ store: Store) { self.store = store }
+        func lastSeq() -> Int64 { (try? store.events(after: 0, limit: 1_000_000).last?.seq) ?? 0 }
+        func prunedThrough() -> Int64 { 0 }
+        func regionIDs() async -> Set<String> { ["a", "b"] }
+        func answer(_ request: Request) async -> Result<[UInt8], RequestError> { .failure(RequestError("not here")) }
+    }
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tl-stream-\(UUID().uuidString.prefix(8))")
+
+    func journal() throws -> (Journal, Hub) {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (Journal(try Store(path: folder.appendingPathComponent("j.sqlite").path)), Hub())
+    }
+
+    /// Commits `n` enter events (regions a and b in turn), published unless told not to.
+    @discardableResult
+    func commit(_ n: Int, _ j: Journal, _ hub: Hub, publish: Bool = true) throws -> [JournalEvent] {
+        let entries = (0..<n).map { k in
+            JournalEntry(time: UTCTime(nanoseconds: 0), type: "enter", region: k % 2 == 0 ? "a" : "b", kind: "plant", json: Array(#"{"type":"enter"}"#.utf8))
+        }
+        let events = try j.store.commit(entries, lastFix: nil, regions: [])
+        if publish { hub.publish(Batch(events)) }
+        return events
+    }
+
+    func open(_ s: Subscribe, _ j: Journal, _ hub: Hub, limit: Int = 1024) async throws -> EventStream {
+        switch await EventStream.open(s, delegate: j, hub: hub, queueLimit: limit) {
+        case .success(let stream): return stream
+        case .failure(let e): throw e
+        }
+    }
+
+    /// The items until nothing is ready within `quiet` (the stream itself waits for ever).
+    func drain(_ stream: EventStream, count: Int) async -> [String] {
+        var out: [String] = []
+        while out.count < count, let item = await stream.next() {
+            switch item {
+            case .line(let b): out.append(String(buffer: b))
+            case .event(let seq, _): out.append("#\(seq)")
+            case .position(let b): out.append(String(buffer: b))
+            case .keepalive: out.append("keepalive")
+            }
+        }
+        return out
+    }
+
+    @Test func theJournalThenLiveEventsWithoutAGapOrARepeat() async throws {
+        let (j, hub) = try journal()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try commit(5, j, hub)
+        let stream = try await open(Subscribe(since: 2), j, hub)
+        // Committed after the stream entered the hub but published late, as the engine may.
+        let late = try commit(2, j, hub, publish: false)
+        #expect(await drain(stream, count: 3) == [#"{"class":"SUBSCRIBED","since":2}"#, "#3", "#4"])
+        hub.publish(Batch(late))
+        try commit(1, j, hub)
+        #expect(await drain(stream, count: 4) == ["#5", "#6", "#7", "#8"])
+        stream.close()
+        #expect(await stream.next() == nil as EventStream.Item?)
+        #expect(hub.count == 0)
+    }
+
+    @Test func aReaderWhoFallsBehindGetsTheLaggedLineAndTheEnd() async throws {
+        let (j, hub) = try journal()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try commit(2, j, hub)
+        let stream = try await open(Subscribe(), j, hub, limit: 3)
+        #expect(await drain(stream, count: 1) == [#"{"class":"SUBSCRIBED","since":2}"#])
+        try commit(1, j, hub)
+        #expect(await drain(stream, count: 1) == ["#3"])
+        for _ in 0..<4 { try commit(1, j, hub) }  // 4 waiting: one over the limit of 3
+        let rest = await drain(stream, count: 5)
+        #expect(rest == [#"{"class":"ERROR","lagged":true,"seq":3,"message":"you were not reading: resubscribe with since 3"}"#], "\(rest)")
+        #expect(hub.count == 0)
+    }
+
+    @Test func anOverflowWhileCatchingUpReadsTheJournalAgainInsteadOfLagging() async throws {
+        let (j, hub) = try journal()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try commit(10, j, hub)
+        let stream = try await open(Subscribe(since: 0), j, hub, limit: 2)
+        #expect(await drain(stream, count: 3) == [#"{"class":"SUBSCRIBED","since":0}"#, "#1", "#2"])
+        for _ in 0..<5 { try commit(1, j, hub) }  // 5 live while it is still reading the journal
+        #expect(await drain(stream, count: 13) == (3...15).map { "#\($0)" })
+        try commit(1, j, hub)
+        #expect(await drain(stream, count: 1) == ["#16"])
+        stream.close()
+    }
+
+    @Test func filtersAndPositionsAsAsked() async throws {
+        let (j, hub) = try journal()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try commit(4, j, hub)
+        let stream = try await open(Subscribe(filter: EventFilter(regions: ["b"]), since: 0, positions: true), j, hub)
+        #expect(await drain(stream, count: 3) == [#"{"class":"SUBSCRIBED","since":0}"#, "#2", "#4"])
+        #expect(hub.wantsPositions)
+        // Positions are live only, the newest wins over one not yet read.
+        hub.publish(position: Array(#"{"class":"POSITION","n":1}"#.utf8))
+        hub.publish(position: Array(#"{"class":"POSITION","n":2}"#.utf8))
+        try commit(2, j, hub)
+        #expect(await drain(stream, count: 2) == ["#6", #"{"class":"POSITION","n":2}"#])
+        stream.close()
+        #expect(!hub.wantsPositions)
+    }
+
+    @Test func theSocketsChecksAndMessages() async throws {
+        let (j, hub) = try journal()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try commit(3, j, hub)
+        let unknown = await EventStream.open(Subscribe(filter: EventFilter(regions: ["zz"])), delegate: j, hub: hub, queueLimit: 8)
+        #expect(throws: RequestError.self) { try unknown.get() }
+        let ahead = await EventStream.open(Subscribe(since: 9), delegate: j, hub: hub, queueLimit: 8)
+        #expect((try? ahead.get()) == nil)
+        if case .failure(let e) = ahead { #expect(e.message.hasPrefix("since 9 is after the last event, 3")) }
+        #expect(hub.count == 0)
+    }
+}
+
+extension EventStream.Item: Equatable {
+    public static func == (a: Self, b: Self) -> Bool { "\(a)" == "\(b)" }
+}
