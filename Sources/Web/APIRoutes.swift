@@ -143,6 +143,9 @@ struct APIRoutes {
         }
         switch await Commands.capture(album: album, note: note, file: path, delegate: delegate) {
         case .success(let json):
+            // Outside the album the answer says so (`"recorded":false`, how far to walk): the
+            // photo is not kept then either.
+            if json.firstRange(of: Array(#""recorded":false"#.utf8)) != nil { try? FileManager.default.removeItem(atPath: path) }
             return Self.json(json)
         case .failure(let e):
             try? FileManager.default.removeItem(atPath: path)

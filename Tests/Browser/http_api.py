@@ -129,6 +129,15 @@ for query, words in [("since=x", "\"since\" must be a whole number"), ("kinds=tr
     status, body = board.events(query)
     check(status == 400 and words in json.loads(body)["message"], f"/api/events?{query}: {status} {body[:200]!r}")
 
+# --- A photo captured outside its album is refused, and not kept on the board.
+import os
+png = bytes.fromhex("89504e470d0a1a0a") + b"\0" * 64
+status, _, body = board.request("POST", "/api/captures?album=album-miradouro&note=far", body=png, headers={"Content-Type": "image/png"})
+answer = json.loads(body)
+check((status == 200 and answer.get("recorded") is False) or status == 422, f"a photo outside the album: {status} {body[:200]!r}")
+photos = os.path.join(os.path.dirname(args.token_file), "photos")
+check(not os.path.isdir(photos) or os.listdir(photos) == [], f"no photo kept after a refused capture: {os.listdir(photos) if os.path.isdir(photos) else []}")
+
 # --- GeoJSON layers: a regions file treeline check accepts; trees; the track.
 status, h, body = board.request("GET", "/api/regions.geojson")
 check(status == 200 and h.get("content-type") == "application/geo+json", f"regions.geojson: {status}")

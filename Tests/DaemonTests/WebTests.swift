@@ -62,21 +62,30 @@ extension Daemon {
         }
     }
 
-    /// Huge bodies, slow clients, 500 connections, malformed input: 4xx or a closed connection,
-    /// and all the while the daemon answers and streams events with its memory bounded.
-    @Test func hostileHTTPClientsGetRefusedAndTheDaemonStaysHealthy() async throws {
-        try await withGPSD(log: walk, linesPerTick: 10, tick: 0.05) { feeder, gpsd in
+    /// Runs `Tests/Browser/<name>.py` beside a daemon that serves the web app, with gpsd fed the
+    /// walk at `linesPerTick` lines every `tick` seconds from the moment the script prints READY.
+    func walkWith(_ name: String, linesPerTick: Int, tick: Double, timeout: Double, arguments: (_ gpsdPort: Int) -> [String] = { _ in [] },
+                  _ check: ((status: Int32, results: [String: Any], stderr: String), DaemonProcess) -> Void) async throws {
+        try await withGPSD(log: walk, linesPerTick: linesPerTick, tick: tick) { feeder, gpsd in
             feeder.pause()
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
             defer { daemon.finish() }
             let port = try serveWeb(daemon)
             try await daemon.start()
-            let script = try BrowserScript("hostile", arguments: webArguments(daemon, port: port))
-            #expect(await script.waitFor("READY", timeout: 60))
+            let script = try BrowserScript(name, arguments: webArguments(daemon, port: port) + arguments(gpsd.port))
+            #expect(await script.waitFor("READY", timeout: 90))
             feeder.resume()
-            let r = await script.finish(timeout: 300)
-            report("hostile", r)
+            let r = await script.finish(timeout: timeout)
+            report(name, r)
             #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
+            check(r, daemon)
+        }
+    }
+
+    /// Huge bodies, slow clients, 500 connections, malformed input: 4xx or a closed connection,
+    /// and all the while the daemon answers and streams events with its memory bounded.
+    @Test func hostileHTTPClientsGetRefusedAndTheDaemonStaysHealthy() async throws {
+        try await walkWith("hostile", linesPerTick: 10, tick: 0.05, timeout: 300) { r, daemon in
             // Every event of the walk reached a subscriber that was streaming through it all.
             #expect(r.results["events_streamed"] as? Int == Int(sampleRegionCount) + 28)
             #expect(daemon.isRunning)
@@ -86,22 +95,12 @@ extension Daemon {
     /// The web app in Debian's chromium on a 360×740 screen, while gpsd is fed the walk at
     /// 100 lines a second: the position within 2 s of gpsd's fix, every event in Events with
     /// none lost or doubled across a reload, Water, Add plant here, Add album here and Capture
-    /// as the command line then sees them; screenshots of each view in out/web.
+    /// (a note, then a photo) as the command line then sees them; screenshots of each view in
+    /// out/web.
     @Test func theWebAppFollowsTheWalkInChromium() async throws {
-        try await withGPSD(log: walk, linesPerTick: 10, tick: 0.1) { feeder, gpsd in
-            feeder.pause()
-            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
-            defer { daemon.finish() }
-            let port = try serveWeb(daemon)
-            try await daemon.start()
-            try? FileManager.default.removeItem(at: Self.artefacts)
-            let script = try BrowserScript("walk", arguments: webArguments(daemon, port: port)
-                + ["--gpsd-port", String(gpsd.port), "--shots", Self.artefacts.path])
-            #expect(await script.waitFor("READY", timeout: 90))
-            feeder.resume()
-            let r = await script.finish(timeout: 400)
-            report("walk", r)
-            #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
+        try? FileManager.default.removeItem(at: Self.artefacts)
+        try await walkWith("walk", linesPerTick: 10, tick: 0.1, timeout: 400,
+                           arguments: { ["--gpsd-port", String($0), "--shots", Self.artefacts.path] }) { r, _ in
             #expect((r.results["position_delay_ms_max"] as? Double ?? 9e9) <= 2000)
             #expect((r.results["events_shown"] as? Int ?? 0) >= Int(sampleRegionCount) + 28)
             for view in ["map", "plants", "albums", "planting", "events"] {

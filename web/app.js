@@ -1,0 +1,89 @@
+// Treeline's web app: wires the views to the board's API and its live stream.
+import { command, getJSON } from "./js/api.js";
+import { on } from "./js/bus.js";
+import { setupAlbums, refreshCaptures } from "./js/albums.js";
+import { checkJournal, lastSeqSeen, receiveEvent, restoreJournal, setupEvents } from "./js/events.js";
+import { addTiles, setupMap, showLastFix, showTrack } from "./js/map.js";
+import { setupPlanting } from "./js/planting.js";
+import { setupPlants } from "./js/plants.js";
+import { refreshRegions, scheduleRefresh } from "./js/regions.js";
+import { showState, setupStatus } from "./js/status.js";
+import { openStream } from "./js/stream.js";
+import { setupTabs } from "./js/tabs.js";
+import { refreshTrees } from "./js/trees.js";
+
+const TRACK_WINDOW_MS = 3600 * 1000; // the recent track: the last hour before the last fix
+const TRACK_POINTS = 500;
+
+/** Logs what could not be loaded: the view stays usable with what came. */
+function warn(what) {
+  return (e) => console.warn(`${what}: ${e.message}`);
+}
+
+async function loadTrack(lastFix) {
+  const cmd = { cmd: "track" };
+  if (lastFix) cmd.since = new Date(Date.parse(lastFix.time) - TRACK_WINDOW_MS).toISOString();
+  const answer = await command(cmd);
+  showTrack((answer.points || []).slice(-TRACK_POINTS));
+}
+
+/**
+ * After the stream was down (the board restarted, the phone lost its Wi-Fi) the journal
+ * resumes by itself, but what is not in it (trees, gpsd's status) and the regions' state are
+ * asked again.
+ */
+function resyncAfterOutage() {
+  let down = false;
+  on("stream", (s) => {
+    if (s === "reconnecting" || s === "offline") down = true;
+    else if (s === "live" && down) {
+      down = false;
+      scheduleRefresh();
+      refreshTrees().catch(warn("trees"));
+      command({ cmd: "state" }).then(showState, warn("state"));
+    }
+  });
+}
+
+/** A view's message goes away when tapped. */
+function dismissableMessages() {
+  for (const m of document.querySelectorAll(".view > .message")) {
+    m.addEventListener("click", () => { m.hidden = true; });
+  }
+}
+
+async function start() {
+  dismissableMessages();
+  resyncAfterOutage();
+  setupTabs();
+  setupMap();
+  setupStatus();
+  setupEvents();
+  setupPlants();
+  setupAlbums();
+  setupPlanting();
+
+  getJSON("/api/web.json").then(addTiles, warn("web.json"));
+  refreshRegions().catch(warn("regions"));
+  refreshTrees().catch(warn("trees"));
+  refreshCaptures();
+
+  // STATE first: its seq tells whether the journal kept in this tab is this daemon's.
+  let state = null;
+  try {
+    state = await command({ cmd: "state" });
+    showState(state);
+    showLastFix(state.last_fix);
+  } catch (e) {
+    warn("state")(e);
+  }
+  restoreJournal(state ? state.seq : undefined);
+  openStream(lastSeqSeen, receiveEvent, async () => {
+    const s = await command({ cmd: "state" });
+    showState(s);
+    checkJournal(s.seq);
+  });
+  loadTrack(state && state.last_fix).catch(warn("track"));
+}
+
+start();

@@ -1,0 +1,149 @@
+// The Albums view: distance and capture allowed/locked per album, its captures, Capture (only
+// inside) with a note and/or a photo from the camera; "Add album here".
+// Rows are kept per id and updated in place, so a note being typed survives every refresh.
+import { command, postPhoto } from "./api.js";
+import { on } from "./bus.js";
+import { arrange, busy, byId, el, setText, showMessage } from "./dom.js";
+import { clock, metres } from "./format.js";
+import { refreshRegions, whereText } from "./regions.js";
+
+// Photos the server kept (POST /api/captures) are named <time>-<hash>.<ext> and served back
+// from /api/photos/; a capture's file from elsewhere (a phone's path) cannot be shown.
+const SERVED_PHOTO = /^\d{8}T\d{6}Z-[0-9a-f]+\.(jpg|png|webp|gif)$/;
+
+const rows = new Map(); // id → {li, …}
+let albums = [];
+let captures = [];
+
+export function setupAlbums() {
+  on("regions", (answer) => {
+    albums = answer.regions.filter((r) => r.kind === "album");
+    render();
+  });
+  on("tab", (name) => name === "albums" && refreshCaptures());
+  setInterval(() => albums.forEach((a) => rows.has(a.id) && updateDistance(rows.get(a.id), a)), 1000);
+  byId("album-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy(byId("album-add"), addAlbum);
+  });
+}
+
+export async function refreshCaptures() {
+  try {
+    captures = (await command({ cmd: "captures" })).captures || [];
+    render();
+  } catch (e) {
+    message(`Captures: ${e.message}`, "error");
+  }
+}
+
+function message(text, kind) {
+  showMessage(byId("albums-message"), text, kind);
+}
+
+function render() {
+  const seen = new Set();
+  // The server's order, never re-sorted: moving a row would take the focus from its note.
+  const nodes = albums.map((a) => {
+    seen.add(a.id);
+    const row = rows.get(a.id) || createRow(a.id);
+    update(row, a);
+    return row.li;
+  });
+  for (const id of rows.keys()) if (!seen.has(id)) rows.delete(id);
+  arrange(byId("albums-list"), nodes);
+  byId("albums-empty").hidden = albums.length > 0;
+}
+
+function createRow(id) {
+  const row = {
+    name: el("span", { class: "name" }),
+    status: el("span", { class: "badge" }),
+    facts: el("span", { class: "facts" }),
+    shots: el("div", { class: "captures" }),
+    note: el("input", { type: "text", class: "capture-note", placeholder: "Note (optional)", maxlength: "200", "aria-label": "Note" }),
+    file: el("input", { type: "file", class: "capture-file", accept: "image/*", capture: "environment", "aria-label": "Photo" }),
+    button: el("button", { type: "button", class: "capture", text: "Capture", disabled: true }),
+  };
+  row.li = el("li", { class: "card", dataset: { id } },
+    el("div", { class: "card-head" }, row.name, row.status),
+    row.facts, row.shots,
+    el("div", { class: "capture-form" }, row.note, row.file, row.button));
+  row.button.addEventListener("click", () => busy(row.button, () => capture(id, row)).then(() => {
+    row.button.disabled = row.li.dataset.inside !== "true"; // busy() re-enabled it
+  }));
+  rows.set(id, row);
+  return row;
+}
+
+function update(row, a) {
+  setText(row.name, a.name);
+  const inside = String(Boolean(a.inside));
+  if (row.li.dataset.inside !== inside) row.li.dataset.inside = inside;
+  if (!row.button.classList.contains("busy")) row.button.disabled = !a.inside;
+  setText(row.status, a.inside ? "capture allowed" : "locked");
+  row.status.className = `badge ${a.inside ? "allowed" : "locked"}`;
+  updateDistance(row, a);
+  showCaptures(row, captures.filter((c) => c.album === a.id));
+}
+
+function updateDistance(row, a) {
+  setText(row.facts, `${a.id} · radius ${metres(a.radius_m)} · ${whereText(a)}`);
+}
+
+function showCaptures(row, list) {
+  const key = list.map((c) => c.id).join(",");
+  if (row.shots.dataset.key === key) return;
+  row.shots.dataset.key = key;
+  if (!list.length) {
+    row.shots.replaceChildren(el("span", { class: "muted", text: "no captures yet" }));
+    return;
+  }
+  const recent = list.slice(-3).reverse();
+  row.shots.replaceChildren(
+    el("span", { text: `${list.length} capture${list.length === 1 ? "" : "s"}` }),
+    el("ul", { class: "capture-list" }, ...recent.map(captureItem)));
+}
+
+function captureItem(c) {
+  const name = c.file ? c.file.split("/").pop() : "";
+  const photo = SERVED_PHOTO.test(name)
+    ? el("a", { href: `/api/photos/${encodeURIComponent(name)}`, target: "_blank", rel: "noopener" },
+      el("img", { src: `/api/photos/${encodeURIComponent(name)}`, alt: `capture #${c.id}`, loading: "lazy" }))
+    : null;
+  return el("li", {}, photo, `#${c.id} ${clock(c.time)}${c.note ? ` “${c.note}”` : ""}${c.file && !photo ? ` · ${name}` : ""}`);
+}
+
+async function capture(id, row) {
+  const note = row.note.value.trim();
+  const file = row.file.files[0];
+  try {
+    const answer = file ? await postPhoto(id, note, file) : await command({ cmd: "capture", album: id, note: note || undefined });
+    if (answer.recorded === false) {
+      message(answer.reason || "not recorded", "error");
+      return;
+    }
+    const c = answer.capture || {};
+    message(`Capture #${c.id} recorded in ${id}${file ? " with the photo" : ""}.`, "ok");
+    row.note.value = "";
+    row.file.value = "";
+    await refreshCaptures();
+  } catch (e) {
+    message(e.message, "error");
+  }
+}
+
+async function addAlbum() {
+  const name = byId("album-name").value.trim();
+  const radius = Number(byId("album-radius").value);
+  if (!name) return message("Give the album a name.", "error");
+  if (!(radius > 0)) return message("The radius is a number of metres above 0.", "error");
+  try {
+    const e = await command({ cmd: "add_region", kind: "album", name, radius_m: radius });
+    message(`Added album ${name} as ${e.region} here, ${metres(radius)} around (seq ${e.seq}).`, "ok");
+    byId("album-name").value = "";
+    await refreshRegions();
+  } catch (e) {
+    message(e.message, "error");
+  }
+}

@@ -1,0 +1,195 @@
+// The journal: the Events list (newest first, filterable) and the last events over the map.
+//
+// Reloads resume without a gap or a repeat: the events received (the last 1000) and the last
+// seq are kept together in sessionStorage, rendered again at load, and the stream is opened
+// with since=<that seq>. An event at or below the last seq is a repeat and is dropped.
+import { emit, on } from "./bus.js";
+import { byId, el, showMessage } from "./dom.js";
+import { clock, metres } from "./format.js";
+import { hooks } from "./hooks.js";
+
+const KEEP = 1000;
+const STORAGE_KEY = "treeline.journal";
+const SAVE_DELAY_MS = 250;
+
+let events = [];   // slim events, arrival order
+let lastSeq = 0;
+let saveTimer = null;
+const typesSeen = new Set();
+
+export function lastSeqSeen() {
+  return lastSeq;
+}
+
+/**
+ * Renders what sessionStorage kept. `serverSeq` is the daemon's last seq: a journal kept with
+ * a higher one belongs to another database, and is dropped.
+ */
+export function restoreJournal(serverSeq) {
+  const saved = load();
+  if (saved && !(serverSeq < saved.lastSeq)) {
+    events = saved.events.slice(-KEEP);
+    lastSeq = saved.lastSeq;
+  } else if (saved) {
+    sessionStorage.removeItem(STORAGE_KEY);
+  }
+  render();
+}
+
+/** The board's journal is another one now (its last seq is below ours): start from seq 0. */
+export function checkJournal(serverSeq) {
+  if (!(serverSeq < lastSeq)) return;
+  events = [];
+  lastSeq = 0;
+  sessionStorage.removeItem(STORAGE_KEY);
+  render();
+}
+
+function render() {
+  byId("events-list").replaceChildren(...events.map(row).reverse());
+  events.forEach((e) => noteType(e.type));
+  renderOverlay();
+  updateCount();
+}
+
+/** A journal EVENT from the stream. */
+export function receiveEvent(e) {
+  if (e.seq <= lastSeq) return;
+  lastSeq = e.seq;
+  const slim = slimEvent(e);
+  events.push(slim);
+  const list = byId("events-list");
+  list.prepend(row(slim));
+  if (events.length > KEEP) {
+    events.shift();
+    list.lastElementChild.remove();
+  }
+  noteType(slim.type);
+  scheduleSummary();
+  scheduleSave();
+  emit("event", e);
+}
+
+// The overlay and the count once a frame: the journal from seq 0 may come by the thousand.
+let summaryPending = false;
+function scheduleSummary() {
+  if (summaryPending) return;
+  summaryPending = true;
+  requestAnimationFrame(() => {
+    summaryPending = false;
+    renderOverlay();
+    updateCount();
+  });
+}
+
+export function setupEvents() {
+  hooks.seqs = () => events.map((e) => e.seq);
+  for (const id of ["events-kind", "events-type", "events-region"]) {
+    byId(id).addEventListener("input", applyFilter);
+  }
+  window.addEventListener("pagehide", save);
+  // The stream's own errors (e.g. "events before seq N were pruned") are worth a line here.
+  on("notice", (text) => showMessage(byId("events-notice"), text, "info"));
+}
+
+/** What the list needs: region_added's whole feature would fill sessionStorage. */
+function slimEvent(e) {
+  const { feature, class: _, ...rest } = e;
+  if (!rest.name && feature && feature.properties) rest.name = feature.properties.name;
+  return rest;
+}
+
+function describe(e) {
+  const extra = [];
+  if (e.initial) extra.push("initial");
+  if (e.transit) extra.push("transit");
+  if (e.type.startsWith("region_") && e.layer) extra.push(`${e.layer} layer`);
+  if (typeof e.distance_m === "number" && !e.type.startsWith("region_")) extra.push(`${metres(e.distance_m)} ${e.distance_m >= 0 ? "inside" : "outside"}`);
+  return extra.join(" · ");
+}
+
+function row(e) {
+  const search = `${e.name || ""} ${e.region || ""}`.toLowerCase();
+  const li = el("li", { dataset: { seq: e.seq, kind: e.kind || "", type: e.type, search } },
+    el("div", { class: "event-head" },
+      el("span", { class: "seq", text: `#${e.seq}` }),
+      el("time", { datetime: e.time, text: clock(e.time) }),
+      el("span", { class: `type type-${e.type}`, text: e.type.replaceAll("_", " ") })),
+    el("div", { class: "event-body" },
+      el("span", { class: `kind-dot kind-${e.kind}`, title: e.kind }),
+      el("span", { class: "name", text: e.name || e.region || "" }),
+      e.name ? el("span", { class: "id", text: e.region }) : null,
+      el("span", { class: "extra", text: describe(e) })));
+  li.hidden = !matches(li);
+  return li;
+}
+
+function matches(li) {
+  const kind = byId("events-kind").value;
+  const type = byId("events-type").value;
+  const text = byId("events-region").value.trim().toLowerCase();
+  return (!kind || li.dataset.kind === kind) &&
+    (!type || li.dataset.type === type) &&
+    (!text || li.dataset.search.includes(text));
+}
+
+function applyFilter() {
+  for (const li of byId("events-list").children) li.hidden = !matches(li);
+  updateCount();
+}
+
+function updateCount() {
+  const list = byId("events-list");
+  const shown = list.querySelectorAll("li:not([hidden])").length;
+  const total = `${events.length} event${events.length === 1 ? "" : "s"}`;
+  byId("events-count").textContent = shown === events.length ? total : `${shown} of ${total} shown`;
+}
+
+/** The type filter offers the types received so far. */
+function noteType(type) {
+  if (typesSeen.has(type)) return;
+  typesSeen.add(type);
+  const select = byId("events-type");
+  const options = [...select.options].slice(1);
+  const before = options.find((o) => o.value > type) || null;
+  select.insertBefore(el("option", { value: type, text: type.replaceAll("_", " ") }), before);
+}
+
+function renderOverlay() {
+  const overlay = byId("map-events");
+  overlay.replaceChildren(...events.slice(-3).reverse().map((e) =>
+    el("li", {},
+      el("time", { text: clock(e.time) }), " ",
+      el("b", { text: e.type.replaceAll("_", " ") }), " ",
+      e.name || e.region || "")));
+  overlay.hidden = events.length === 0;
+}
+
+function load() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY));
+    if (saved && Array.isArray(saved.events) && Number.isInteger(saved.lastSeq)) return saved;
+  } catch {
+    // Unreadable: start again from the journal.
+  }
+  return null;
+}
+
+function scheduleSave() {
+  if (!saveTimer) saveTimer = setTimeout(save, SAVE_DELAY_MS);
+}
+
+// The list and its last seq are written together: a reload resumes after exactly what it shows.
+function save() {
+  clearTimeout(saveTimer);
+  saveTimer = null;
+  let kept = events;
+  while (kept.length) {
+    try {
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ lastSeq, events: kept }));
+      return;
+    } catch {
+      kept = kept.slice(Math.ceil(kept.length / 2)); // over the quota: keep the newer half
+    }
+  }
+}

@@ -1,0 +1,10 @@
+// window.treeline: what the browser tests read. Modules fill it in as they start.
+export const hooks = {
+  position: null,       // {lat, lon, error_m, time, shownAt}: the fix the marker shows
+  positionLog: [],      // {time, shownAt} for every POSITION shown (the last 5000)
+  requests: 0,          // fetches made by api.js
+  seqs: () => [],       // the Events list's seqs, in arrival order
+  mapRegionIds: () => [],
+};
+
+window.treeline = hooks;

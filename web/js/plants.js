@@ -1,0 +1,132 @@
+// The Plants view: due first, each with a live countdown, Water and Remove; "Add plant here".
+// Rows are kept per id and updated in place (a tap must never land on a row just replaced).
+import { command } from "./api.js";
+import { on } from "./bus.js";
+import { arrange, busy, byId, el, setText, showMessage } from "./dom.js";
+import { days } from "./format.js";
+import { dueIn, dueText, isDue, refreshRegions, regionById, whereText } from "./regions.js";
+
+const rows = new Map(); // id → {li, due, distance, …}
+let plants = [];
+
+export function setupPlants() {
+  on("regions", (answer) => {
+    plants = answer.regions.filter((r) => r.kind === "plant");
+    render();
+  });
+  setInterval(tick, 1000);
+  byId("plant-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    busy(byId("plant-add"), addPlant);
+  });
+}
+
+function message(text, kind) {
+  showMessage(byId("plants-message"), text, kind);
+}
+
+/** Due first (most overdue on top), then by time left; never-watered ones count as due now. */
+function order(a, b) {
+  const left = (p) => (dueIn(p) ?? (p.due ? -Infinity : Infinity));
+  return isDue(b) - isDue(a) || left(a) - left(b) || a.name.localeCompare(b.name);
+}
+
+function render() {
+  const list = byId("plants-list");
+  const seen = new Set();
+  const nodes = plants.slice().sort(order).map((p) => {
+    seen.add(p.id);
+    const row = rows.get(p.id) || createRow(p.id);
+    update(row, p);
+    return row.li;
+  });
+  for (const id of rows.keys()) if (!seen.has(id)) rows.delete(id);
+  arrange(list, nodes);
+  byId("plants-empty").hidden = plants.length > 0;
+  updateBadge();
+}
+
+function createRow(id) {
+  const row = {
+    name: el("span", { class: "name" }),
+    id: el("span", { class: "id", text: id }),
+    due: el("span", { class: "due" }),
+    facts: el("span", { class: "facts" }),
+    water: el("button", { type: "button", class: "water", text: "Water" }),
+    remove: el("button", { type: "button", class: "remove secondary", text: "Remove" }),
+  };
+  row.li = el("li", { class: "card", dataset: { id } },
+    el("div", { class: "card-head" }, row.name, row.id),
+    row.due, row.facts,
+    el("div", { class: "actions" }, row.water, row.remove));
+  row.water.addEventListener("click", () => busy(row.water, () => water(id)));
+  row.remove.addEventListener("click", () => busy(row.remove, () => remove(id)));
+  rows.set(id, row);
+  return row;
+}
+
+function update(row, p) {
+  setText(row.name, p.name);
+  row.remove.title = p.layer === "user" ? "Remove this plant" : `From a regions file (${p.layer} layer): edit the file to remove it`;
+  row.remove.classList.toggle("muted", p.layer !== "user");
+  updateTimes(row, p);
+}
+
+/** What changes with time: the countdown, the due flag, the distance. */
+function updateTimes(row, p) {
+  const due = isDue(p);
+  if (row.li.dataset.due !== String(due)) row.li.dataset.due = String(due);
+  setText(row.due, dueText(p));
+  setText(row.facts, `every ${days(p.interval_days)} · ${whereText(p)}`);
+}
+
+function tick() {
+  for (const p of plants) {
+    const row = rows.get(p.id);
+    if (row) updateTimes(row, p);
+  }
+  updateBadge();
+}
+
+/** The Plants tab shows how many are due. */
+function updateBadge() {
+  const n = plants.filter(isDue).length;
+  setText(byId("plants-badge"), n ? String(n) : "");
+}
+
+async function water(id) {
+  const name = (regionById(id) || {}).name || id;
+  try {
+    const e = await command({ cmd: "water", plant: id });
+    message(`Watered ${name} (seq ${e.seq}).`, "ok");
+    await refreshRegions();
+  } catch (e) {
+    message(e.message, "error");
+  }
+}
+
+async function remove(id) {
+  const name = (regionById(id) || {}).name || id;
+  try {
+    const e = await command({ cmd: "remove_region", region: id });
+    message(`Removed ${name} (seq ${e.seq}).`, "ok");
+    await refreshRegions();
+  } catch (e) {
+    message(e.message, "error");
+  }
+}
+
+async function addPlant() {
+  const name = byId("plant-name").value.trim();
+  const interval = Number(byId("plant-interval").value);
+  if (!name) return message("Give the plant a name.", "error");
+  if (!(interval > 0)) return message("The interval is a number of days above 0.", "error");
+  try {
+    const e = await command({ cmd: "add_region", kind: "plant", name, interval_days: interval });
+    message(`Added ${name} as ${e.region} here (seq ${e.seq}).`, "ok");
+    byId("plant-name").value = "";
+    await refreshRegions();
+  } catch (e) {
+    message(e.message, "error");
+  }
+}

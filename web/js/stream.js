@@ -1,0 +1,55 @@
+// The live stream: GET /api/events as Server-Sent Events. Journal events and positions are
+// passed on through the bus ("event" is emitted by the journal, which drops repeats).
+//
+// EventSource reconnects by itself after a drop, sending Last-Event-ID (the last seq it got),
+// which the server honours over `since`: so a lagged stream (ERROR lagged, then closed) just
+// resumes. Only when the browser gives up (an HTTP error: 401, 502, or 400 when the board's
+// journal is no longer the one read before) is a new EventSource opened here, after a pause
+// and `beforeRetry()` (which may start the journal again), from the last seq it holds.
+import { emit } from "./bus.js";
+
+const RETRY_MS = 5000;
+
+/**
+ * Opens the stream; `since()` gives the seq to resume after; `onEvent(event)` gets EVENTs;
+ * `beforeRetry()` (async) runs before a new stream replaces one the browser gave up.
+ */
+export function openStream(since, onEvent, beforeRetry) {
+  const source = new EventSource(`/api/events?since=${since()}&positions=1`);
+  emit("stream", "connecting");
+
+  source.addEventListener("open", () => emit("stream", "live"));
+  source.addEventListener("message", (m) => receive(m.data, onEvent));
+  source.addEventListener("position", (m) => {
+    const p = parse(m.data);
+    if (p && p.class === "POSITION") emit("position", p);
+  });
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CLOSED) {
+      emit("stream", "offline");
+      setTimeout(async () => {
+        await beforeRetry().catch(() => {});
+        openStream(since, onEvent, beforeRetry);
+      }, RETRY_MS);
+    } else {
+      emit("stream", "reconnecting");
+    }
+  });
+}
+
+function receive(data, onEvent) {
+  const m = parse(data);
+  if (!m) return;
+  if (m.class === "EVENT") onEvent(m);
+  else if (m.class === "ERROR" && !m.lagged) emit("notice", m.message || "error from the stream");
+  // lagged: the server closes the stream and EventSource comes back after the last seq.
+}
+
+function parse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    console.warn("stream: not JSON:", text.slice(0, 80));
+    return null;
+  }
+}
