@@ -41,13 +41,14 @@ PRODUCTS   ?= .build/$(CONFIGURATION)
 # mosquitto_pub, mosquitto_passwd) for its tests. libjs-leaflet for the web app's map (treelined
 # serves Debian's files), qrencode for `treeline web`'s QR code; chromium and chromium-driver for
 # the web app's browser tests, driven by Selenium from PyPI in a virtual environment
-# (python3-venv; `make browser-deps`). The benchmarks also need GNU time (shapely's peak RSS).
+# (python3-venv; `make browser-deps`); firefox-esr for its test in Firefox, driven over Marionette
+# (marionette_driver from PyPI: Debian has no geckodriver). The benchmarks also need GNU time (shapely's peak RSS).
 DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd libsqlite3-dev systemd procps libxml2-utils \
-                libmosquitto-dev mosquitto mosquitto-clients libjs-leaflet qrencode chromium chromium-driver python3-venv
+                libmosquitto-dev mosquitto mosquitto-clients libjs-leaflet qrencode chromium chromium-driver firefox-esr python3-venv
 BENCH_PACKAGES := time python3-venv
-# The browser tests' Python: Selenium, pinned, from PyPI.
+# The browser tests' Python: Selenium and Mozilla's Marionette client, pinned, from PyPI.
 BROWSER_VENV := .venv-browser
-SELENIUM     := selenium==4.51.0
+BROWSER_PY   := selenium==4.51.0 marionette_driver==3.7.1
 
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -74,8 +75,8 @@ deps:
 
 # Made once; `rm -rf $(BROWSER_VENV)` to make it again.
 browser-deps: deps
-	@[ -x $(BROWSER_VENV)/bin/python3 ] && $(BROWSER_VENV)/bin/python3 -c 'import selenium' 2>/dev/null || { \
-	  python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q '$(SELENIUM)'; }
+	@[ -x $(BROWSER_VENV)/bin/python3 ] && $(BROWSER_VENV)/bin/python3 -c 'import selenium, marionette_driver' 2>/dev/null || { \
+	  python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q $(BROWSER_PY); }
 
 install-missing:
 	@missing=""; for p in $(PACKAGES); do \

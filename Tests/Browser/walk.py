@@ -240,6 +240,8 @@ if delays:
 # --- No console errors.
 errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 check(not errors, f"console errors: {errors[:5]}")
+page_errors = js("return window.treeline.errors")
+check(page_errors == [], f"errors in the page: {page_errors}")
 result(console_errors=len(errors), screenshots=sorted(os.listdir(args.shots)))
 driver.quit()
 checks.done()

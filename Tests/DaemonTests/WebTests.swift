@@ -34,31 +34,47 @@ extension Daemon {
         print("\(name): \(figures)")
     }
 
-    /// Without the token every path is 401; with it, `POST /api` answers byte for byte what the
-    /// socket answers; the certificate pinned, the names it was made for; SSE resumes by
-    /// `Last-Event-ID` and filters as the socket's subscription.
-    @Test func theHTTPAPIIsTheSocketsBehindATokenOverPinnedTLS() async throws {
+    /// Runs `Tests/Browser/<name>.py` against a daemon that serves the web app, once gpsd has fed
+    /// it the whole walk (its journal then holds the 35 events to compare with).
+    func afterTheWalk(_ name: String, timeout: Double, arguments: [String] = [],
+                      _ check: ((status: Int32, results: [String: Any], stderr: String)) -> Void) async throws {
         try await withGPSD(log: walk) { _, gpsd in
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
             defer { daemon.finish() }
             let port = try serveWeb(daemon)
             try await daemon.start()
-            // The walk runs to its end first: the journal then holds every event to compare.
             let (c, _) = try daemon.client()
-            var state: [String: Any] = [:]
+            var seq: Int64 = 0
             var patience = Patience()
-            while patience.waited < 30 {
-                state = json(c.ask(#"{"cmd":"state"}"#) ?? "")
-                if (state["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28 { break }
+            while seq < sampleRegionCount + 28 && patience.waited < 30 {
+                seq = (json(c.ask(#"{"cmd":"state"}"#) ?? "")["seq"] as? NSNumber)?.int64Value ?? 0
                 await patience.nap(0.2)
             }
-            #expect((state["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28)
-            let script = try BrowserScript("http_api", arguments: webArguments(daemon, port: port))
-            let r = await script.finish(timeout: 120)
-            report("http_api", r)
+            #expect(seq == sampleRegionCount + 28)
+            let script = try BrowserScript(name, arguments: webArguments(daemon, port: port) + arguments)
+            let r = await script.finish(timeout: timeout)
+            report(name, r)
             #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
+            check(r)
+        }
+    }
+
+    /// Without the token every path is 401; with it, `POST /api` answers byte for byte what the
+    /// socket answers; the certificate pinned, the names it was made for; SSE resumes by
+    /// `Last-Event-ID` and filters as the socket's subscription.
+    @Test func theHTTPAPIIsTheSocketsBehindATokenOverPinnedTLS() async throws {
+        try await afterTheWalk("http_api", timeout: 120) { r in
             #expect((r.results["unauthorized_paths"] as? Int ?? 0) >= 15)
             #expect((r.results["parity_commands"] as? Int ?? 0) >= 15)
+        }
+    }
+
+    /// The page in Firefox too (Debian's firefox-esr over Marionette): the journal, the regions,
+    /// every view, no error; screenshots in out/web.
+    @Test func theWebAppWorksInFirefox() async throws {
+        try await afterTheWalk("firefox", timeout: 180, arguments: ["--shots", Self.artefacts.path]) { r in
+            #expect(r.results["firefox_events"] as? Int == Int(sampleRegionCount) + 28)
+            #expect(r.results["firefox_errors"] as? Int == 0)
         }
     }
 
@@ -98,7 +114,6 @@ extension Daemon {
     /// (a note, then a photo) as the command line then sees them; screenshots of each view in
     /// out/web.
     @Test func theWebAppFollowsTheWalkInChromium() async throws {
-        try? FileManager.default.removeItem(at: Self.artefacts)
         try await walkWith("walk", linesPerTick: 10, tick: 0.1, timeout: 400,
                            arguments: { ["--gpsd-port", String($0), "--shots", Self.artefacts.path] }) { r, _ in
             #expect((r.results["position_delay_ms_max"] as? Double ?? 9e9) <= 2000)

@@ -5,6 +5,10 @@ export const hooks = {
   requests: 0,          // fetches made by api.js
   seqs: () => [],       // the Events list's seqs, in arrival order
   mapRegionIds: () => [],
+  errors: [],           // uncaught errors and rejections, as text (any browser)
 };
 
 window.treeline = hooks;
+
+window.addEventListener("error", (e) => hooks.errors.push(`${e.message} (${e.filename}:${e.lineno})`));
+window.addEventListener("unhandledrejection", (e) => hooks.errors.push(`unhandled rejection: ${e.reason}`));
