@@ -15,11 +15,18 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let offered = request.uri.queryParameters.get("token") {
             guard token.matches(Array(offered.utf8)) else { return Self.unauthorized("the token in the address is not this board's: open the URL `treeline web` prints on the board") }
-            var rest = request.uri.queryParameters.filter { $0.key != "token" }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            // Back to the same page without the token: a path of this origin only (never
+            // "//host", which a browser would take for another site), the rest of the query
+            // encoded again.
+            var allowed = CharacterSet.urlQueryAllowed
+            allowed.remove(charactersIn: "&=+#")
+            func encoded(_ s: Substring) -> String { String(s).addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+            var rest = request.uri.queryParameters.filter { $0.key != "token" }.map { "\(encoded($0.key))=\(encoded($0.value))" }.joined(separator: "&")
             if !rest.isEmpty { rest = "?" + rest }
+            let path = request.uri.path.hasPrefix("//") || !request.uri.path.hasPrefix("/") ? "/" : request.uri.path
             var cookie = "\(Self.cookieName)=\(token.text); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
             if secureCookie { cookie += "; Secure" }
-            return Response(status: .seeOther, headers: [.location: request.uri.path + rest, .setCookie: cookie, .cacheControl: "no-store"])
+            return Response(status: .seeOther, headers: [.location: path + rest, .setCookie: cookie, .cacheControl: "no-store"])
         }
         if let auth = request.headers[.authorization] {
             let parts = auth.split(separator: " ", maxSplits: 1)

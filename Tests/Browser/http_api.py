@@ -44,6 +44,9 @@ status, h, _ = board.request("GET", "/?token=" + board.token + "&view=plants", t
 cookie = h.get("set-cookie", "")
 check(status == 303 and h.get("location") == "/?view=plants", f"/?token=…: {status} to {h.get('location')}")
 check(all(a in cookie for a in ("HttpOnly", "Secure", "SameSite=Strict")), f"the cookie's attributes: {cookie}")
+for path, location in [("//evil.example/?token=", "/"), ("/?view=a%0d%0aSet-Cookie:%20x=1&token=", "/?view=a%0D%0ASet-Cookie:%20x%3D1")]:
+    status, h, _ = board.request("GET", path + board.token, token=False)
+    check(status == 303 and h.get("location") == location, f"{path}…: redirected to {h.get('location')!r}, not {location!r} (another site, or a header from the query)")
 status, h, body = board.request("GET", "/", headers={"Cookie": cookie.split(";")[0]}, token=False)
 check(status == 200 and h.get("content-type", "").startswith("text/html") and b"<html" in body.lower(), f"/ with the cookie: {status}")
 check("default-src 'self'" in h.get("content-security-policy", ""), "the page's content security policy")
