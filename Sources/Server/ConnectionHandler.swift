@@ -242,14 +242,17 @@ final class ConnectionHandler: ChannelDuplexHandler {
             reply(error: "already subscribed on this connection: open another connection for another subscription")
             return
         }
+        // In the hub before the last seq is read: a batch published in between reaches this
+        // loop after this step, when the subscription is set (and seqs at or below it are passed over).
+        hub.add(self, on: context.eventLoop, positions: request.positions)
         let last = delegate.lastSeq()
         if let message = Subscribe.sinceProblem(request.since, last: last) {
+            hub.remove(self)
             reply(error: message)
             return
         }
         if let line = Subscribe.prunedLine(since: request.since, pruned: delegate.prunedThrough()) { write(line: line) }
         subscription = Subscription(filter: request.filter, timing: request.timing, lastSeq: request.since ?? last, catchingUp: request.since != nil)
-        hub.add(self, on: context.eventLoop, positions: request.positions)
         write(line: Subscribe.subscribedLine(since: request.since ?? last))
         pump()
     }

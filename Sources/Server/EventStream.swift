@@ -54,13 +54,18 @@ public final class EventStream: Sendable {
         if let wanted = s.filter.regions, let message = Subscribe.unknownRegions(wanted, inForce: await delegate.regionIDs()) {
             return .failure(RequestError(message))
         }
+        // In the hub before the last seq is read: an event committed in between is in the
+        // mailbox (and one at or below the last seq is passed over).
+        let mailbox = Mailbox(filter: s.filter, timing: s.timing, positions: s.positions, limit: queueLimit, catchingUp: s.since != nil)
+        hub.add(mailbox)
         let last = delegate.lastSeq()
-        if let message = Subscribe.sinceProblem(s.since, last: last) { return .failure(RequestError(message)) }
+        if let message = Subscribe.sinceProblem(s.since, last: last) {
+            hub.remove(mailbox)
+            return .failure(RequestError(message))
+        }
         var opening: [ByteBuffer] = []
         if let line = Subscribe.prunedLine(since: s.since, pruned: delegate.prunedThrough()) { opening.append(ByteBuffer(bytes: line)) }
         opening.append(ByteBuffer(bytes: Subscribe.subscribedLine(since: s.since ?? last)))
-        let mailbox = Mailbox(filter: s.filter, timing: s.timing, positions: s.positions, limit: queueLimit, catchingUp: s.since != nil)
-        hub.add(mailbox)
         mailbox.startKeepalive(every: keepalive)
         return .success(EventStream(mailbox: mailbox, hub: hub, store: delegate.store, filter: s.filter, opening: opening, lastSeq: s.since ?? last))
     }

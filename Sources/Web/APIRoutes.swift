@@ -16,6 +16,24 @@ final class OpenStreams: Sendable {
     func closeAll() { for s in streams.withLockedValue({ Array($0.values) }) { s.close() } }
 }
 
+/// An event stream that closes when its response is done with it, or dropped unsent.
+final class StreamOwner: Sendable {
+    let stream: EventStream
+    let streams: OpenStreams
+
+    init(_ stream: EventStream, _ streams: OpenStreams) {
+        self.stream = stream
+        self.streams = streams
+    }
+
+    func close() {
+        stream.close()
+        streams.remove(stream)
+    }
+
+    deinit { close() }
+}
+
 /// How many photos may be on their way in at once: each is held whole in memory (up to
 /// `max_photo_mib`) until it is written.
 final class UploadSlots: Sendable {
@@ -80,15 +98,14 @@ struct APIRoutes {
         case .failure(let e): return Self.error(e, status: .badRequest)
         }
         streams.add(stream)
-        let streams = self.streams
+        // The body closes the stream when it ends; if Hummingbird never runs it (the client went
+        // away before the head was written), the owner's release does.
+        let owner = StreamOwner(stream, streams)
         return Response(status: .ok, headers: [.contentType: "text/event-stream", HTTPField.Name("X-Accel-Buffering")!: "no"],
                         body: ResponseBody { writer in
-            defer {
-                stream.close()
-                streams.remove(stream)
-            }
+            defer { owner.close() }
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-            while let item = await stream.next() {
+            while let item = await owner.stream.next() {
                 try await writer.write(ServerSentEvents.frame(item))
             }
             try await writer.finish(nil)
@@ -171,7 +188,8 @@ enum Photo {
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return "\(f.string(from: Date()))-\(hash).\(ext)"
+        // The time, the content's hash, and a random part: the same bytes sent twice are two files.
+        return "\(f.string(from: Date()))-\(hash)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).\(ext)"
     }
 }
 

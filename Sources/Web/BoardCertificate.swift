@@ -19,13 +19,19 @@ public struct BoardCertificate: Sendable {
 
     public static func loadOrMake(folder: String, for board: BoardAddresses, now: Date = Date()) throws(WebError) -> (BoardCertificate, made: Bool) {
         let certPath = folder + "/web-cert.pem", keyPath = folder + "/web-key.pem"
+        var wanted = board
         if let cert = FileManager.default.contents(atPath: certPath), let key = FileManager.default.contents(atPath: keyPath),
-           let kept = try? BoardCertificate(certificatePEM: String(decoding: cert, as: UTF8.self), keyPEM: String(decoding: key, as: UTF8.self)),
-           Set(board.names).isSubset(of: kept.names), Set(board.addresses).isSubset(of: kept.addresses),
-           let until = try? Certificate(pemEncoded: kept.certificatePEM).notValidAfter, until.timeIntervalSince(now) > 30 * 86_400 {
-            return (kept, false)
+           let kept = try? BoardCertificate(certificatePEM: String(decoding: cert, as: UTF8.self), keyPEM: String(decoding: key, as: UTF8.self)) {
+            if Set(board.names).isSubset(of: kept.names), Set(board.addresses).isSubset(of: kept.addresses),
+               let until = try? Certificate(pemEncoded: kept.certificatePEM).notValidAfter, until.timeIntervalSince(now) > 30 * 86_400 {
+                return (kept, false)
+            }
+            // A board moving between networks keeps the names it had: the phones that
+            // accepted the certificate there need not accept a new one when it comes back.
+            wanted.names += kept.names.filter { !wanted.names.contains($0) }
+            wanted.addresses += kept.addresses.filter { !wanted.addresses.contains($0) }
         }
-        let made = try make(for: board, now: now)
+        let made = try make(for: wanted, now: now)
         try write(made.keyPEM, to: keyPath, mode: 0o600)
         try write(made.certificatePEM, to: certPath, mode: 0o644)
         return (made, true)
@@ -34,7 +40,9 @@ public struct BoardCertificate: Sendable {
     /// Reads a PEM pair back (its names and addresses from the subject alternative names).
     init(certificatePEM: String, keyPEM: String) throws {
         let cert = try Certificate(pemEncoded: certificatePEM)
-        _ = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
+        // The pair must belong together (the two files are written one after the other).
+        let key = try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
+        guard cert.publicKey == Certificate.PublicKey(key.publicKey) else { throw WebError("the key is not the certificate's") }
         var names: [String] = [], addresses: [String] = []
         for n in try cert.extensions.subjectAlternativeNames ?? SubjectAlternativeNames() {
             switch n {

@@ -6,6 +6,8 @@ import Logging
 
 /// Every request carries the token: `Authorization: Bearer …`, or the cookie that opening
 /// `/?token=…` once sets (then a redirect drops the token from the address bar and history).
+/// The cookie is SameSite=Lax: the redirect's page gets it even when the link was opened from
+/// another site (a chat, a mail), and no other site's POST carries it.
 /// Anything else: 401 and nothing more.
 struct TokenGate<Context: RequestContext>: RouterMiddleware {
     static var cookieName: String { "treeline_token" }
@@ -24,7 +26,7 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
             var rest = request.uri.queryParameters.filter { $0.key != "token" }.map { "\(encoded($0.key))=\(encoded($0.value))" }.joined(separator: "&")
             if !rest.isEmpty { rest = "?" + rest }
             let path = request.uri.path.hasPrefix("//") || !request.uri.path.hasPrefix("/") ? "/" : request.uri.path
-            var cookie = "\(Self.cookieName)=\(token.text); Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000"
+            var cookie = "\(Self.cookieName)=\(token.text); Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"
             if secureCookie { cookie += "; Secure" }
             return Response(status: .seeOther, headers: [.location: path + rest, .setCookie: cookie, .cacheControl: "no-store"])
         }
@@ -79,11 +81,21 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
 
     init(tiles: String?) {
         var images = "'self' data: blob:"
-        if let tiles, let url = URL(string: tiles.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-           let scheme = url.scheme, let host = url.host {
-            images += " \(scheme)://\(host.hasPrefix("s.") || host.hasPrefix("a.") ? "*" + host.dropFirst(1) : host)"
-        }
+        if let tiles, let source = Self.source(ofTiles: tiles) { images += " " + source }
         policy = "default-src 'self'; img-src \(images); style-src 'self' 'unsafe-inline'; media-src 'self' blob: mediastream:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    }
+
+    /// `https://{s}.tile.example.org:8443/{z}/{x}/{y}.png` → `https://*.tile.example.org:8443`.
+    static func source(ofTiles template: String) -> String? {
+        let wildcard = template.replacingOccurrences(of: "{s}", with: "tile-subdomain")
+        guard let url = URL(string: wildcard.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+              let scheme = url.scheme, var host = url.host else { return nil }
+        if template.contains("{s}") {
+            let labels = host.split(separator: ".")
+            host = labels.map { $0.contains("tile-subdomain") ? "*" : String($0) }.joined(separator: ".")
+            if !host.hasPrefix("*") { host = "*." + labels.dropFirst().joined(separator: ".") }
+        }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 import Server
@@ -63,9 +64,9 @@ public struct WebService: Service {
     public func run() async throws {
         let streams = OpenStreams()
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: SecurityHeaders(tiles: settings.tiles))
         router.add(middleware: ErrorsAsJSON())
         router.add(middleware: TokenGate(token: settings.token, secureCookie: settings.tls != nil))
-        router.add(middleware: SecurityHeaders(tiles: settings.tiles))
         router.add(middleware: FileMiddleware(settings.root, searchForIndexHtml: true, logger: logger)
             .withAdditionalMediaType(MediaType(type: .application, subType: "javascript"), mappedToFileExtension: "mjs"))
         router.add(middleware: FileMiddleware(settings.leaflet, urlBasePath: "/leaflet", logger: logger))
@@ -96,10 +97,23 @@ public struct WebService: Service {
             logger: logger
         )
         // Open event streams never end by themselves: at shutdown they are closed, so the
-        // server's own graceful stop finds every response done.
+        // server's own graceful stop finds every response done. A server that cannot start
+        // (the port taken, a hotspot address not up yet at boot) is logged and tried again
+        // every 5 s: the monitor and the socket go on meanwhile.
+        let stopping = NIOLockedValueBox(false)
         try await withGracefulShutdownHandler {
-            try await app.runService()
+            while !stopping.withLockedValue({ $0 }) {
+                do {
+                    try await app.runService()
+                    return
+                } catch {
+                    if stopping.withLockedValue({ $0 }) || Task.isCancelled { return }
+                    logger.error("web app: cannot serve on \(settings.host):\(settings.port): \(error); trying again in 5 s")
+                    try? await Task.sleep(for: .seconds(5))
+                }
+            }
         } onGracefulShutdown: {
+            stopping.withLockedValue { $0 = true }
             streams.closeAll()
         }
     }
