@@ -42,9 +42,10 @@ PRODUCTS   ?= .build/$(CONFIGURATION)
 # serves Debian's files), qrencode for `treeline web`'s QR code; chromium and chromium-driver for
 # the web app's browser tests, driven by Selenium from PyPI in a virtual environment
 # (python3-venv; `make browser-deps`); firefox-esr for its test in Firefox, driven over Marionette
-# (marionette_driver from PyPI: Debian has no geckodriver). The benchmarks also need GNU time (shapely's peak RSS).
+# (marionette_driver from PyPI: Debian has no geckodriver); openssl for the browser test to pin the
+# board's certificate by its key. The benchmarks also need GNU time (shapely's peak RSS).
 DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd libsqlite3-dev systemd procps libxml2-utils \
-                libmosquitto-dev mosquitto mosquitto-clients libjs-leaflet qrencode chromium chromium-driver firefox-esr python3-venv
+                libmosquitto-dev mosquitto mosquitto-clients libjs-leaflet qrencode chromium chromium-driver firefox-esr python3-venv openssl
 BENCH_PACKAGES := time python3-venv
 # The browser tests' Python: Selenium and Mozilla's Marionette client, pinned, from PyPI.
 BROWSER_VENV := .venv-browser
