@@ -46,23 +46,38 @@ public struct BoardAddresses: Sendable, Equatable {
 
     /// An IPv4 or IPv6 (not link-local) socket address as text.
     static func text(_ sa: UnsafeMutablePointer<sockaddr>) -> String? {
-        var out = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(sa.pointee.sa_family) {
         case AF_INET:
             return sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
                 var a = p.pointee.sin_addr
-                return inet_ntop(AF_INET, &a, &out, socklen_t(out.count)).map { _ in Self.text(out) }
+                return text(ofAddress: withUnsafeBytes(of: &a) { Array($0) })
             }
         case AF_INET6:
             return sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
                 var a = p.pointee.sin6_addr
                 let bytes = withUnsafeBytes(of: &a) { Array($0) }
                 if bytes[0] == 0xFE && (bytes[1] & 0xC0) == 0x80 { return nil }  // fe80::/10
-                return inet_ntop(AF_INET6, &a, &out, socklen_t(out.count)).map { _ in Self.text(out) }
+                return text(ofAddress: bytes)
             }
         default:
             return nil
         }
+    }
+
+    /// An address's 4 (IPv4) or 16 (IPv6) bytes as text (`inet_ntop`).
+    public static func text(ofAddress bytes: [UInt8]) -> String? {
+        var out = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let family = bytes.count == 4 ? AF_INET : bytes.count == 16 ? AF_INET6 : -1
+        guard family >= 0 else { return nil }
+        return bytes.withUnsafeBytes { p in inet_ntop(family, p.baseAddress, &out, socklen_t(out.count)).map { _ in text(out) } }
+    }
+
+    /// An IPv4 or IPv6 address in text as its bytes (`inet_pton`); nil for a name.
+    public static func bytes(ofAddress text: String) -> [UInt8]? {
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
     }
 
     /// The URLs a browser may open for a server listening on `host:port`: that address itself,

@@ -232,7 +232,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }
 
-    private func reply(error message: String) { write(line: Subscribe.errorLine(message)) }
+    private func reply(error message: String) { write(line: RequestError(message).json) }
 
     // MARK: subscription
 

@@ -94,7 +94,7 @@ public final class EventStream: Sendable {
                     } catch {
                         r.ended = true
                         reader.withLockedValue { $0 = r }
-                        return .line(ByteBuffer(bytes: Subscribe.errorLine("cannot read the journal: \(error.description)")))
+                        return .line(ByteBuffer(bytes: RequestError("cannot read the journal: \(error.description)").json))
                     }
                     r.pageIndex = 0
                     if r.page.isEmpty {

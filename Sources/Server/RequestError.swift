@@ -6,4 +6,12 @@ import Store
 public struct RequestError: Error, Equatable, Sendable {
     public var message: String
     public init(_ message: String) { self.message = message }
+
+    /// `{"class":"ERROR","message":…}` (no newline): what every transport sends for it.
+    public var json: [UInt8] {
+        var out: [UInt8] = Array(#"{"class":"ERROR","message":"#.utf8)
+        JSONBytes.appendString(message, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
 }

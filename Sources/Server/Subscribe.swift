@@ -55,12 +55,4 @@ extension Subscribe {
     static func laggedLine(seq: Int64) -> [UInt8] {
         Array(#"{"class":"ERROR","lagged":true,"seq":\#(seq),"message":"you were not reading: resubscribe with since \#(seq)"}"#.utf8)
     }
-
-    static func errorLine(_ message: String) -> [UInt8] {
-        var out: [UInt8] = []
-        out.append(contentsOf: #"{"class":"ERROR","message":"#.utf8)
-        JSONBytes.appendString(message, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
 }

@@ -68,7 +68,7 @@ struct APIRoutes {
     }
 
     static func error(_ e: RequestError, status: HTTPResponse.Status) -> Response {
-        json(Commands.errorJSON(e.message), status: status)
+        json(e.json, status: status)
     }
 
     /// `POST /api`: exactly the socket's answer. A request that does not parse is 400; one
@@ -93,7 +93,7 @@ struct APIRoutes {
         case .failure(let e): return Self.error(e, status: .badRequest)
         }
         let stream: EventStream
-        switch await Commands.open(subscription, delegate: delegate, hub: hub, queueLimit: settings.queueLimit) {
+        switch await EventStream.open(subscription, delegate: delegate, hub: hub, queueLimit: settings.queueLimit) {
         case .success(let s): stream = s
         case .failure(let e): return Self.error(e, status: .badRequest)
         }

@@ -47,7 +47,7 @@ public struct BoardCertificate: Sendable {
         for n in try cert.extensions.subjectAlternativeNames ?? SubjectAlternativeNames() {
             switch n {
             case .dnsName(let s): names.append(s)
-            case .ipAddress(let octets): if let a = Self.addressText(Array(octets.bytes)) { addresses.append(a) }
+            case .ipAddress(let octets): if let a = BoardAddresses.text(ofAddress: Array(octets.bytes)) { addresses.append(a) }
             default: break
             }
         }
@@ -66,7 +66,7 @@ public struct BoardCertificate: Sendable {
                 CommonName(board.names.first ?? "treeline")
             }
             var alternatives: [GeneralName] = board.names.map { .dnsName($0) }
-            alternatives += board.addresses.compactMap { a in Self.addressBytes(a).map { .ipAddress(ASN1OctetString(contentBytes: ArraySlice($0))) } }
+            alternatives += board.addresses.compactMap { a in BoardAddresses.bytes(ofAddress: a).map { .ipAddress(ASN1OctetString(contentBytes: ArraySlice($0))) } }
             let extensions = try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
@@ -82,21 +82,6 @@ public struct BoardCertificate: Sendable {
         }
     }
 
-    public static func isAddress(_ text: String) -> Bool { addressBytes(text) != nil }
-
-    static func addressBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr(), v6 = in6_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
-    }
-
-    static func addressText(_ bytes: [UInt8]) -> String? {
-        var out = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        let family = bytes.count == 4 ? AF_INET : bytes.count == 16 ? AF_INET6 : -1
-        guard family >= 0 else { return nil }
-        return bytes.withUnsafeBytes { p in inet_ntop(family, p.baseAddress, &out, socklen_t(out.count)).map { _ in String(decoding: out.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) } }
-    }
 
     static func write(_ text: String, to path: String, mode: mode_t) throws(WebError) {
         let temporary = path + ".new"

@@ -94,15 +94,4 @@ enum Commands {
             JSONBytes.appendString(text, to: &out)
         }
     }
-
-    static func open(_ s: Subscribe, delegate: any WebDelegate, hub: Hub, queueLimit: Int) async -> Result<EventStream, RequestError> {
-        await EventStream.open(s, delegate: delegate, hub: hub, queueLimit: queueLimit)
-    }
-
-    static func errorJSON(_ message: String) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"class":"ERROR","message":"#.utf8)
-        JSONBytes.appendString(message, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
 }

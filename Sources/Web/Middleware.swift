@@ -3,6 +3,7 @@ import Geo
 import Hummingbird
 import HTTPTypes
 import Logging
+import Server
 
 /// Every request carries the token: `Authorization: Bearer …`, or the cookie that opening
 /// `/?token=…` once sets (then a redirect drops the token from the address bar and history).
@@ -49,9 +50,10 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
     }
 
     static func unauthorized(_ message: String) -> Response {
-        Response(status: .unauthorized,
-                 headers: [.contentType: "application/json", .wwwAuthenticate: #"Bearer realm="treeline""#, .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: Commands.errorJSON(message))))
+        var response = APIRoutes.error(RequestError(message), status: .unauthorized)
+        response.headers[.wwwAuthenticate] = #"Bearer realm="treeline""#
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 }
 
@@ -68,8 +70,9 @@ struct ErrorsAsJSON<Context: RequestContext>: RouterMiddleware {
             case .contentTooLarge: message = "the body is over the limit (http.max_body_kib for commands, http.max_photo_mib for photos)"
             default: message = e.body ?? e.status.reasonPhrase
             }
-            return Response(status: e.status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: Commands.errorJSON(message))))
+            var response = APIRoutes.error(RequestError(message), status: e.status)
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
     }
 }

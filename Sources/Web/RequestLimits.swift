@@ -1,6 +1,7 @@
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
+import Server
 
 /// Limits a client meets before any route sees its request:
 /// - a request's head must arrive within `head` of the connection opening or of the last
@@ -65,7 +66,7 @@ final class RequestLimits: ChannelDuplexHandler, RemovableChannelHandler {
     private func refuse(context: ChannelHandlerContext) {
         refused = true
         timer?.cancel()
-        let message = Commands.errorJSON("the body is over the limit of \(limit >= 1 << 20 ? "\(limit >> 20) MiB (http.max_photo_mib)" : "\(limit >> 10) KiB (http.max_body_kib)")")
+        let message = RequestError("the body is over the limit of \(limit >= 1 << 20 ? "\(limit >> 20) MiB (http.max_photo_mib)" : "\(limit >> 10) KiB (http.max_body_kib)")").json
         let response = HTTPResponse(status: .contentTooLarge, headerFields: [.contentType: "application/json", .contentLength: String(message.count), .connection: "close"])
         context.write(wrapOutboundOut(.head(response)), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: message))), promise: nil)

@@ -171,11 +171,16 @@ struct Treelined: AsyncParsableCommand {
         do { return try Loader.config(path) } catch { throw DaemonError(error.description) }
     }
 
+    /// `$PREFIX/share/treeline/<name>` for the prefix this executable is installed in.
+    static func installed(_ name: String) -> String {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/treeline/" + name).path
+    }
+
     /// The species catalog at `path`; when that file is missing, the one installed beside this
     /// executable ($PREFIX/share/treeline/species.json) if there is one.
     static func loadCatalog(_ path: String, logger: Logger) -> Result<SpeciesCatalog, DaemonError> {
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let installed = exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/treeline/species.json").path
+        let installed = installed("species.json")
         if !FileManager.default.fileExists(atPath: path), FileManager.default.fileExists(atPath: installed) {
             logger.notice("species catalog: \(path) is missing, using \(installed)")
         }
@@ -209,8 +214,7 @@ struct Treelined: AsyncParsableCommand {
     /// executable unless `http.root` names them.
     static func webSettings(_ h: HTTPConfig, database: String, queueLimit: Int, configPath: String, logger: Logger) throws(DaemonError) -> WebSettings {
         let state = URL(fileURLWithPath: database).deletingLastPathComponent().path
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let root = h.root ?? exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/treeline/web").path
+        let root = h.root ?? installed("web")
         guard FileManager.default.fileExists(atPath: root + "/index.html") else {
             throw DaemonError("\(configPath): http: the web app's files are not in \(root) (no index.html): set http.root to the folder (web/ in Treeline's source), or reinstall")
         }
@@ -228,7 +232,7 @@ struct Treelined: AsyncParsableCommand {
             case .auto:
                 var board = BoardAddresses.current()
                 if h.host != "0.0.0.0", h.host != "::", !board.addresses.contains(h.host), !board.names.contains(h.host) {
-                    if BoardCertificate.isAddress(h.host) { board.addresses.append(h.host) } else { board.names.append(h.host) }
+                    if BoardAddresses.bytes(ofAddress: h.host) != nil { board.addresses.append(h.host) } else { board.names.append(h.host) }
                 }
                 let (cert, made) = try BoardCertificate.loadOrMake(folder: state, for: board)
                 if made { logger.notice("web app: made a self-signed certificate for \((cert.names + cert.addresses).joined(separator: ", ")) in \(state)/web-cert.pem") }

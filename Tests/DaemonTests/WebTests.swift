@@ -44,13 +44,7 @@ extension Daemon {
             let port = try serveWeb(daemon)
             try await daemon.start()
             let (c, _) = try daemon.client()
-            var seq: Int64 = 0
-            var patience = Patience()
-            while seq < sampleRegionCount + 28 && patience.waited < 30 {
-                seq = (json(c.ask(#"{"cmd":"state"}"#) ?? "")["seq"] as? NSNumber)?.int64Value ?? 0
-                await patience.nap(0.2)
-            }
-            #expect(seq == sampleRegionCount + 28)
+            try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28 }
             let script = try BrowserScript(name, arguments: webArguments(daemon, port: port) + arguments)
             let r = await script.finish(timeout: timeout)
             report(name, r)
