@@ -40,7 +40,9 @@ public enum Request: Equatable, Sendable {
 
     /// Screen positions of the points of interest (the regions in force) for a camera pose, from
     /// `at`, else the last fix.
-    case layout(camera: Camera, options: LayoutOptions, at: Coordinate?)
+    /// `panorama`: the whole circle stacked once (heading and pitch 0) for a live view that turns
+    /// (`Panorama`); the heading is then not needed.
+    case layout(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool)
 
     public static let commands = ["subscribe", "water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
                                   "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species"]
@@ -163,7 +165,7 @@ public enum Request: Equatable, Sendable {
             return try plan(o)
         case "layout":
             try allowed(["heading", "pitch", "fov", "screen", "box", "offset", "max_distance", "max_visible", "max_levels",
-                         "clamp", "projection", "at"])
+                         "clamp", "projection", "at", "panorama"])
             return try layout(o)
         default:
             throw RequestError("unknown cmd '\(TextExcerpt.short(cmd))': one of \(commands.joined(separator: ", "))")
@@ -288,8 +290,14 @@ public enum Request: Equatable, Sendable {
             }
             return (x, y)
         }
-        guard let heading = try number("heading", "a number of degrees clockwise from true north") else {
-            throw RequestError("missing \"heading\": where the camera looks, degrees from true north")
+        var panorama = false
+        if let v = o["panorama"] {
+            guard let b = boolean(v) else { throw RequestError("\"panorama\" must be true or false") }
+            panorama = b
+        }
+        let heading = try number("heading", "a number of degrees clockwise from true north")
+        if heading == nil && !panorama {
+            throw RequestError("missing \"heading\": where the camera looks, degrees from true north (or \"panorama\":true for the whole circle)")
         }
         guard let fov = try pair("fov", "[horizontal, vertical] in degrees") else { throw RequestError("missing \"fov\": [horizontal, vertical] in degrees") }
         guard let screen = try pair("screen", "[width, height] in pixels") else { throw RequestError("missing \"screen\": [width, height] in pixels") }
@@ -322,12 +330,12 @@ public enum Request: Equatable, Sendable {
             clamp = b
         }
         let camera = Camera(screenWidth: screen.0, screenHeight: screen.1, horizontalFOV: fov.0, verticalFOV: fov.1,
-                            heading: heading, pitch: try number("pitch", "a number of degrees") ?? 0, projection: projection)
+                            heading: heading ?? 0, pitch: try number("pitch", "a number of degrees") ?? 0, projection: projection)
         let options = LayoutOptions(boxWidth: box.0, boxHeight: box.1, offset: offset,
                                     maxDistance: try number("max_distance", "a number of metres") ?? 0,
                                     maxVisible: maxVisible, maxLevels: maxLevels, clampToScreen: clamp)
         if let problem = (camera.problems + options.problems).first { throw RequestError(problem.message) }
-        return .layout(camera: camera, options: options, at: try coordinate(o))
+        return .layout(camera: camera, options: options, at: try coordinate(o), panorama: panorama)
     }
 
     /// A whole number of at most 2⁵³ in magnitude, else nil.

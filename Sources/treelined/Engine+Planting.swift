@@ -108,16 +108,24 @@ extension Engine {
 
     // MARK: layout
 
-    func layout(camera: Camera, options: LayoutOptions, at: Coordinate?) -> Result<[UInt8], RequestError> {
+    func layout(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool) -> Result<[UInt8], RequestError> {
         guard let c = at ?? monitor.lastFix?.coordinate else {
             return .failure(RequestError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
         }
-        let pois = monitor.regions.regions.map(POI.init(region:))
-        let layout = StackingProjector(camera: camera, options: options).layout(observer: c, pois: pois)
-        var out: [UInt8] = Array(#"{"class":"LAYOUT","lat":"#.utf8)
+        let regions = monitor.regions.regions
+        let pois = regions.map(POI.init(region:))
+        var out: [UInt8] = Array((panorama ? #"{"class":"PANORAMA","lat":"# : #"{"class":"LAYOUT","lat":"#).utf8)
         JSONBytes.appendFixed(c.latitude, decimals: 7, to: &out)
         out.append(contentsOf: #","lon":"#.utf8)
         JSONBytes.appendFixed(c.longitude, decimals: 7, to: &out)
+        if panorama {
+            out.append(UInt8(ascii: ","))
+            Panorama(camera: camera, options: options, observer: c, pois: pois)
+                .appendMembers(pois: pois, kind: { regions[$0].kind.rawValue }, to: &out)
+            out.append(UInt8(ascii: "}"))
+            return .success(out)
+        }
+        let layout = StackingProjector(camera: camera, options: options).layout(observer: c, pois: pois)
         out.append(contentsOf: #","pois":\#(layout.poiCount),"visible":\#(layout.visibleCount),"hidden":\#(layout.hiddenCount),"items":["#.utf8)
         for (k, item) in layout.items.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }

@@ -250,7 +250,7 @@ actor Engine: ServerDelegate {
         case .removeTree(let id): return removeTree(id)
         case let .plan(area, species, count, at, maxDistance, seed):
             return plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed)
-        case let .layout(camera, options, at): return layout(camera: camera, options: options, at: at)
+        case let .layout(camera, options, at, panorama): return layout(camera: camera, options: options, at: at, panorama: panorama)
         case let .capture(album, file, note): return capture(album: album, file: file, note: note)
         case .captures(let album): return captures(album: album)
         case let .track(since, until): return track(since: since, until: until)
