@@ -67,7 +67,7 @@ let package = Package(
         // as Server-Sent Events, GeoJSON, the page's files; a bearer token; the board's own
         // self-signed certificate.
         .target(name: "Web", dependencies: [
-            "Server", "Store", "Geo", "Rules", "Config", "Loading",
+            "Server", "Store", "Geo", "Rules", "Config", "Loading", "AR",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),

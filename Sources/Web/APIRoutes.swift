@@ -56,6 +56,7 @@ struct APIRoutes {
     func add(to router: Router<BasicRequestContext>) {
         router.post("/api") { request, _ in try await command(request) }
         router.get("/api/events") { request, _ in await events(request) }
+        router.get("/api/layout") { request, _ in await layout(request) }
         router.get("/api/regions.geojson") { _, _ in await geoJSON(.regions) }
         router.get("/api/trees.geojson") { _, _ in await geoJSON(.trees) }
         router.get("/api/track.geojson") { _, _ in await geoJSON(.track) }
@@ -107,6 +108,34 @@ struct APIRoutes {
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
             while let item = await owner.stream.next() {
                 try await writer.write(ServerSentEvents.frame(item))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// `GET /api/layout`: the AR view's panorama, live (see `LayoutStream`).
+    func layout(_ request: Request) async -> Response {
+        let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        let ask: Commands.LayoutAsk
+        switch Commands.layoutAsk(query) {
+        case .success(let a): ask = a
+        case .failure(let e): return Self.error(e, status: .badRequest)
+        }
+        let stream: EventStream
+        switch await EventStream.open(LayoutStream.subscription, delegate: delegate, hub: hub, queueLimit: settings.queueLimit) {
+        case .success(let s): stream = s
+        case .failure(let e): return Self.error(e, status: .badRequest)
+        }
+        streams.add(stream)
+        let owner = StreamOwner(stream, streams)
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", HTTPField.Name("X-Accel-Buffering")!: "no"],
+                        body: ResponseBody { writer in
+            defer { owner.close() }
+            var feed = LayoutStream(ask: ask, delegate: delegate)
+            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+            try await writer.write(await feed.opening())
+            while let item = await owner.stream.next() {
+                if let frame = await feed.frame(after: item) { try await writer.write(frame) }
             }
             try await writer.finish(nil)
         })

@@ -1,3 +1,4 @@
+import AR
 import Geo
 import Server
 import Store
@@ -84,6 +85,78 @@ enum Commands {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// What `GET /api/layout` asks for: the screen, the camera and the projector's options,
+    /// and how far the board moves before the panorama is laid out again.
+    struct LayoutAsk: Sendable {
+        var camera: Camera
+        var options: LayoutOptions
+        var userDistance: Double
+    }
+
+    static let layoutParameters = ["screen", "fov", "box", "projection", "offset", "max_distance", "max_visible", "max_levels", "clamp",
+                                   "user_distance_m"]
+
+    /// `GET /api/layout?…`'s query as the socket's `layout` object with `"panorama":true`,
+    /// checked by the same parser (so the same messages); pairs are written `360,740`.
+    static func layoutAsk(_ query: [(String, String)]) -> Result<LayoutAsk, RequestError> {
+        var out: [UInt8] = Array(#"{"cmd":"layout","panorama":true"#.utf8)
+        var seen: Set<String> = []
+        var userDistance = 15.0
+        for (key, value) in query {
+            guard layoutParameters.contains(key) else {
+                return .failure(RequestError("unknown query parameter '\(TextExcerpt.short(key))': \(layoutParameters.joined(separator: ", "))"))
+            }
+            guard seen.insert(key).inserted else { return .failure(RequestError("query parameter '\(key)' is given twice")) }
+            if key == "user_distance_m" {
+                guard let d = Double(value), d.isFinite, d >= 0 else {
+                    return .failure(RequestError("\"user_distance_m\" must be 0 or more metres (how far the board moves before the layout is made again)"))
+                }
+                userDistance = d
+                continue
+            }
+            out.append(UInt8(ascii: ","))
+            JSONBytes.appendString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            switch key {
+            case "screen", "fov", "box":
+                out.append(UInt8(ascii: "["))
+                for (k, part) in value.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+                    if k > 0 { out.append(UInt8(ascii: ",")) }
+                    number(String(part), to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            case "max_distance", "max_visible", "max_levels":
+                number(value, to: &out)
+            case "clamp":
+                let v = value.lowercased()
+                if ["1", "true", "yes", ""].contains(v) { out.append(contentsOf: "true".utf8) } else if ["0", "false", "no"].contains(v) {
+                    out.append(contentsOf: "false".utf8)
+                } else {
+                    JSONBytes.appendString(value, to: &out)
+                }
+            default:
+                JSONBytes.appendString(value, to: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+        do {
+            guard case let .layout(camera, options, _, _) = try Request.parse(out) else { return .failure(RequestError("not a layout")) }
+            return .success(LayoutAsk(camera: camera, options: options, userDistance: userDistance))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The panorama from `at` (nil: the last fix): `{"class":"PANORAMA",…}`.
+    static func panorama(_ ask: LayoutAsk, at: Coordinate?, delegate: any WebDelegate) async -> Result<[UInt8], RequestError> {
+        await delegate.answer(.layout(camera: ask.camera, options: ask.options, at: at, panorama: true))
+    }
+
+    /// A finite number as JSON, anything else as a string (the parser then names the problem).
+    private static func number(_ text: String, to out: inout [UInt8]) {
+        if let d = Double(text), d.isFinite { out.append(contentsOf: d.description.utf8) } else { JSONBytes.appendString(text, to: &out) }
     }
 
     /// Digits as a JSON number, anything else as a string (the parser then names the problem).
