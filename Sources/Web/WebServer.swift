@@ -72,8 +72,12 @@ public struct WebService: Service {
         router.add(middleware: FileMiddleware(settings.leaflet, urlBasePath: "/leaflet", logger: logger))
         router.add(middleware: FileMiddleware(settings.photos, urlBasePath: "/api/photos", logger: logger))
         APIRoutes(settings: settings, delegate: delegate, hub: hub, streams: streams, logger: logger).add(to: router)
-        // The AR view is the folder ar/: its page's relative paths need the slash.
-        router.get("/ar") { _, _ in Response(status: .movedPermanently, headers: [.location: "/ar/"]) }
+        // The AR view is the folder ar/. The router takes "/ar/" for "/ar" too, and the files
+        // are served only when it finds nothing: so only the bare path is redirected.
+        router.get("/ar") { request, _ in
+            guard request.uri.path == "/ar" else { throw HTTPError(.notFound) }
+            return Response(status: .movedPermanently, headers: [.location: "/ar/"])
+        }
 
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestLimits(head: settings.headDeadline, body: settings.bodyDeadline, bodyBytes: settings.maxBodyBytes, photoBytes: settings.maxPhotoBytes)],
                                                idleTimeout: .seconds(120))

@@ -2,7 +2,6 @@
 the position follows gpsd's fixes within 2 s, every event reaches Events, a reload mid-walk
 loses and doubles none; Water, Add plant here, Add album here and Capture do what
 `treeline plants`, `treeline regions` and `captures` then say; a screenshot of each view."""
-import base64
 import json
 import os
 import socket
@@ -18,21 +17,13 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from webcheck import Board, Checks, arguments, result
+from webcheck import Board, Checks, arguments, result, spki_hash
 
 args = arguments()
 board = Board(args)
 checks = Checks()
 check = checks.check
 os.makedirs(args.shots, exist_ok=True)
-
-
-def spki_hash(cert):
-    """base64 SHA-256 of the certificate's public key: chromium trusts exactly that key."""
-    key = subprocess.run(["openssl", "x509", "-pubkey", "-noout", "-in", cert], capture_output=True, check=True).stdout
-    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=key, capture_output=True, check=True).stdout
-    digest = subprocess.run(["openssl", "dgst", "-sha256", "-binary"], input=der, capture_output=True, check=True).stdout
-    return base64.b64encode(digest).decode()
 
 
 def browser():

@@ -6,6 +6,7 @@ treelined and gpsd; it prints `RESULT {json}` lines with what it measured, `READ
 test may start the walk, and exits 1 with every failed check on standard error.
 """
 import argparse
+import base64
 import http.client
 import json
 import socket
@@ -161,6 +162,14 @@ class Board:
     def treeline(self, *args):
         r = subprocess.run([self.args.treeline, *args, "--socket", self.args.socket], capture_output=True, text=True, timeout=30)
         return r.returncode, r.stdout, r.stderr
+
+
+def spki_hash(cert):
+    """base64 SHA-256 of the certificate's public key: chromium trusts exactly that key."""
+    key = subprocess.run(["openssl", "x509", "-pubkey", "-noout", "-in", cert], capture_output=True, check=True).stdout
+    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=key, capture_output=True, check=True).stdout
+    digest = subprocess.run(["openssl", "dgst", "-sha256", "-binary"], input=der, capture_output=True, check=True).stdout
+    return base64.b64encode(digest).decode()
 
 
 def memory(pid):

@@ -20,6 +20,8 @@ public final class NMEAFeeder: Sendable {
         let position = Atomic<Int>(0)
         let connections = Atomic<Int>(0)
         let paused = Atomic<Bool>(false)
+        /// Serving stops (as paused) once this many lines are out.
+        let pauseAt = Atomic<Int>(Int.max)
     }
 
     /// `linesPerTick` lines every `tick` seconds; comment lines (`#`) are left out. `verbatim`
@@ -48,17 +50,19 @@ public final class NMEAFeeder: Sendable {
                 if c < 0 { continue }
                 state.connections.add(1, ordering: .relaxed)
                 while !state.stopped.load(ordering: .acquiring) {
-                    if state.paused.load(ordering: .acquiring) {
+                    if state.paused.load(ordering: .acquiring)
+                        || state.position.load(ordering: .acquiring) >= state.pauseAt.load(ordering: .acquiring) {
                         usleep(UInt32(tick * 1e6))
                         continue
                     }
                     let at = state.position.load(ordering: .acquiring)
                     if at >= lines.count { break }
-                    let chunk = lines[at..<min(lines.count, at + linesPerTick)].flatMap { $0 }
+                    let end = max(at, min(lines.count, at + linesPerTick, state.pauseAt.load(ordering: .acquiring)))
+                    let chunk = lines[at..<end].flatMap { $0 }
                     let sent = chunk.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     if sent < chunk.count { break }  // gpsd went away: wait for the next one
                     // A rewind meanwhile wins.
-                    _ = state.position.compareExchange(expected: at, desired: at + linesPerTick, ordering: .acquiringAndReleasing)
+                    _ = state.position.compareExchange(expected: at, desired: end, ordering: .acquiringAndReleasing)
                     usleep(UInt32(tick * 1e6))
                 }
                 // The log is out (or the reader gone): give gpsd a moment to read it all, then
@@ -80,7 +84,13 @@ public final class NMEAFeeder: Sendable {
 
     /// Holds the feed (gpsd hears nothing) until `resume`.
     public func pause() { state.paused.store(true, ordering: .releasing) }
-    public func resume() { state.paused.store(false, ordering: .releasing) }
+    /// Serves on; a `pause(atLine:)` is forgotten.
+    public func resume() {
+        state.pauseAt.store(Int.max, ordering: .releasing)
+        state.paused.store(false, ordering: .releasing)
+    }
+    /// Serves until `line` lines are out (never part of a tick beyond), then waits for `resume`.
+    public func pause(atLine line: Int) { state.pauseAt.store(line, ordering: .releasing) }
 
     /// Goes back `lines` lines: they are served again, as from a receiver whose data a client
     /// missed being offered once more.

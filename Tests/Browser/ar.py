@@ -1,0 +1,310 @@
+"""The AR view (/ar/) in Debian's chromium: a fake camera, orientation injected as the phone's
+sensors would send it, a 360×740 phone screen.
+
+- At three headings (the stack due north; the seam due south, POIs at 179° and 181°; east with
+  the camera tilted up) the boxes the page draws are where `treeline layout` puts them for the
+  same position, heading, pitch, field of view and screen, ±1 px, and the same ones are shown.
+- A 360° sweep of the heading makes no request to the board: the page's own count, chromium's
+  network log, and the number of layouts received all stay put while the frames go on.
+- Walking 20 m (the gpsd feed, after "WALK") brings exactly one new layout, from where it walked
+  to; adding a region brings one too.
+- Focus: aimed at an album for a second, its details and Capture (a frame of the camera, kept on
+  the board); aimed at a plant, Water, which `treeline plants` then shows.
+- The radar's dots are the POIs within its radius; the options reach the projector."""
+import json
+import math
+import os
+import subprocess
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from webcheck import Board, Checks, arguments, result, spki_hash
+
+
+def extra(p):
+    p.add_argument("--regions", required=True, help="the daemon's regions file (for treeline layout)")
+    p.add_argument("--scene", required=True, help="scene.json of ar_scene.py")
+
+
+args = arguments(extra)
+board = Board(args)
+checks = Checks()
+check = checks.check
+scene = json.load(open(args.scene))
+os.makedirs(args.shots, exist_ok=True)
+
+
+def browser():
+    o = Options()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--ignore-certificate-errors-spki-list={spki_hash(args.cert)}",
+              "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]:
+        o.add_argument(a)
+    o.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2.0}})
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+
+
+driver = browser()
+
+
+def js(script, *a):
+    return driver.execute_script(script, *a)
+
+
+def until(what, condition, timeout=20):
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition())
+        return True
+    except TimeoutException:
+        return check(False, f"{what}: not within {timeout} s")
+
+
+def shot(name):
+    driver.save_screenshot(os.path.join(args.shots, f"{name}.png"))
+
+
+def ar(expr):
+    return js(f"return window.treeline.ar.{expr}")
+
+
+def network_requests():
+    """Requests chromium sent since the last call (its DevTools network log)."""
+    n = []
+    for entry in driver.get_log("performance"):
+        m = json.loads(entry["message"])["message"]
+        if m.get("method") == "Network.requestWillBeSent":
+            n.append(m["params"]["request"]["url"])
+    return n
+
+
+def next_frame():
+    """Waits for the page to draw (two animation frames)."""
+    driver.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done()));")
+
+
+def orient(heading, pitch=0.0, samples=60):
+    """The phone held upright, its camera `pitch` degrees up, facing `heading`: deviceorientationabsolute
+    events as Chrome on Android sends them (alpha counter-clockwise from north, beta 90 upright).
+    Enough samples that the smoothing has converged (0.6^60)."""
+    alpha = (360 - heading) % 360
+    js("""const [a, b, n] = arguments;
+          for (let i = 0; i < n; i++) window.dispatchEvent(new DeviceOrientationEvent('deviceorientationabsolute',
+              {alpha: a, beta: b, gamma: 0, absolute: true}));""", alpha, 90 + pitch, samples)
+    next_frame()
+
+
+def angle_gap(a, b):
+    return abs((a - b + 180) % 360 - 180)
+
+
+def cli_layout(camera, at, extra=()):
+    """`treeline layout` for the page's camera, at the layout's position."""
+    w, h = camera["screen"]
+    cmd = [args.treeline, "layout", "--at", f"{at[0]!r},{at[1]!r}", "--heading", repr(camera["heading"]),
+           "--pitch", repr(camera["pitch"]), "--fov", f"{camera['fov'][0]!r},{camera['fov'][1]!r}",
+           "--screen", f"{w!r}x{h!r}", "--box", f"{camera['box'][0]!r}x{camera['box'][1]!r}",
+           "--regions", args.regions, *extra]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    check(out.returncode == 0, f"treeline layout: {out.stderr}")
+    return {o["id"]: o for o in map(json.loads, out.stdout.splitlines())}
+
+
+def drawn():
+    """The boxes in the page: id → (left, top) from the DOM, for those displayed."""
+    return js("""const out = {};
+                 for (const b of document.querySelectorAll('.ar-box[data-id]')) {
+                   const r = b.getBoundingClientRect(), s = getComputedStyle(b);
+                   if (s.display !== 'none' && s.visibility !== 'hidden' && r.width > 0) out[b.dataset.id] = [r.left, r.top, r.width, r.height];
+                 }
+                 return out;""")
+
+
+compared = {"headings": 0, "boxes": 0}
+
+
+def compare_with_cli(label, extra=()):
+    """The page's boxes against `treeline layout` at the page's own heading, pitch and screen."""
+    camera = ar("camera")
+    layout = ar("layout")
+    at = (layout["lat"], layout["lon"])
+    expected = cli_layout(camera, at, extra)
+    boxes = {b["id"]: b for b in ar("boxes()")}
+    shown = drawn()
+    want = {i for i, o in expected.items() if o["visible"]}
+    check(set(shown) == want, f"{label}: the page shows {sorted(shown)}, treeline layout {sorted(want)}")
+    worst = 0.0
+    for i in sorted(want & set(shown)):
+        o = expected[i]
+        left, top, width, height = shown[i]
+        dx, dy = abs(left - o["x"]), abs(top - o["y"])
+        worst = max(worst, dx, dy)
+        check(dx <= 1 and dy <= 1, f"{label}: {i} drawn at {left:.2f},{top:.2f}, treeline layout {o['x']},{o['y']}")
+        check(abs(width - camera["box"][0]) <= 0.5 and abs(height - camera["box"][1]) <= 0.5, f"{label}: {i} is {width}×{height}")
+        compared["boxes"] += 1
+    for i, o in expected.items():
+        b = boxes.get(i)
+        if check(b is not None, f"{label}: {i} missing from the page's boxes()"):
+            check(b["level"] == o["level"] and bool(b["hidden"]) == o["hidden"],
+                  f"{label}: {i} level {b['level']} hidden {b['hidden']}, treeline layout {o['level']} {o['hidden']}")
+    compared["headings"] += 1
+    print(f"{label}: heading {camera['heading']:.4f} pitch {camera['pitch']:.4f}: {len(want)} boxes, worst {worst:.3f} px", flush=True)
+    return expected, shown
+
+
+# --- The page, its camera and its first layout.
+driver.get(args.url + "?token=" + board.token)
+driver.get(args.url + "ar/")
+until("the AR hooks", lambda: js("return !!(window.treeline && window.treeline.ar && window.treeline.ar.camera)"))
+until("the first layout", lambda: (ar("layouts") or 0) >= 1, 30)
+until("the fake camera playing", lambda: ar("video") == "playing", 15)
+first = ar("layout")
+check(first["reason"] in ("connect", "fix"), f"the first layout's reason: {first['reason']}")
+check(abs(first["lat"] - scene["at"][0]) < 1e-6 and abs(first["lon"] - scene["at"][1]) < 1e-6, f"laid out at {first['lat']},{first['lon']}")
+camera = ar("camera")
+check(camera["screen"] == [360, 740], f"the stage is the phone's screen: {camera['screen']}")
+
+# Chromium's own sensor path, where it works headless: DevTools' orientation override.
+try:
+    driver.execute_cdp_cmd("DeviceOrientation.setDeviceOrientationOverride", {"alpha": 300, "beta": 90, "gamma": 0})
+    time.sleep(1)
+    result(devtools_orientation=ar("orientationSource") or "none", devtools_heading=ar("camera")["heading"])
+    driver.execute_cdp_cmd("DeviceOrientation.clearDeviceOrientationOverride", {})
+except Exception as e:  # noqa: BLE001 - informative only
+    result(devtools_orientation=f"unavailable: {e.__class__.__name__}")
+
+# --- The smoothing: the numbers of AngleSmoother.
+smoothed = js("""const s = new window.treeline.ar.Smoother();
+                 return [[350, 0, 100], [10, 0, 111], [10, 0, 112], [10, 0, 113]].map(([h, p, t]) => s.add(h, p, t));""")
+headings = [round(v[0], 6) for v in smoothed]
+check(headings == [350.0, 358.0, 2.8, 5.68], f"350 → 10 smoothed: {headings}")
+result(smoothed=headings[1:])
+
+# --- Three headings against treeline layout.
+orient(3)
+until("the heading 3°", lambda: angle_gap(ar("camera")["heading"], 3) < 1e-6)
+north, shown = compare_with_cli("north")
+levels = sorted(north[i]["level"] for i in ("plant-olive", "album-gate", "plant-fig"))
+check(levels == [0, 1, 2], f"the three POIs due north stack: levels {levels}")
+shot("ar")
+
+orient(180)
+until("the heading 180°", lambda: angle_gap(ar("camera")["heading"], 180) < 1e-6)
+south, shown = compare_with_cli("seam")
+west, east = south.get("plant-seam-west"), south.get("album-seam-east")
+check(west and east and west["visible"] and east["visible"] and {west["level"], east["level"]} == {0, 1},
+      f"POIs at 181° and 179° both on screen, one lifted over the other: {west}, {east}")
+shot("ar-seam")
+
+orient(95, pitch=10)
+until("the heading 95°, pitch 10°", lambda: angle_gap(ar("camera")["heading"], 95) < 1e-6 and abs(ar("camera")["pitch"] - 10) < 1e-6)
+compare_with_cli("east, tilted up")
+
+# --- A whole turn: no request.
+network_requests()  # drain
+before = {"requests": js("return window.treeline.requests"), "layouts": ar("layouts"), "frames": ar("frames")}
+seen_olive = set()
+for h in range(0, 361, 5):
+    orient(h % 360, samples=12)
+    if any(b["id"] == "plant-olive" and b["visible"] for b in ar("boxes()")):
+        seen_olive.add(h)
+after = {"requests": js("return window.treeline.requests"), "layouts": ar("layouts"), "frames": ar("frames")}
+sent = network_requests()
+check(after["requests"] == before["requests"], f"the sweep made {after['requests'] - before['requests']} requests")
+check(not sent, f"chromium sent {len(sent)} requests during the sweep: {sent[:3]}")
+check(after["layouts"] == before["layouts"], "no layout came during the sweep")
+check(seen_olive and max(seen_olive) - min(seen_olive) < 360 and 180 not in seen_olive, f"the olive (2°) on screen at {sorted(seen_olive)}")
+result(sweep_requests=after["requests"] - before["requests"], sweep_network_requests=len(sent),
+       sweep_frames=after["frames"] - before["frames"], headings_compared=compared["headings"], boxes_compared=compared["boxes"])
+
+# --- Focus: the album ahead for a second, then Capture with a frame of the camera.
+orient(5, pitch=0)
+until("focus on the album ahead", lambda: (ar("focus") or {}).get("id") == "album-gate", 5)
+shot("ar-focus")
+capture = driver.find_elements(By.CSS_SELECTOR, "#ar-details button.capture, #ar-details [data-action=capture]")
+if check(capture and capture[0].is_enabled(), "Capture is offered for the album the walker is inside"):
+    capture[0].click()
+    kept = {}
+
+    def captured():
+        for c in json.loads(board.ask(json.dumps({"cmd": "captures", "album": "album-gate"})))["captures"]:
+            if c.get("file"):
+                kept["file"] = c["file"]
+                return True
+        return False
+
+    if until("the AR capture recorded with its photo", captured, 15):
+        status, _, body = board.request("GET", "/api/photos/" + os.path.basename(kept["file"]))
+        check(status == 200 and body[:3] == b"\xff\xd8\xff", f"the photo is a JPEG frame of the camera: {status}, {body[:4]!r}")
+        result(capture_photo=os.path.basename(kept["file"]), capture_bytes=len(body))
+
+# The olive, with the camera a little down: Water.
+orient(2, pitch=-5)
+until("focus on the olive", lambda: (ar("focus") or {}).get("id") == "plant-olive", 5)
+water = driver.find_elements(By.CSS_SELECTOR, "#ar-details button.water, #ar-details [data-action=water]")
+if check(water and water[0].is_enabled(), "Water is offered for the plant in focus"):
+    water[0].click()
+
+    def watered():
+        _, out, _ = board.treeline("plants")
+        row = next((l for l in out.splitlines() if l.startswith("plant-olive ")), "")
+        return row and "overdue" not in row and "due now" not in row
+
+    until("treeline plants showing the olive watered", watered, 15)
+
+# --- The radar: the POIs within its radius.
+dots = {d["id"] for d in ar("radar()")}
+layout = ar("layout")
+within = {i["id"] for i in layout["items"] if i["distance"] <= max(i2["distance"] for i2 in layout["items"])}
+check(dots and dots <= within, f"radar dots {sorted(dots)}")
+
+# --- The options reach the projector: max distance 500 m leaves the album 900 m away out.
+count = ar("layouts")
+js("window.treeline.ar.setOptions({maxDistance: 500})")
+until("a layout with max distance 500", lambda: ar("layouts") > count and "max_distance=500" in ar("query"), 10)
+ids = {i["id"] for i in ar("layout")["items"]}
+check("album-far" not in ids and "plant-west" in ids, f"max distance 500 m: {sorted(ids)}")
+check("album-far" not in {d["id"] for d in ar("radar()")}, "the radar leaves out what is beyond max distance")
+orient(30)
+compare_with_cli("max distance 500", extra=("--max-distance", "500"))
+js("window.treeline.ar.setOptions({maxDistance: 0})")
+until("the layout without a max distance", lambda: "album-far" in {i["id"] for i in ar("layout")["items"]}, 10)
+
+# --- The walk: 20 m north brings one new layout, from there.
+count = ar("layouts")
+print("WALK", flush=True)
+until("a layout after walking", lambda: ar("layouts") > count, 30)
+moved = ar("layout")
+check(moved["reason"] == "moved", f"the new layout's reason: {moved['reason']}")
+lat0, lon0 = scene["at"]
+dn = (moved["lat"] - lat0) * 111_035.0
+de = (moved["lon"] - lon0) * 111_035.0 * math.cos(math.radians(lat0))
+walked = math.hypot(dn, de)
+check(15 <= walked <= scene["walk_m"] + 0.5, f"the new layout is from {walked:.1f} m north of the first")
+time.sleep(4)  # the rest of the walk and the standing after: nothing more
+result(moved_layouts=ar("layouts") - count, moved_m=round(walked, 2))
+orient(180)
+until("the heading 180° again", lambda: angle_gap(ar("camera")["heading"], 180) < 1e-6)
+compare_with_cli("after the walk")
+
+# --- A region added: one layout more, with it.
+count = ar("layouts")
+board.api({"cmd": "add_region", "kind": "plant", "name": "Cherry by the AR test", "interval_days": 4,
+           "at": [moved["lat"] - 0.0002, moved["lon"] - 0.0001]})
+until("a layout after the region was added", lambda: ar("layouts") > count, 10)
+check(ar("layout")["reason"] == "regions" and any(i["name"] == "Cherry by the AR test" for i in ar("layout")["items"]),
+      "the new plant is in the new layout")
+
+errors = js("return window.treeline.errors")
+check(not errors, f"page errors: {errors}")
+severe = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+check(not severe, f"console errors: {severe[:3]}")
+driver.quit()
+checks.done()

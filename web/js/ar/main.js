@@ -1,0 +1,465 @@
+// The AR view (/ar/): the camera, the panorama of the layout stream placed for the compass's
+// heading and pitch, the focus's details, the radar, the options.
+//
+// Requests: the layout stream (opened again only when an option or the stage's size changes),
+// the events stream (once), STATE and REGIONS at start, REGIONS after events that change them,
+// and what the user taps (Water, Capture). Turning the phone requests nothing.
+import { command } from "../api.js";
+import { emit, on } from "../bus.js";
+import { byId, el, setText } from "../dom.js";
+import { hooks } from "../hooks.js";
+import { metres } from "../format.js";
+import { isDue, refreshRegions, regionById, scheduleRefresh } from "../regions.js";
+import { openStream } from "../stream.js";
+import { grabFrame, startCamera } from "./camera.js";
+import { setupDetails, showDetails, updateDetails } from "./details.js";
+import { closeLayout, openLayout } from "./layout-stream.js";
+import { watchOrientation } from "./orientation.js";
+import { clean, layoutQuery, loadOptions, saveOptions, setupOptionsPanel } from "./options.js";
+import { place } from "./project.js";
+import { Radar } from "./radar.js";
+import { OrientationSmoother } from "./smoother.js";
+
+const FOCUS_MS = 1000;        // the same box nearest the centre this long: focused
+const UNFOCUS_MS = 3000;      // nothing near the centre this long: no focus
+const FOCUS_REACH = 0.35;     // of W, horizontally from the centre
+const NO_COMPASS_MS = 3000;
+const RESIZE_MS = 300;
+const KIND_LABEL = { plant: "plant", album: "album", reforestation: "area" };
+
+const stage = byId("ar-stage");
+const lines = byId("ar-lines");
+const video = byId("ar-video");
+const radar = new Radar(byId("ar-radar"), byId("ar-radar-label"));
+
+let options = loadOptions();
+let request = null;           // {query, camera} of the open layout stream
+let layout = null;            // the last PANORAMA
+let layouts = 0;
+let heading = 0;
+let pitch = 0;
+let frames = 0;
+let placed = [];              // [{item, p}] of the last frame
+let arrows = [];              // [{id, side}]
+let focus = null;             // {id, since (ms since the epoch)}
+let candidate = { id: null, since: 0 };   // performance.now() ms
+let focusTimer = null;
+let frameRequested = false;
+let videoState = "none";
+let layoutState = { state: "connecting", message: "" };
+let orientation = null;
+let compassSeen = false;      // an absolute orientation has come
+let compassMissing = false;   // none within NO_COMPASS_MS
+const smoother = new OrientationSmoother();
+const boxes = new Map();      // id → {node, name, meta, line, dot, arrow}
+
+const ar = {
+  layout: null,
+  layouts: 0,
+  query: "",
+  camera: null,
+  frames: 0,
+  boxes: () => placed.map(({ item, p }) => ({ id: item.id, x: p.x, y: p.y, level: item.level, visible: p.visible, hidden: Boolean(item.hidden) })),
+  focus: null,
+  radar: () => radar.dots.map((d) => ({ ...d })),
+  arrows: () => arrows.map((a) => ({ ...a })),
+  Smoother: OrientationSmoother,
+  orientationSource: null,
+  video: "none",
+  options: () => ({ ...options }),
+  setOptions: (partial) => applyOptions({ ...options, ...partial }),
+  grabFrame: () => grabFrame(video),
+};
+hooks.ar = ar;
+
+// --- Drawing ---
+
+function requestFrame() {
+  if (frameRequested) return;
+  frameRequested = true;
+  requestAnimationFrame(draw);
+}
+
+/** The camera the frame is drawn with: the layout's own screen, fov, box and projection. */
+function currentCamera() {
+  const base = layout
+    ? { screen: layout.screen.slice(), fov: layout.fov.slice(), box: layout.box.slice(), projection: layout.projection || "linear" }
+    : request.camera;
+  return { screen: base.screen.slice(), fov: base.fov.slice(), box: base.box.slice(), projection: base.projection, heading, pitch };
+}
+
+function draw() {
+  frameRequested = false;
+  const cam = currentCamera();
+  const [W, H] = cam.screen;
+  const [BW, BH] = cam.box;
+  const items = layout ? layout.items : [];
+  const seen = new Set();
+  placed = [];
+  arrows = [];
+  // Nearer boxes over farther ones.
+  const order = items.map((item, i) => [item.distance, i]).sort((a, b) => b[0] - a[0]);
+  const z = new Map(order.map(([, i], k) => [items[i].id, k + 1]));
+
+  for (const item of items) {
+    const p = place(item, cam);
+    placed.push({ item, p });
+    seen.add(item.id);
+    const b = boxes.get(item.id) || createBox(item);
+    updateBox(b, item);
+    if (b.width !== BW || b.height !== BH) {
+      b.width = BW;
+      b.height = BH;
+      b.node.style.width = `${BW}px`;
+      b.node.style.height = `${BH}px`;
+    }
+    if (p.visible) {
+      b.node.hidden = false;
+      b.node.style.transform = `translate(${p.x}px, ${p.y}px)`;
+      b.node.style.zIndex = String(z.get(item.id) + 10);
+    } else {
+      b.node.hidden = true;
+    }
+    // A lifted box's line down to where it stood.
+    if (p.visible && item.level > 0) {
+      const cx = p.x + BW / 2;
+      const ay = p.anchorY + BH / 2;
+      setLine(b, cx, p.y + BH, cx, ay);
+    } else {
+      setLine(b, null);
+    }
+    // Near the view but off its sides: an arrow at the edge.
+    const offSide = !p.placed || p.x >= W || p.x + BW <= 0;
+    if (!item.hidden && p.near && offSide) {
+      const side = p.d < 0 ? "left" : "right";
+      const yCentre = (p.placed ? p.y : item.y) + BH / 2;
+      const y = Math.min(Math.max(yCentre, 70), H - 40);
+      arrows.push({ id: item.id, side });
+      setArrow(b, item, side, y);
+    } else {
+      setArrow(b, null);
+    }
+  }
+  for (const [id, b] of boxes) {
+    if (!seen.has(id)) removeBox(id, b);
+  }
+
+  updateFocus(cam);
+  radar.draw(items, cam, options.maxDistance, focus && focus.id);
+
+  frames += 1;
+  ar.frames = frames;
+  ar.camera = cam;
+}
+
+function createBox(item) {
+  const name = el("span", { class: "ar-name" });
+  const kind = el("span", { class: "ar-kind" });
+  const distance = el("span", { class: "ar-distance" });
+  const node = el("div", { class: "ar-box", dataset: { id: item.id }, hidden: true },
+    name, el("span", { class: "ar-meta" }, distance, kind));
+  stage.append(node);
+  const b = { node, name, kind, distance, line: null, dot: null, arrow: null, key: "", width: 0, height: 0 };
+  boxes.set(item.id, b);
+  return b;
+}
+
+function updateBox(b, item) {
+  const key = `${item.name}\u0000${item.kind}\u0000${item.distance}`;
+  if (b.key !== key) {
+    b.key = key;
+    b.node.className = `ar-box kind-${item.kind}`;
+    setText(b.name, item.name || item.id);
+    setText(b.kind, KIND_LABEL[item.kind] || item.kind);
+    setText(b.distance, metres(item.distance));
+    b.node.title = `${item.name} · ${KIND_LABEL[item.kind] || item.kind} · ${metres(item.distance)}`;
+  }
+  const r = item.kind === "plant" ? regionById(item.id) : null;
+  b.node.classList.toggle("due", Boolean(r && isDue(r)));
+  b.node.classList.toggle("focused", Boolean(focus && focus.id === item.id));
+}
+
+function removeBox(id, b) {
+  b.node.remove();
+  if (b.line) b.line.remove();
+  if (b.dot) b.dot.remove();
+  if (b.arrow) b.arrow.remove();
+  boxes.delete(id);
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function setLine(b, x1, y1, x2, y2) {
+  if (x1 === null) {
+    if (b.line) b.line.style.display = "none";
+    if (b.dot) b.dot.style.display = "none";
+    return;
+  }
+  if (!b.line) {
+    b.line = document.createElementNS(SVG, "line");
+    b.dot = document.createElementNS(SVG, "circle");
+    b.dot.setAttribute("r", "3");
+    lines.append(b.line, b.dot);
+  }
+  b.line.style.display = "";
+  b.dot.style.display = "";
+  b.line.setAttribute("x1", x1);
+  b.line.setAttribute("y1", y1);
+  b.line.setAttribute("x2", x2);
+  b.line.setAttribute("y2", y2);
+  b.dot.setAttribute("cx", x2);
+  b.dot.setAttribute("cy", y2);
+}
+
+function setArrow(b, item, side, y) {
+  if (!item) {
+    if (b.arrow) b.arrow.hidden = true;
+    return;
+  }
+  if (!b.arrow) {
+    b.arrowHead = el("span", { class: "ar-arrow-head" });
+    b.arrowText = el("span", { class: "ar-arrow-text" });
+    b.arrow = el("div", { class: "ar-arrow", dataset: { arrowId: item.id } }, b.arrowHead, b.arrowText);
+    stage.append(b.arrow);
+  }
+  b.arrow.hidden = false;
+  b.arrow.dataset.side = side;
+  b.arrow.classList.toggle(`kind-${item.kind}`, true);
+  setText(b.arrowHead, side === "left" ? "‹" : "›");
+  setText(b.arrowText, `${item.name} ${metres(item.distance)}`);
+  b.arrow.style.transform = `translateY(${y - 9}px)`;
+}
+
+// --- Focus: the box nearest the centre, for a second ---
+
+function updateFocus(cam) {
+  const [W, H] = cam.screen;
+  const [BW, BH] = cam.box;
+  let best = null;
+  let bestDistance = Infinity;
+  for (const { item, p } of placed) {
+    if (!p.visible) continue;
+    const dx = p.x + BW / 2 - W / 2;
+    const dy = p.y + BH / 2 - H / 2;
+    if (Math.abs(dx) > FOCUS_REACH * W) continue;
+    const d = Math.hypot(dx, dy);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = item;
+    }
+  }
+  const now = performance.now();
+  const id = best ? best.id : null;
+  if (candidate.id !== id) candidate = { id, since: now };
+  const currentId = focus ? focus.id : null;
+  if (candidate.id !== currentId) {
+    const wait = (candidate.id === null ? UNFOCUS_MS : FOCUS_MS) - (now - candidate.since);
+    if (wait <= 0) {
+      setFocus(candidate.id === null ? null : best, candidate.since);
+    } else {
+      clearTimeout(focusTimer);
+      focusTimer = setTimeout(requestFrame, wait + 5);
+    }
+  } else if (focus && best) {
+    showDetails(best); // the same POI: its item may be a newer layout's
+  }
+}
+
+function setFocus(item, since) {
+  const previous = focus ? focus.id : null;
+  focus = item ? { id: item.id, since: Date.now() - (performance.now() - since) } : null;
+  ar.focus = focus;
+  for (const [id, b] of boxes) b.node.classList.toggle("focused", Boolean(focus && focus.id === id));
+  if ((focus && focus.id) !== previous) showDetails(item);
+}
+
+// --- The layout stream ---
+
+function stageSize() {
+  return [stage.clientWidth || window.innerWidth, stage.clientHeight || window.innerHeight];
+}
+
+function openLayoutFor(force = false) {
+  const [W, H] = stageSize();
+  const next = layoutQuery(options, W, H);
+  if (!force && request && request.query === next.query) return;
+  request = next;
+  ar.query = next.query;
+  openLayout(next.query, { onLayout: receiveLayout, onState: showLayoutState });
+}
+
+function receiveLayout(panorama) {
+  layout = panorama;
+  layouts += 1;
+  ar.layout = panorama;
+  ar.layouts = layouts;
+  renderStatus();
+  requestFrame();
+}
+
+function showLayoutState(state, message) {
+  layoutState = { state, message };
+  renderStatus();
+}
+
+function renderStatus() {
+  const node = byId("ar-status");
+  const { state, message } = layoutState;
+  const text = {
+    connecting: "connecting…",
+    live: layout ? `live · ${layout.items.length} around` : "live",
+    reconnecting: "reconnecting…",
+    waiting: `waiting for a fix${message ? `: ${message}` : ""}`,
+    offline: `offline${message ? `: ${message}` : ""}`,
+  }[state] || state;
+  const full = compassMissing && !compassSeen ? `${text} · no compass` : text;
+  setText(node, full);
+  node.title = full;
+  node.dataset.state = state;
+}
+
+function applyOptions(next) {
+  options = clean(next);
+  saveOptions(options);
+  panel.fill(options);
+  openLayoutFor();
+  requestFrame();
+  return { ...options };
+}
+
+// --- Orientation ---
+
+function receiveOrientation(sample) {
+  const [h, p] = smoother.add(sample.heading, sample.pitch, sample.time);
+  ar.orientationSource = sample.source;
+  if (sample.absolute) compassSeen = true;
+  if (h !== heading || p !== pitch) {
+    heading = h;
+    pitch = p;
+    requestFrame();
+  }
+  if (compassSeen && !byId("ar-compass").hidden) {
+    byId("ar-compass").hidden = true;
+    renderStatus();
+  }
+  if (!byId("ar-start").hidden) byId("ar-start").hidden = true; // the sensors are allowed
+}
+
+
+function checkCompass() {
+  if (compassSeen) return;
+  compassMissing = true;
+  renderStatus();
+  const hint = byId("ar-compass");
+  hint.textContent = orientation.source()
+    ? "no compass: the heading here is not from north. Allow motion sensors, or move the phone in a figure 8 to calibrate."
+    : orientation.needsPermission
+      ? "no compass yet: tap Start to allow the motion sensors."
+      : "no compass: this device sends no orientation; the view faces north. Try a phone, over HTTPS.";
+  hint.hidden = false;
+}
+
+// --- The events stream: regions refreshed after events that change them ---
+
+async function startEvents() {
+  let lastSeq = 0;
+  try {
+    const s = await command({ cmd: "state" });
+    if (typeof s.seq === "number") lastSeq = s.seq;
+  } catch (e) {
+    console.warn(`state: ${e.message}`);
+  }
+  let down = false;
+  on("stream", (s) => {
+    if (s === "reconnecting" || s === "offline") down = true;
+    else if (s === "live" && down) {
+      down = false;
+      scheduleRefresh();
+    }
+  });
+  hooks.requests += 1; // the events stream's EventSource (stream.js opens it)
+  openStream(() => lastSeq, (e) => {
+    if (typeof e.seq === "number" && e.seq <= lastSeq) return;
+    if (typeof e.seq === "number") lastSeq = e.seq;
+    emit("event", e);
+  }, async () => {
+    const s = await command({ cmd: "state" });
+    if (typeof s.seq === "number" && s.seq < lastSeq) lastSeq = s.seq; // a new journal
+  });
+}
+
+// --- Start ---
+
+const panel = setupOptionsPanel(options, applyOptions);
+
+function start() {
+  panel.fill(options);
+  setupDetails({ hasCamera: () => videoState === "playing", video });
+  on("regions", () => {
+    updateDetails();
+    requestFrame();
+  });
+  setInterval(updateDetails, 1000); // the countdown; no request
+
+  const [W, H] = stageSize();
+  request = layoutQuery(options, W, H);
+  ar.query = request.query;
+  ar.camera = { ...request.camera, heading, pitch };
+  openLayoutFor(true);
+
+  orientation = watchOrientation(receiveOrientation);
+  if (orientation.needsPermission) {
+    const button = byId("ar-start");
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      try {
+        const answer = await orientation.requestPermission();
+        if (answer === "granted") button.hidden = true;
+        else {
+          byId("ar-compass").textContent = "motion sensors not allowed: the boxes cannot follow the phone (allow them in Safari's settings for this site)";
+          byId("ar-compass").hidden = false;
+        }
+      } catch (e) {
+        byId("ar-compass").textContent = `motion sensors: ${e.message}`;
+        byId("ar-compass").hidden = false;
+      }
+    });
+  }
+  setTimeout(checkCompass, NO_COMPASS_MS);
+
+  let resizeTimer = null;
+  const resized = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => openLayoutFor(), RESIZE_MS);
+  };
+  if (typeof ResizeObserver === "function") new ResizeObserver(resized).observe(stage);
+  else window.addEventListener("resize", resized);
+
+  const cameraHint = setTimeout(() => {
+    const m = byId("ar-camera-message");
+    m.textContent = "Waiting for the camera: allow it to see the boxes over the view.";
+    m.hidden = false;
+  }, NO_COMPASS_MS);
+  startCamera(video).then((state) => {
+    clearTimeout(cameraHint);
+    byId("ar-camera-message").hidden = true;
+    videoState = state;
+    ar.video = state;
+    if (state !== "playing") {
+      document.body.classList.add("no-camera");
+      const m = byId("ar-camera-message");
+      m.textContent = state === "none"
+        ? "No camera here: the boxes still follow the compass."
+        : `No camera (${state}): the boxes still follow the compass.`;
+      m.hidden = false;
+    }
+  });
+
+  refreshRegions().catch((e) => console.warn(`regions: ${e.message}`));
+  startEvents();
+  window.addEventListener("pagehide", () => closeLayout());
+  window.addEventListener("pageshow", (e) => { if (e.persisted) openLayoutFor(true); });
+  requestFrame();
+}
+
+start();
