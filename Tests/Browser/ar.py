@@ -159,6 +159,16 @@ def compare_with_cli(label, extra=()):
     return expected, shown
 
 
+# --- The stream refuses what it cannot lay out, with the socket's words.
+for query, words in [("screen=360,740&fov=60", '"fov" must be'), ("screen=0,740&fov=60,80", "wider and taller"),
+                     ("screen=360,740&fov=60,80&user_distance_m=-1", "user_distance_m"), ("screen=360,740&fov=60,80&zoom=2", "unknown query parameter")]:
+    status, _, body = board.request("GET", "/api/layout?" + query)
+    try:
+        message = json.loads(body)["message"]
+    except (ValueError, KeyError):
+        message = body[:120]
+    check(status == 400 and words in message, f"GET /api/layout?{query}: {status} {message!r}")
+
 # --- The page, its camera and its first layout.
 driver.get(args.url + "?token=" + board.token)
 driver.get(args.url + "ar/")
@@ -220,7 +230,12 @@ sent = network_requests()
 check(after["requests"] == before["requests"], f"the sweep made {after['requests'] - before['requests']} requests")
 check(not sent, f"chromium sent {len(sent)} requests during the sweep: {sent[:3]}")
 check(after["layouts"] == before["layouts"], "no layout came during the sweep")
-check(seen_olive and max(seen_olive) - min(seen_olive) < 360 and 180 not in seen_olive, f"the olive (2°) on screen at {sorted(seen_olive)}")
+# On screen while its box (100 px, 6 px a degree) touches the 360 px screen: |Δ| < (180 + 50) / 6.
+cam = ar("camera")
+olive = next(i for i in ar("layout")["items"] if i["id"] == "plant-olive")
+reach = (cam["screen"][0] / 2 + cam["box"][0] / 2) / (cam["screen"][0] / cam["fov"][0])
+expected_olive = {h for h in range(0, 361, 5) if angle_gap(h, olive["bearing"]) < reach}
+check(seen_olive == expected_olive, f"the olive ({olive['bearing']:.2f}°) on screen at {sorted(seen_olive)}, expected {sorted(expected_olive)}")
 result(sweep_requests=after["requests"] - before["requests"], sweep_network_requests=len(sent),
        sweep_frames=after["frames"] - before["frames"], headings_compared=compared["headings"], boxes_compared=compared["boxes"])
 
@@ -302,6 +317,7 @@ until("a layout after the region was added", lambda: ar("layouts") > count, 10)
 check(ar("layout")["reason"] == "regions" and any(i["name"] == "Cherry by the AR test" for i in ar("layout")["items"]),
       "the new plant is in the new layout")
 
+result(layouts_compared=compared["headings"], boxes_compared_all=compared["boxes"])
 errors = js("return window.treeline.errors")
 check(not errors, f"page errors: {errors}")
 severe = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
