@@ -1,6 +1,5 @@
 // Treeline's web app: wires the views to the board's API and its live stream.
 import { command, getJSON } from "./js/api.js";
-import { on } from "./js/bus.js";
 import { setupAlbums, refreshCaptures } from "./js/albums.js";
 import { checkJournal, lastSeqSeen, receiveEvent, restoreJournal, setupEvents } from "./js/events.js";
 import { addTiles, setupMap, showLastFix, showTrack } from "./js/map.js";
@@ -8,7 +7,7 @@ import { setupPlanting } from "./js/planting.js";
 import { setupPlants } from "./js/plants.js";
 import { refreshRegions, scheduleRefresh } from "./js/regions.js";
 import { showState, setupStatus } from "./js/status.js";
-import { openStream } from "./js/stream.js";
+import { afterOutage, openStream } from "./js/stream.js";
 import { setupTabs } from "./js/tabs.js";
 import { refreshTrees } from "./js/trees.js";
 
@@ -33,15 +32,10 @@ async function loadTrack(lastFix) {
  * asked again.
  */
 function resyncAfterOutage() {
-  let down = false;
-  on("stream", (s) => {
-    if (s === "reconnecting" || s === "offline") down = true;
-    else if (s === "live" && down) {
-      down = false;
-      scheduleRefresh();
-      refreshTrees().catch(warn("trees"));
-      command({ cmd: "state" }).then(showState, warn("state"));
-    }
+  afterOutage(() => {
+    scheduleRefresh();
+    refreshTrees().catch(warn("trees"));
+    command({ cmd: "state" }).then(showState, warn("state"));
   });
 }
 

@@ -93,22 +93,31 @@ struct APIRoutes {
         case .success(let s): subscription = s
         case .failure(let e): return Self.error(e, status: .badRequest)
         }
+        return await serverSentEvents(subscription) { stream, writer in
+            while let item = await stream.next() {
+                try await writer.write(ServerSentEvents.frame(item))
+            }
+        }
+    }
+
+    /// A subscription as a Server-Sent Events response whose body `write` writes from it. The
+    /// subscription is refused with 400 and the socket's message; it is closed when the body
+    /// ends, or, if Hummingbird never runs the body (the client went away before the head was
+    /// written), when its owner is released.
+    func serverSentEvents(_ subscription: Subscribe,
+                          _ write: @escaping @Sendable (EventStream, inout any ResponseBodyWriter) async throws -> Void) async -> Response {
         let stream: EventStream
         switch await EventStream.open(subscription, delegate: delegate, hub: hub, queueLimit: settings.queueLimit) {
         case .success(let s): stream = s
         case .failure(let e): return Self.error(e, status: .badRequest)
         }
         streams.add(stream)
-        // The body closes the stream when it ends; if Hummingbird never runs it (the client went
-        // away before the head was written), the owner's release does.
         let owner = StreamOwner(stream, streams)
         return Response(status: .ok, headers: [.contentType: "text/event-stream", HTTPField.Name("X-Accel-Buffering")!: "no"],
                         body: ResponseBody { writer in
             defer { owner.close() }
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-            while let item = await owner.stream.next() {
-                try await writer.write(ServerSentEvents.frame(item))
-            }
+            try await write(owner.stream, &writer)
             try await writer.finish(nil)
         })
     }
@@ -121,24 +130,13 @@ struct APIRoutes {
         case .success(let a): ask = a
         case .failure(let e): return Self.error(e, status: .badRequest)
         }
-        let stream: EventStream
-        switch await EventStream.open(LayoutStream.subscription, delegate: delegate, hub: hub, queueLimit: settings.queueLimit) {
-        case .success(let s): stream = s
-        case .failure(let e): return Self.error(e, status: .badRequest)
-        }
-        streams.add(stream)
-        let owner = StreamOwner(stream, streams)
-        return Response(status: .ok, headers: [.contentType: "text/event-stream", HTTPField.Name("X-Accel-Buffering")!: "no"],
-                        body: ResponseBody { writer in
-            defer { owner.close() }
+        return await serverSentEvents(LayoutStream.subscription) { [delegate] stream, writer in
             var feed = LayoutStream(ask: ask, delegate: delegate)
-            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
             try await writer.write(await feed.opening())
-            while let item = await owner.stream.next() {
+            while let item = await stream.next() {
                 if let frame = await feed.frame(after: item) { try await writer.write(frame) }
             }
-            try await writer.finish(nil)
-        })
+        }
     }
 
     func geoJSON(_ layer: GeoJSONLayer) async -> Response {

@@ -17,14 +17,11 @@ import os
 import subprocess
 import time
 
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from webcheck import Board, Checks, arguments, result, spki_hash
+from webcheck import Board, Checks, arguments, chromium, result
 
 
 def extra(p):
@@ -40,19 +37,7 @@ scene = json.load(open(args.scene))
 os.makedirs(args.shots, exist_ok=True)
 
 
-def browser():
-    o = Options()
-    o.binary_location = "/usr/bin/chromium"
-    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              f"--ignore-certificate-errors-spki-list={spki_hash(args.cert)}",
-              "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]:
-        o.add_argument(a)
-    o.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2.0}})
-    o.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
-
-
-driver = browser()
+driver = chromium(args.cert, network_log=True)
 
 
 def js(script, *a):

@@ -6,36 +6,20 @@ import json
 import os
 import socket
 import statistics
-import subprocess
 import threading
 import time
 
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from webcheck import Board, Checks, arguments, result, spki_hash
+from webcheck import Board, Checks, arguments, chromium, result
 
 args = arguments()
 board = Board(args)
 checks = Checks()
 check = checks.check
 os.makedirs(args.shots, exist_ok=True)
-
-
-def browser():
-    o = Options()
-    o.binary_location = "/usr/bin/chromium"
-    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              f"--ignore-certificate-errors-spki-list={spki_hash(args.cert)}",
-              "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]:
-        o.add_argument(a)
-    o.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2.0}})
-    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
 
 
 # gpsd's own fixes, with the wall time each reached a client: the reference for the map.
@@ -63,7 +47,7 @@ def watch_gpsd():
 
 
 threading.Thread(target=watch_gpsd, daemon=True).start()
-driver = browser()
+driver = chromium(args.cert)
 wait = WebDriverWait(driver, 20)
 
 

@@ -172,6 +172,26 @@ def spki_hash(cert):
     return base64.b64encode(digest).decode()
 
 
+def chromium(cert, network_log=False):
+    """Debian's chromium through Selenium, headless, as a 360×740 phone with a fake camera,
+    trusting the board's certificate by its key; `network_log` keeps DevTools' network events
+    (`driver.get_log("performance")`)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    o = Options()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--ignore-certificate-errors-spki-list={spki_hash(cert)}",
+              "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]:
+        o.add_argument(a)
+    o.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2.0}})
+    logs = {"browser": "ALL", "performance": "ALL"} if network_log else {"browser": "ALL"}
+    o.set_capability("goog:loggingPrefs", logs)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+
+
 def memory(pid):
     """(VmRSS, VmHWM) of a process in MiB."""
     rss = hwm = 0.0

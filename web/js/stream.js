@@ -6,7 +6,7 @@
 // resumes. Only when the browser gives up (an HTTP error: 401, 502, or 400 when the board's
 // journal is no longer the one read before) is a new EventSource opened here, after a pause
 // and `beforeRetry()` (which may start the journal again), from the last seq it holds.
-import { emit } from "./bus.js";
+import { emit, on } from "./bus.js";
 
 const RETRY_MS = 5000;
 
@@ -52,4 +52,16 @@ function parse(text) {
     console.warn("stream: not JSON:", text.slice(0, 80));
     return null;
   }
+}
+
+/** Runs `fn` each time the stream is live again after it was down (reconnecting or offline). */
+export function afterOutage(fn) {
+  let down = false;
+  on("stream", (s) => {
+    if (s === "reconnecting" || s === "offline") down = true;
+    else if (s === "live" && down) {
+      down = false;
+      fn();
+    }
+  });
 }

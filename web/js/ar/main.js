@@ -10,7 +10,7 @@ import { byId, el, setText } from "../dom.js";
 import { hooks } from "../hooks.js";
 import { metres } from "../format.js";
 import { isDue, refreshRegions, regionById, scheduleRefresh } from "../regions.js";
-import { openStream } from "../stream.js";
+import { afterOutage, openStream } from "../stream.js";
 import { grabFrame, startCamera } from "./camera.js";
 import { setupDetails, showDetails, updateDetails } from "./details.js";
 import { closeLayout, openLayout } from "./layout-stream.js";
@@ -369,14 +369,7 @@ async function startEvents() {
   } catch (e) {
     console.warn(`state: ${e.message}`);
   }
-  let down = false;
-  on("stream", (s) => {
-    if (s === "reconnecting" || s === "offline") down = true;
-    else if (s === "live" && down) {
-      down = false;
-      scheduleRefresh();
-    }
-  });
+  afterOutage(scheduleRefresh);
   hooks.requests += 1; // the events stream's EventSource (stream.js opens it)
   openStream(() => lastSeq, (e) => {
     if (typeof e.seq === "number" && e.seq <= lastSeq) return;
