@@ -133,6 +133,7 @@ struct ByteCursor {
     /// `v` with exactly `decimals` digits after the point (rounded half away from zero); `null`
     /// when not finite. The arithmetic of the former array version, so the text is the same.
     mutating func fixed(_ v: Double, decimals: Int) {
+        precondition((0...18).contains(decimals), "0 to 18 decimals (a UInt64 holds the scaled value)")
         guard v.isFinite else { put("null"); return }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
@@ -143,23 +144,32 @@ struct ByteCursor {
         }
         var n = UInt64(scaled)
         if v < 0 && n != 0 { put(UInt8(ascii: "-")) }
-        // Digits from the right into a scratch area past the end, then moved into place.
-        var count = 0
-        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
-        withUnsafeMutableBytes(of: &tmp) { buf in
-            var i = buf.count
-            repeat {
-                i -= 1
-                buf[i] = UInt8(48 + n % 10)
-                n /= 10
-                count += 1
-            } while n > 0 || count <= decimals
-            let intDigits = count - decimals
-            for k in 0..<count {
-                if k == intDigits { put(UInt8(ascii: ".")) }
-                put(buf[i + k])
-            }
+        // Straight into place from the right: the integer part's length first (at least one
+        // digit, "0.5"), then the decimals, the point, and the integer digits.
+        var whole = n
+        for _ in 0..<decimals { whole /= 10 }
+        var intDigits = 1
+        while whole >= 10 {
+            whole /= 10
+            intDigits += 1
         }
+        let total = intDigits + (decimals > 0 ? decimals + 1 : 0)
+        var q = p + total
+        for _ in 0..<decimals {
+            q -= 1
+            q.pointee = UInt8(truncatingIfNeeded: 48 + n % 10)
+            n /= 10
+        }
+        if decimals > 0 {
+            q -= 1
+            q.pointee = UInt8(ascii: ".")
+        }
+        repeat {
+            q -= 1
+            q.pointee = UInt8(truncatingIfNeeded: 48 + n % 10)
+            n /= 10
+        } while q > p
+        p += total
     }
 
     /// `v` in decimal, with a leading `-` when negative.
