@@ -103,14 +103,34 @@ struct Raster {
             }
         }
 
-        /// Marks the cells each edge's box covers that the edge (slightly enlarged) meets.
+        /// Marks the cells an edge (slightly enlarged) meets. Row by row, only the cells near
+        /// where the edge is in that row are tested, one more each side: testing every cell of the
+        /// edge's box cost as much as the rest of the load for fences of few vertices, whose edges
+        /// cross half the grid. Any cell the test marks lies within that span (the margin is a
+        /// whole cell, the test's enlargement a millionth of one), so the cells are the same.
         func markEdges(_ edge: UnsafeMutableBufferPointer<Bool>, _ v: UnsafeBufferPointer<Planar>, _ ringEnds: UnsafeBufferPointer<Int32>) {
             Raster.forEachEdge(v, ringEnds) { b, a in
-                let x0 = max(0, Int((min(a.x, b.x) - minX) * scaleX) - 1), x1 = min(n - 1, Int((max(a.x, b.x) - minX) * scaleX) + 1)
-                let y0 = max(0, Int((min(a.y, b.y) - minY) * scaleY) - 1), y1 = min(n - 1, Int((max(a.y, b.y) - minY) * scaleY) + 1)
+                let loX = min(a.x, b.x), hiX = max(a.x, b.x), loY = min(a.y, b.y), hiY = max(a.y, b.y)
+                let x0 = max(0, Int((loX - minX) * scaleX) - 1), x1 = min(n - 1, Int((hiX - minX) * scaleX) + 1)
+                let y0 = max(0, Int((loY - minY) * scaleY) - 1), y1 = min(n - 1, Int((hiY - minY) * scaleY) + 1)
+                let dx = b.x - a.x, dy = b.y - a.y
                 for cy in y0...y1 {
-                    for cx in x0...x1 where !edge[cy * n + cx] {
-                        let lx = minX + Double(cx) * cellW, ly = minY + Double(cy) * cellH
+                    let ly = minY + Double(cy) * cellH
+                    // The edge's x-extent within the row's (enlarged) band.
+                    // A row whose band the edge's y-extent misses has no cell the test marks (its
+                    // first, box, test compares the same values).
+                    let yl = max(loY, ly - cellH * 1e-6), yh = min(hiY, ly + cellH * (1 + 1e-6))
+                    guard yl <= yh else { continue }
+                    var from = x0, to = x1
+                    if dy != 0 {
+                        let xa = a.x + (yl - a.y) * (dx / dy), xb = a.x + (yh - a.y) * (dx / dy)
+                        let l = max(loX, min(xa, xb)), h = min(hiX, max(xa, xb))
+                        from = max(x0, Int((l - minX) * scaleX) - 1)
+                        to = min(x1, Int((h - minX) * scaleX) + 1)
+                    }
+                    guard from <= to else { continue }
+                    for cx in from...to where !edge[cy * n + cx] {
+                        let lx = minX + Double(cx) * cellW
                         if Raster.segment(b, a, meetsBoxX: lx - cellW * 1e-6, lx + cellW * (1 + 1e-6), y: ly - cellH * 1e-6, ly + cellH * (1 + 1e-6)) {
                             edge[cy * n + cx] = true
                         }

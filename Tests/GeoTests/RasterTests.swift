@@ -8,7 +8,7 @@ import TestSupport
 @Suite struct RasterTests {
     @Test func wordsEqualThePlainBuild() {
         var rng = SplitMix64(seed: 0x5A57_E201)
-        for k in 0..<400 {
+        for k in 0..<2_000 {
             var v: [Planar] = []
             var ends: [Int32] = []
             let rings = 1 + k % 3
