@@ -135,27 +135,27 @@ struct ByteCursor {
     mutating func fixed(_ v: Double, decimals: Int) {
         precondition((0...18).contains(decimals), "0 to 18 decimals (a UInt64 holds the scaled value)")
         guard v.isFinite else { put("null"); return }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(v) * scale).rounded()
+        let scaled = (abs(v) * Self.power10(decimals)).rounded()
         guard scaled < 9.0e18 else {
             for b in String(v).utf8 { put(b) }  // not reached for coordinates and speeds
             return
         }
         var n = UInt64(scaled)
         if v < 0 && n != 0 { put(UInt8(ascii: "-")) }
-        // Straight into place from the right: the integer part's length first (at least one
-        // digit, "0.5"), then the decimals, the point, and the integer digits.
-        var whole = n
-        for _ in 0..<decimals { whole /= 10 }
+        // Straight into place from the right, two digits at a time: the integer part's length
+        // first (at least one digit, "0.5"), then the decimals, the point, the integer digits.
         var intDigits = 1
-        while whole >= 10 {
-            whole /= 10
-            intDigits += 1
-        }
+        while intDigits + decimals < 20, n >= Self.power10u(intDigits + decimals) { intDigits += 1 }
         let total = intDigits + (decimals > 0 ? decimals + 1 : 0)
         var q = p + total
-        for _ in 0..<decimals {
+        var left = decimals
+        while left >= 2 {
+            q -= 2
+            Self.twoDigits(Int(n % 100), at: q)
+            n /= 100
+            left -= 2
+        }
+        if left == 1 {
             q -= 1
             q.pointee = UInt8(truncatingIfNeeded: 48 + n % 10)
             n /= 10
@@ -164,12 +164,82 @@ struct ByteCursor {
             q -= 1
             q.pointee = UInt8(ascii: ".")
         }
-        repeat {
+        while q - p >= 2 {
+            q -= 2
+            Self.twoDigits(Int(n % 100), at: q)
+            n /= 100
+        }
+        if q > p {
             q -= 1
             q.pointee = UInt8(truncatingIfNeeded: 48 + n % 10)
-            n /= 10
-        } while q > p
+        }
         p += total
+    }
+
+    /// "00" to "99", for writing two digits at once.
+    private static let pairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    @inline(__always) private static func twoDigits(_ r: Int, at q: UnsafeMutablePointer<UInt8>) {
+        let d = pairs.utf8Start + 2 * r
+        q[0] = d[0]
+        q[1] = d[1]
+    }
+
+    /// 10^k, exactly, for k in 0...18 (products of tens, as the loop that made them had them).
+    @inline(__always) static func power10(_ k: Int) -> Double {
+        switch k {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        default: 1e18
+        }
+    }
+
+    /// 10^k as an integer, k in 0...19.
+    @inline(__always) static func power10u(_ k: Int) -> UInt64 {
+        var v: UInt64 = 1
+        switch k {
+        case 19: v = 10_000_000_000_000_000_000
+        case 18: v = 1_000_000_000_000_000_000
+        case 17: v = 100_000_000_000_000_000
+        case 16: v = 10_000_000_000_000_000
+        case 15: v = 1_000_000_000_000_000
+        case 14: v = 100_000_000_000_000
+        case 13: v = 10_000_000_000_000
+        case 12: v = 1_000_000_000_000
+        case 11: v = 100_000_000_000
+        case 10: v = 10_000_000_000
+        case 9: v = 1_000_000_000
+        case 8: v = 100_000_000
+        case 7: v = 10_000_000
+        case 6: v = 1_000_000
+        case 5: v = 100_000
+        case 4: v = 10_000
+        case 3: v = 1_000
+        case 2: v = 100
+        case 1: v = 10
+        default: v = 1
+        }
+        return v
     }
 
     /// `v` in decimal, with a leading `-` when negative.
