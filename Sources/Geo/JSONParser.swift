@@ -32,14 +32,7 @@ struct JSONParser {
     var depth = 0
     var duplicateMembers = false
 
-    init(bytes: [UInt8]) {
-        self.bytes = bytes
-        // Room for every number the text could hold (each takes a digit and a separator at
-        // least), so that `positions` never grows by copying: an 80 MB regions file has 45 MB of
-        // positions, and a doubling would hold old and new at once. Pages never written are never
-        // resident, so the room costs address space, not memory.
-        positions.reserveCapacity(bytes.count / 2 + 2)
-    }
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     func error(_ message: String, at offset: Int? = nil) -> Failure {
         Failure(message: message, offset: offset ?? i)
@@ -70,6 +63,11 @@ struct JSONParser {
             if key == "coordinates" {
                 // GeoJSON positions when they are; any other array (a property that happens to be
                 // called "coordinates") is read as plain JSON.
+                // At the first one, room for every number the text could hold (each takes a digit
+                // and a separator at least), so that `positions` never grows by copying: an 80 MB
+                // regions file has 42 MB of positions, and a doubling would hold old and new at
+                // once. Pages never written are never resident: the room costs address space.
+                if positions.capacity == 0 { positions.reserveCapacity(bytes.count / 2 + 2) }
                 let start = i, stored = positions.count
                 if let tree = try? coordinates() { return .coordinates(tree) }
                 i = start
