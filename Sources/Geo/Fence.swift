@@ -78,6 +78,31 @@ public struct Fence: Sendable {
         }
     }
 
+    /// The boxes `Fence(shape).boxes` has, by the same arithmetic, without building the fence
+    /// (its vertex store and raster): `RegionSet` indexes the boxes first and then builds each
+    /// fence in the index's order straight into its store.
+    public static func boxes(of shape: Shape) -> [GeoBox] {
+        switch shape {
+        case let .circle(center, r):
+            return circleBoxes(center: center, radius: r)
+        case let .polygons(parts):
+            let frame = LocalFrame(origin: centroid(parts.flatMap { $0.flatMap { $0 } }))
+            var longestEdge = 0.0
+            var v: [Planar] = []
+            for rings in parts {
+                for ring in rings {
+                    v.removeAll(keepingCapacity: true)
+                    for c in ring { v.append(frame.project(ECEF(c))) }
+                    for i in v.indices {
+                        let a = v[i], b = v[i + 1 < v.count ? i + 1 : 0]
+                        longestEdge = max(longestEdge, ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
+                    }
+                }
+            }
+            return polygonBoxes(parts, origin: frame.origin, longestEdge: longestEdge)
+        }
+    }
+
     /// The local frame distances are measured in (see `FenceCore.frame`).
     public var frame: LocalFrame { core.frame }
     /// Whether the fence is a circle; false for polygons.

@@ -11,20 +11,21 @@ struct GeometryReader {
         init(_ message: String) { self.message = message }
     }
 
-    /// One position, transformed and range-checked.
-    func point(_ index: Int, _ numbers: Int, where place: String) throws(Problem) -> Coordinate {
+    /// One position, transformed and range-checked. The place is worded only for a problem: a
+    /// file of 100,000 fences has millions of positions, and naming each cost a string apiece.
+    func point(_ index: Int, _ numbers: Int, where place: @autoclosure () -> String) throws(Problem) -> Coordinate {
         guard numbers == 2 || numbers == 3 else {
-            throw Problem("\(place): a position needs 2 or 3 numbers, this one has \(numbers)")
+            throw Problem("\(place()): a position needs 2 or 3 numbers, this one has \(numbers)")
         }
         let (x, y) = doc.position(index)
         if let transform {
             guard let c = transform.toWGS84(x: x, y: y) else {
-                throw Problem("\(place): (\(x), \(y)) cannot be transformed from \(crs ?? "the file's CRS") to WGS84")
+                throw Problem("\(place()): (\(x), \(y)) cannot be transformed from \(crs ?? "the file's CRS") to WGS84")
             }
             return c
         }
         guard abs(x) <= 180, abs(y) <= 90 else {
-            throw Problem("\(place): coordinates out of range (longitude \(x), latitude \(y); longitude comes first, within ±180, latitude within ±90)")
+            throw Problem("\(place()): coordinates out of range (longitude \(x), latitude \(y); longitude comes first, within ±180, latitude within ±90)")
         }
         return Coordinate(latitude: y, longitude: x)
     }

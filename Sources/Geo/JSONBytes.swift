@@ -4,51 +4,19 @@ public enum JSONBytes {
     /// `v` with exactly `decimals` digits after the point (rounded half away from zero), like
     /// gpsd's `%.9f`. Non-finite values are written as `null`.
     public static func appendFixed(_ v: Double, decimals: Int, to out: inout [UInt8]) {
-        guard v.isFinite else { out.append(contentsOf: "null".utf8); return }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(v) * scale).rounded()
-        guard scaled < 9.0e18 else {
-            out.append(contentsOf: String(v).utf8)  // not reached for coordinates and speeds
-            return
-        }
-        var n = UInt64(scaled)
-        if v < 0 && n != 0 { out.append(UInt8(ascii: "-")) }
-        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &tmp) { buf in
-            var i = buf.count
-            var produced = 0
-            repeat {
-                i -= 1
-                buf[i] = UInt8(48 + n % 10)
-                n /= 10
-                produced += 1
-            } while n > 0 || produced <= decimals
-            let intDigits = produced - decimals
-            for k in 0..<produced {
-                if k == intDigits { out.append(UInt8(ascii: ".")) }
-                out.append(buf[i + k])
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteCursor.maxNumber) { buf in
+            var c = ByteCursor(buf.baseAddress!)
+            c.fixed(v, decimals: decimals)
+            out.append(contentsOf: UnsafeBufferPointer(start: buf.baseAddress!, count: c.written(since: buf.baseAddress!)))
         }
     }
 
     /// Appends `v` in decimal, with a leading `-` when negative.
     public static func appendInt(_ v: Int, to out: inout [UInt8]) {
-        var n = v.magnitude
-        if v < 0 { out.append(UInt8(ascii: "-")) }
-        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &tmp) { buf in
-            var i = buf.count
-            repeat {
-                i -= 1
-                buf[i] = UInt8(48 + n % 10)
-                n /= 10
-            } while n > 0
-            out.append(contentsOf: buf[i...])
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteCursor.maxNumber) { buf in
+            var c = ByteCursor(buf.baseAddress!)
+            c.int(v)
+            out.append(contentsOf: UnsafeBufferPointer(start: buf.baseAddress!, count: c.written(since: buf.baseAddress!)))
         }
     }
 
@@ -75,41 +43,48 @@ public enum JSONBytes {
 }
 
 extension Fix {
+    /// The most bytes `appendJSON` writes: the time, nine numbers at their longest, the names.
+    static let maxJSONBytes = 512
+
     /// One JSON object (no newline) with gpsd's TPV names: `time` (when the date is known), `mode`,
     /// `lat`, `lon`, and where known `altMSL`, `speed`, `track`, `eph`, `hdop`, `satellites`.
+    ///
+    /// Written into a buffer on the stack and appended at once: `replay --fixes` writes a million
+    /// of these, and appending byte by byte to the array checked its capacity ~150 times a line.
     public func appendJSON(to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxJSONBytes) { buf in
+            let start = buf.baseAddress!
+            var c = ByteCursor(start)
+            writeJSON(&c)
+            out.append(contentsOf: UnsafeBufferPointer(start: start, count: c.written(since: start)))
+        }
+    }
+
+    func writeJSON(_ c: inout ByteCursor) {
+        c.put(UInt8(ascii: "{"))
         if let time {
-            out.append(contentsOf: "\"time\":\"".utf8)
-            time.appendISO8601(to: &out)
-            out.append(contentsOf: "\",".utf8)
+            c.put("\"time\":\"")
+            time.writeISO8601(&c)
+            c.put("\",")
         }
-        out.append(contentsOf: "\"mode\":".utf8)
-        JSONBytes.appendInt(mode.rawValue, to: &out)
-        if let c = coordinate {
-            out.append(contentsOf: ",\"lat\":".utf8)
-            JSONBytes.appendFixed(c.latitude, decimals: 9, to: &out)
-            out.append(contentsOf: ",\"lon\":".utf8)
-            JSONBytes.appendFixed(c.longitude, decimals: 9, to: &out)
+        c.put("\"mode\":")
+        c.int(mode.rawValue)
+        if let p = coordinate {
+            c.put(",\"lat\":")
+            c.fixed(p.latitude, decimals: 9)
+            c.put(",\"lon\":")
+            c.fixed(p.longitude, decimals: 9)
         }
-        func field(_ name: StaticString, _ v: Double?, _ decimals: Int) {
-            guard let v else { return }
-            out.append(UInt8(ascii: ","))
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            out.append(contentsOf: "\":".utf8)
-            JSONBytes.appendFixed(v, decimals: decimals, to: &out)
-        }
-        field("altMSL", altitudeMSL, 3)
-        field("speed", speed, 3)
-        field("track", course, 4)
-        field("eph", horizontalError, 3)
-        field("hdop", hdop, 2)
+        if let altitudeMSL { c.put(",\"altMSL\":"); c.fixed(altitudeMSL, decimals: 3) }
+        if let speed { c.put(",\"speed\":"); c.fixed(speed, decimals: 3) }
+        if let course { c.put(",\"track\":"); c.fixed(course, decimals: 4) }
+        if let horizontalError { c.put(",\"eph\":"); c.fixed(horizontalError, decimals: 3) }
+        if let hdop { c.put(",\"hdop\":"); c.fixed(hdop, decimals: 2) }
         if let satellitesUsed {
-            out.append(contentsOf: ",\"satellites\":".utf8)
-            JSONBytes.appendInt(satellitesUsed, to: &out)
+            c.put(",\"satellites\":")
+            c.int(satellitesUsed)
         }
-        out.append(UInt8(ascii: "}"))
+        c.put(UInt8(ascii: "}"))
     }
 
     /// The JSON object as a String (tests, logs).
@@ -117,5 +92,169 @@ extension Fix {
         var out: [UInt8] = []
         appendJSON(to: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Writes text into memory the caller has sized for it, with no capacity or uniqueness check
+/// per byte: numbers, names and times of one output line go into a stack buffer this way and
+/// reach the output array in one append.
+struct ByteCursor {
+    /// The most bytes `fixed` or `int` writes (a Double's shortest form is at most 24).
+    static let maxNumber = 48
+
+    var p: UnsafeMutablePointer<UInt8>
+
+    init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
+
+    func written(since start: UnsafeMutablePointer<UInt8>) -> Int { p - start }
+
+    @inline(__always) mutating func put(_ b: UInt8) {
+        p.pointee = b
+        p += 1
+    }
+
+    @inline(__always) mutating func put(_ s: StaticString) {
+        p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+        p += s.utf8CodeUnitCount
+    }
+
+    /// `n` in decimal, exactly `width` digits (leading zeros; `n` must fit).
+    @inline(__always) mutating func digits(_ n: Int, width: Int) {
+        var n = n
+        var k = width - 1
+        while k >= 0 {
+            p[k] = UInt8(48 + n % 10)
+            n /= 10
+            k -= 1
+        }
+        p += width
+    }
+
+    /// `v` with exactly `decimals` digits after the point (rounded half away from zero); `null`
+    /// when not finite. The arithmetic of the former array version, so the text is the same.
+    mutating func fixed(_ v: Double, decimals: Int) {
+        precondition((0...18).contains(decimals), "0 to 18 decimals (a UInt64 holds the scaled value)")
+        guard v.isFinite else { put("null"); return }
+        let scaled = (abs(v) * Self.power10(decimals)).rounded()
+        guard scaled < 9.0e18 else {
+            for b in String(v).utf8 { put(b) }  // not reached for coordinates and speeds
+            return
+        }
+        var n = UInt64(scaled)
+        if v < 0 && n != 0 { put(UInt8(ascii: "-")) }
+        // Straight into place from the right, two digits at a time: the integer part's length
+        // first (at least one digit, "0.5"), then the decimals, the point, the integer digits.
+        var intDigits = 1
+        while intDigits + decimals < 20, n >= Self.power10u(intDigits + decimals) { intDigits += 1 }
+        let total = intDigits + (decimals > 0 ? decimals + 1 : 0)
+        var q = p + total
+        var left = decimals
+        while left >= 2 {
+            q -= 2
+            Self.twoDigits(Int(n % 100), at: q)
+            n /= 100
+            left -= 2
+        }
+        if left == 1 {
+            q -= 1
+            q.pointee = UInt8(truncatingIfNeeded: 48 + n % 10)
+            n /= 10
+        }
+        if decimals > 0 {
+            q -= 1
+            q.pointee = UInt8(ascii: ".")
+        }
+        while q - p >= 2 {
+            q -= 2
+            Self.twoDigits(Int(n % 100), at: q)
+            n /= 100
+        }
+        if q > p {
+            q -= 1
+            q.pointee = UInt8(truncatingIfNeeded: 48 + n % 10)
+        }
+        p += total
+    }
+
+    /// "00" to "99", for writing two digits at once.
+    private static let pairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    @inline(__always) private static func twoDigits(_ r: Int, at q: UnsafeMutablePointer<UInt8>) {
+        let d = pairs.utf8Start + 2 * r
+        q[0] = d[0]
+        q[1] = d[1]
+    }
+
+    /// 10^k, exactly, for k in 0...18 (products of tens, as the loop that made them had them).
+    @inline(__always) static func power10(_ k: Int) -> Double {
+        switch k {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        default: 1e18
+        }
+    }
+
+    /// 10^k as an integer, k in 0...19.
+    @inline(__always) static func power10u(_ k: Int) -> UInt64 {
+        var v: UInt64 = 1
+        switch k {
+        case 19: v = 10_000_000_000_000_000_000
+        case 18: v = 1_000_000_000_000_000_000
+        case 17: v = 100_000_000_000_000_000
+        case 16: v = 10_000_000_000_000_000
+        case 15: v = 1_000_000_000_000_000
+        case 14: v = 100_000_000_000_000
+        case 13: v = 10_000_000_000_000
+        case 12: v = 1_000_000_000_000
+        case 11: v = 100_000_000_000
+        case 10: v = 10_000_000_000
+        case 9: v = 1_000_000_000
+        case 8: v = 100_000_000
+        case 7: v = 10_000_000
+        case 6: v = 1_000_000
+        case 5: v = 100_000
+        case 4: v = 10_000
+        case 3: v = 1_000
+        case 2: v = 100
+        case 1: v = 10
+        default: v = 1
+        }
+        return v
+    }
+
+    /// `v` in decimal, with a leading `-` when negative.
+    mutating func int(_ v: Int) {
+        var n = v.magnitude
+        if v < 0 { put(UInt8(ascii: "-")) }
+        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &tmp) { buf in
+            var i = buf.count
+            repeat {
+                i -= 1
+                buf[i] = UInt8(48 + n % 10)
+                n /= 10
+            } while n > 0
+            for k in i..<buf.count { put(buf[k]) }
+        }
     }
 }

@@ -17,7 +17,7 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
 /// A parsed JSON value. `coordinates` members (GeoJSON) are parsed into `.coordinates`: their
 /// numbers go to one flat array owned by the document instead of a value per number, so a file
 /// of 100,000 fences does not cost a boxed value per vertex.
-public indirect enum JSONValue: Sendable {
+public enum JSONValue: Sendable {
     /// Members in the order written; a name appears twice only when parsed with `duplicateMembers`.
     case object([(key: String, value: JSONValue)])
     case array([JSONValue])
@@ -56,7 +56,7 @@ public indirect enum JSONValue: Sendable {
 }
 
 /// The nesting of a GeoJSON `coordinates` value; positions live in `JSONDocument.positions`.
-public indirect enum CoordinateTree: Sendable {
+public enum CoordinateTree: Sendable {
     /// One position: its index in `positions` (pairs), and how many numbers it had.
     case position(index: Int, numbers: Int)
     /// An array of positions (a ring or a line): `count` consecutive positions from `start`.

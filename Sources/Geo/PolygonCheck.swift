@@ -32,7 +32,9 @@ enum PolygonCheck {
             return out
         }
         let planar = parts.map { $0.map { $0.map { frame.project($0) } } }
-        let locators = planar.map { $0.map(RingLocator.init) }
+        // Locators answer only for holes and for the parts of a MultiPolygon: most fences are one
+        // ring, and building them anyway cost 3 % of loading 100,000 fences.
+        let locators = multi || parts.contains(where: { $0.count > 1 }) ? planar.map { $0.map(RingLocator.init) } : []
 
         for (pi, rings) in planar.enumerated() {
             for (ri, ring) in rings.enumerated() {

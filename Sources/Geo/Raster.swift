@@ -1,6 +1,11 @@
 /// Builds a fence's raster: a 32×32 grid over the planar bounding box of its rings, each cell
 /// marked outside, inside, or crossed by an edge. A cell no edge touches is wholly inside or
 /// wholly outside, so its centre decides for all of it.
+///
+/// Loading 100,000 fences builds 70,000 rasters, so the build works in buffers it owns rather than
+/// arrays: each edge visits only the rows its y-extent reaches (not all 32), and the crossings go
+/// to one flat, per-row bucketed store. Every test is the one a cell-by-cell, row-by-row build
+/// makes, with the same arithmetic, so the words are the same bit for bit (`RasterTests`).
 struct Raster {
     var minX = 0.0, minY = 0.0, scaleX = 0.0, scaleY = 0.0
     var words = [UInt64](repeating: 0, count: FenceCore.gridWords)
@@ -21,45 +26,123 @@ struct Raster {
         let width = maxX + padX - minX, height = maxY + padY - minY
         scaleX = Double(n) / width
         scaleY = Double(n) / height
-        let cellW = width / Double(n), cellH = height / Double(n)
-        var edge = [Bool](repeating: false, count: n * n)
-        let (minX, minY, scaleX, scaleY) = (minX, minY, scaleX, scaleY)  // copies: self is not yet whole
-        Self.forEachEdge(v, ringEnds) { b, a in
-            // Cells the edge's box covers, each tested against the edge (slightly enlarged).
-            let x0 = max(0, Int((min(a.x, b.x) - minX) * scaleX) - 1), x1 = min(n - 1, Int((max(a.x, b.x) - minX) * scaleX) + 1)
-            let y0 = max(0, Int((min(a.y, b.y) - minY) * scaleY) - 1), y1 = min(n - 1, Int((max(a.y, b.y) - minY) * scaleY) + 1)
-            for cy in y0...y1 {
-                for cx in x0...x1 where !edge[cy * n + cx] {
-                    let lx = minX + Double(cx) * cellW, ly = minY + Double(cy) * cellH
-                    if Self.segment(b, a, meetsBoxX: lx - cellW * 1e-6, lx + cellW * (1 + 1e-6), y: ly - cellH * 1e-6, ly + cellH * (1 + 1e-6)) {
-                        edge[cy * n + cx] = true
+        let grid = Grid(n: n, minX: minX, minY: minY, scaleX: scaleX, scaleY: scaleY,
+                        cellW: width / Double(n), cellH: height / Double(n))
+        words.withUnsafeMutableBufferPointer { out in
+            v.withUnsafeBufferPointer { vp in
+                ringEnds.withUnsafeBufferPointer { ends in
+                    grid.fill(out, vertices: vp, ringEnds: ends)
+                }
+            }
+        }
+    }
+
+    /// The grid's geometry, and the build itself.
+    struct Grid {
+        let n: Int
+        let minX, minY, scaleX, scaleY, cellW, cellH: Double
+
+        /// The y of row `cy`'s centres, as every test of that row uses it.
+        func centreY(_ cy: Int) -> Double { minY + (Double(cy) + 0.5) * cellH }
+
+        /// The rows whose centre line edge ab may cross: a superset, widened by one row each way
+        /// (the exact test follows).
+        func rows(_ a: Planar, _ b: Planar) -> ClosedRange<Int>? {
+            let lo = Int(((min(a.y, b.y) - minY) / cellH - 0.5).rounded(.down)) - 1
+            let hi = Int(((max(a.y, b.y) - minY) / cellH - 0.5).rounded(.up)) + 1
+            let first = max(0, lo), last = min(n - 1, hi)
+            return first <= last ? first...last : nil
+        }
+
+        func fill(_ words: UnsafeMutableBufferPointer<UInt64>, vertices v: UnsafeBufferPointer<Planar>, ringEnds: UnsafeBufferPointer<Int32>) {
+            let n = self.n
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: n * n) { edge in
+                edge.initialize(repeating: false)
+                markEdges(edge, v, ringEnds)
+                // Cells no edge touches take the state of their centre: per row, the crossings of
+                // the centres' line with every edge, sorted; between odd and even crossings is inside.
+                // Counted first, then stored in one buffer, row after row.
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: n + 1) { start in
+                    start.initialize(repeating: 0)
+                    Raster.forEachEdge(v, ringEnds) { b, a in
+                        guard let rows = rows(a, b) else { return }
+                        for cy in rows {
+                            let y = centreY(cy)
+                            if (a.y > y) != (b.y > y) { start[cy + 1] += 1 }
+                        }
+                    }
+                    for cy in 0..<n { start[cy + 1] += start[cy] }
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, start[n])) { xs in
+                        withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { next in
+                            for cy in 0..<n { next[cy] = start[cy] }
+                            Raster.forEachEdge(v, ringEnds) { b, a in
+                                guard let rows = rows(a, b) else { return }
+                                for cy in rows {
+                                    let y = centreY(cy)
+                                    if (a.y > y) != (b.y > y) {
+                                        xs[next[cy]] = (b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x
+                                        next[cy] += 1
+                                    }
+                                }
+                            }
+                        }
+                        for cy in 0..<n {
+                            var row = UnsafeMutableBufferPointer(rebasing: xs[start[cy]..<start[cy + 1]])
+                            row.sort()
+                            var k = 0
+                            for cx in 0..<n {
+                                let cell = cy * n + cx
+                                let x = minX + (Double(cx) + 0.5) * cellW
+                                while k < row.count, row[k] <= x { k += 1 }  // crossings left of the centre
+                                let state: UInt64 = edge[cell] ? FenceCore.cellEdge : (k % 2 == 1 ? FenceCore.cellInside : FenceCore.cellOutside)
+                                words[cell >> 5] |= state << UInt64((cell & 31) * 2)
+                            }
+                        }
                     }
                 }
             }
         }
-        // Cells no edge touches take the state of their centre: per row, the crossings of the
-        // centres' line with every edge, sorted; between odd and even crossings is inside.
-        var xs: [Double] = []
-        for cy in 0..<n {
-            let y = minY + (Double(cy) + 0.5) * cellH
-            xs.removeAll(keepingCapacity: true)
-            Self.forEachEdge(v, ringEnds) { b, a in
-                if (a.y > y) != (b.y > y) { xs.append((b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x) }
-            }
-            xs.sort()
-            var k = 0
-            for cx in 0..<n {
-                let cell = cy * n + cx
-                let x = minX + (Double(cx) + 0.5) * cellW
-                while k < xs.count, xs[k] <= x { k += 1 }  // crossings left of the centre
-                let state: UInt64 = edge[cell] ? FenceCore.cellEdge : (k % 2 == 1 ? FenceCore.cellInside : FenceCore.cellOutside)
-                words[cell >> 5] |= state << UInt64((cell & 31) * 2)
+
+        /// Marks the cells an edge (slightly enlarged) meets. Row by row, only the cells near
+        /// where the edge is in that row are tested, one more each side: testing every cell of the
+        /// edge's box cost as much as the rest of the load for fences of few vertices, whose edges
+        /// cross half the grid. Any cell the test marks lies within that span (the margin is a
+        /// whole cell, the test's enlargement a millionth of one), so the cells are the same.
+        func markEdges(_ edge: UnsafeMutableBufferPointer<Bool>, _ v: UnsafeBufferPointer<Planar>, _ ringEnds: UnsafeBufferPointer<Int32>) {
+            Raster.forEachEdge(v, ringEnds) { b, a in
+                let loX = min(a.x, b.x), hiX = max(a.x, b.x), loY = min(a.y, b.y), hiY = max(a.y, b.y)
+                let x0 = max(0, Int((loX - minX) * scaleX) - 1), x1 = min(n - 1, Int((hiX - minX) * scaleX) + 1)
+                let y0 = max(0, Int((loY - minY) * scaleY) - 1), y1 = min(n - 1, Int((hiY - minY) * scaleY) + 1)
+                let dx = b.x - a.x, dy = b.y - a.y
+                for cy in y0...y1 {
+                    let ly = minY + Double(cy) * cellH
+                    // The edge's x-extent within the row's (enlarged) band.
+                    // A row whose band the edge's y-extent misses has no cell the test marks (its
+                    // first, box, test compares the same values).
+                    let yl = max(loY, ly - cellH * 1e-6), yh = min(hiY, ly + cellH * (1 + 1e-6))
+                    guard yl <= yh else { continue }
+                    var from = x0, to = x1
+                    if dy != 0 {
+                        let xa = a.x + (yl - a.y) * (dx / dy), xb = a.x + (yh - a.y) * (dx / dy)
+                        let l = max(loX, min(xa, xb)), h = min(hiX, max(xa, xb))
+                        from = max(x0, Int((l - minX) * scaleX) - 1)
+                        to = min(x1, Int((h - minX) * scaleX) + 1)
+                    }
+                    guard from <= to else { continue }
+                    for cx in from...to where !edge[cy * n + cx] {
+                        let lx = minX + Double(cx) * cellW
+                        if Raster.segment(b, a, meetsBoxX: lx - cellW * 1e-6, lx + cellW * (1 + 1e-6), y: ly - cellH * 1e-6, ly + cellH * (1 + 1e-6)) {
+                            edge[cy * n + cx] = true
+                        }
+                    }
+                }
             }
         }
     }
 
     /// Calls `body(previous, vertex)` for every edge of every ring (rings open, ending at `ringEnds`).
-    static func forEachEdge(_ v: [Planar], _ ringEnds: [Int32], _ body: (Planar, Planar) -> Void) {
+    @inline(__always)
+    static func forEachEdge(_ v: UnsafeBufferPointer<Planar>, _ ringEnds: UnsafeBufferPointer<Int32>, _ body: (Planar, Planar) -> Void) {
         var start = 0
         for e in ringEnds {
             let end = Int(e)
@@ -73,6 +156,7 @@ struct Raster {
     }
 
     /// Whether segment ab meets the box [x0, x1] × [y0, y1] (separating axes).
+    @inline(__always)
     static func segment(_ a: Planar, _ b: Planar, meetsBoxX x0: Double, _ x1: Double, y y0: Double, _ y1: Double) -> Bool {
         if max(a.x, b.x) < x0 || min(a.x, b.x) > x1 || max(a.y, b.y) < y0 || min(a.y, b.y) > y1 { return false }
         let dx = b.x - a.x, dy = b.y - a.y
@@ -80,5 +164,4 @@ struct Raster {
         let s1 = side(x0, y0), s2 = side(x1, y0), s3 = side(x0, y1), s4 = side(x1, y1)
         return !((s1 > 0 && s2 > 0 && s3 > 0 && s4 > 0) || (s1 < 0 && s2 < 0 && s3 < 0 && s4 < 0))
     }
-
 }

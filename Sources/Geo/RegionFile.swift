@@ -23,7 +23,9 @@ public enum RegionFile {
     /// Parses a regions file into its regions, in feature order. `file` names the file in issues;
     /// `override`, when given, is the CRS of the coordinates instead of the file's `crs`. Throws
     /// `RegionFileError` with every problem found.
-    public static func parse(_ bytes: [UInt8], file: String, crs override: String? = nil,
+    /// `bytes` is consumed: once the JSON is parsed the text is let go (when the caller gives it
+    /// up), so that a large file's text and its regions are not held at once.
+    public static func parse(_ bytes: consuming [UInt8], file: String, crs override: String? = nil,
                              requirements: Requirements = .full) throws(RegionFileError) -> [Region] {
         var issues: [RegionIssue] = []
         func fileIssue(_ message: String, line: Int? = nil, column: Int? = nil) -> RegionFileError {
@@ -35,6 +37,7 @@ public enum RegionFile {
         } catch {
             throw fileIssue("not JSON: \(error.message)", line: error.line, column: error.column)
         }
+        bytes = []
         guard case .object = doc.root else { throw fileIssue("the top level is \(doc.root.typeName), not a GeoJSON FeatureCollection object") }
         guard doc.root["type"]?.string == "FeatureCollection" else {
             throw fileIssue("\"type\" must be \"FeatureCollection\" (a regions file is a FeatureCollection of fences)")

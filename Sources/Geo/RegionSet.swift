@@ -36,27 +36,42 @@ public struct RegionSet: Sendable {
     public init(_ regions: [Region]) {
         self.regions = regions
         generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
-        let fences = regions.map { Fence($0.shape) }
-        boxes = fences.map(\.boxes)
+        // The boxes first, then each fence built in the index's order, copied to the store and
+        // dropped: the store's arrays are the only whole copy of the vertices and rasters, and a
+        // fence's own arrays are reused by the next (100,000 fences built all first held 60 MB more).
+        let boxes = regions.map { Fence.boxes(of: $0.shape) }
+        self.boxes = boxes
         var entries: [(box: GeoBox, item: Int32)] = []
-        entries.reserveCapacity(fences.count)
-        for (i, f) in fences.enumerated() {
-            for box in f.boxes { entries.append((box, Int32(i))) }
+        entries.reserveCapacity(regions.count)
+        for (i, b) in boxes.enumerated() {
+            for box in b { entries.append((box, Int32(i))) }
         }
         var index = BoxIndex(entries)
         // Lay the fences out in the order the index visits its entries.
-        var coreOf = [Int32](repeating: -1, count: fences.count)
+        var coreOf = [Int32](repeating: -1, count: regions.count)
         var regionOf: [Int32] = []
-        regionOf.reserveCapacity(fences.count)
+        regionOf.reserveCapacity(regions.count)
         var cores: [FenceCore] = []
-        cores.reserveCapacity(fences.count)
+        cores.reserveCapacity(regions.count)
+        var vertexCount = 0, ringCount = 0, polygonCount = 0
+        for r in regions {
+            guard case let .polygons(parts) = r.shape else { continue }
+            polygonCount += 1
+            for rings in parts {
+                ringCount += rings.count
+                for ring in rings { vertexCount += ring.count }
+            }
+        }
         var vertices: [Planar] = []
-        vertices.reserveCapacity(fences.reduce(0) { $0 + $1.vertices.count })
+        vertices.reserveCapacity(vertexCount)
         var ringEnds: [Int32] = []
+        ringEnds.reserveCapacity(ringCount)
         var grids: [UInt64] = []
+        grids.reserveCapacity(polygonCount * FenceCore.gridWords)
         var blocks: [EdgeBlock] = []
         for item in index.items where coreOf[Int(item)] < 0 {
-            let f = fences[Int(item)]
+            let f = Fence(regions[Int(item)].shape)
+            assert(f.boxes == boxes[Int(item)], "Fence.boxes(of:) must give the fence's own boxes")
             coreOf[Int(item)] = Int32(cores.count)
             regionOf.append(item)
             let offset = vertices.count
@@ -70,7 +85,7 @@ public struct RegionSet: Sendable {
         self.index = index
         self.cores = cores
         coreBoxes = regionOf.map { i in
-            let b = fences[Int(i)].boxes
+            let b = boxes[Int(i)]
             return b.dropFirst().reduce(b[0]) { u, x in
                 GeoBox(minLat: min(u.minLat, x.minLat), minLon: min(u.minLon, x.minLon),
                        maxLat: max(u.maxLat, x.maxLat), maxLon: max(u.maxLon, x.maxLon))

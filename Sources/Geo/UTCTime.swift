@@ -52,24 +52,24 @@ public struct UTCTime: Sendable, Hashable, Comparable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Writes the ISO 8601 form (millisecond precision, rounded down like gpsd): 24 bytes.
+    func writeISO8601(_ c: inout ByteCursor) {
+        let (y, m, d) = CivilDate.civilFromDays(daysSinceEpoch)
+        let ms = Int(nanosOfDay / 1_000_000)
+        let sec = ms / 1000
+        c.digits(y, width: 4); c.put(UInt8(ascii: "-")); c.digits(m, width: 2); c.put(UInt8(ascii: "-")); c.digits(d, width: 2)
+        c.put(UInt8(ascii: "T"))
+        c.digits(sec / 3600, width: 2); c.put(UInt8(ascii: ":")); c.digits(sec / 60 % 60, width: 2); c.put(UInt8(ascii: ":"))
+        c.digits(sec % 60, width: 2); c.put(UInt8(ascii: ".")); c.digits(ms % 1000, width: 3); c.put(UInt8(ascii: "Z"))
+    }
+
     /// Appends the ISO 8601 form (millisecond precision, rounded down like gpsd) to a byte buffer.
     public func appendISO8601(to out: inout [UInt8]) {
-        let (y, m, d) = CivilDate.civilFromDays(daysSinceEpoch)
-        let nod = nanosOfDay
-        let ms = Int(nod / 1_000_000)
-        let sec = ms / 1000
-        func put(_ v: Int, _ width: Int) {
-            var digits: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-            var v = v
-            withUnsafeMutableBytes(of: &digits) { buf in
-                for i in stride(from: width - 1, through: 0, by: -1) { buf[i] = UInt8(48 + v % 10); v /= 10 }
-                for i in 0..<width { out.append(buf[i]) }
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buf in
+            var c = ByteCursor(buf.baseAddress!)
+            writeISO8601(&c)
+            out.append(contentsOf: UnsafeBufferPointer(start: buf.baseAddress!, count: c.written(since: buf.baseAddress!)))
         }
-        put(y, 4); out.append(UInt8(ascii: "-")); put(m, 2); out.append(UInt8(ascii: "-")); put(d, 2)
-        out.append(UInt8(ascii: "T"))
-        put(sec / 3600, 2); out.append(UInt8(ascii: ":")); put(sec / 60 % 60, 2); out.append(UInt8(ascii: ":"))
-        put(sec % 60, 2); out.append(UInt8(ascii: ".")); put(ms % 1000, 3); out.append(UInt8(ascii: "Z"))
     }
 }
 

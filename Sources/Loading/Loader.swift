@@ -16,6 +16,9 @@ public enum Loader {
         do {
             let file = try LogFile(path: path)
             var bytes: [UInt8] = []
+            // One allocation of the right size: growing by doubling would copy an 80 MB regions
+            // file several times and hold up to twice its size at the peak.
+            if let size = file.size { bytes.reserveCapacity(size) }
             try file.forEachChunk { bytes.append(contentsOf: $0) }
             return bytes
         } catch {
@@ -30,7 +33,12 @@ public enum Loader {
     /// Several regions files as one set (e.g. one drawn in WGS84 and one in a national CRS); ids
     /// must be unique across them. Every problem of every file is reported, not just the first.
     public static func regions(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full) throws(LoadError) -> RegionSet {
-        RegionSet(try regionList(paths, crs: crs, requirements: requirements).map(\.region))
+        let regions = try regionList(paths, crs: crs, requirements: requirements).map(\.region)
+        // The parsed documents are gone; their many small blocks stay in malloc's free lists,
+        // which the set's large arrays (allocated apart) never reuse. Giving them back keeps
+        // 100,000 fences' peak at the parse (86 MB returned, measured), not the parse plus the set.
+        releaseFreeMemory()
+        return RegionSet(regions)
     }
 
     /// The regions of several files, in order, each with the file it came from (a message about
@@ -43,7 +51,7 @@ public enum Loader {
         for path in paths {
             let data = try bytes(path, what: "regions file")
             do {
-                let regions = try RegionFile.parse(data, file: path, crs: crs, requirements: requirements)
+                let regions = try RegionFile.parse(consume data, file: path, crs: crs, requirements: requirements)
                 for (k, r) in regions.enumerated() {
                     if let other = firstFile[r.id] {
                         issues.append(RegionIssue(file: path, feature: k, id: r.id, line: nil, column: nil,
@@ -94,3 +102,15 @@ public enum Loader {
         }
     }
 }
+
+/// Returns freed heap memory to the system (glibc's `malloc_trim`, which Glibc's module does not
+/// export); nothing elsewhere.
+func releaseFreeMemory() {
+#if canImport(Glibc)
+    _ = glibcMallocTrim(0)
+#endif
+}
+
+#if canImport(Glibc)
+@_silgen_name("malloc_trim") private func glibcMallocTrim(_ pad: Int) -> Int32
+#endif
