@@ -15,6 +15,9 @@ public protocol WebDelegate: ServerDelegate {
     /// A layer as a GeoJSON FeatureCollection (the track: a Feature); nil when there is none
     /// (no track recorded yet).
     func geoJSON(_ layer: GeoJSONLayer) async -> Result<[UInt8]?, RequestError>
+    /// A number that changes whenever the regions in force change (one change may journal many
+    /// region events, e.g. `add_regions`).
+    func regionsChangeCount() async -> Int
 }
 
 enum Commands {

@@ -32,8 +32,10 @@ struct LayoutStream {
     /// The subscription it follows: live region events and positions, nothing from the journal.
     static var subscription: Subscribe { Subscribe(filter: EventFilter(types: regionEvents), since: nil, positions: true) }
 
-    /// Where the last panorama was laid out; nil before the first.
+    /// Where the last panorama was laid out, and the regions' change count it saw; nil before
+    /// the first.
     private var laidOutAt: Coordinate?
+    private var laidOutRegions: Int?
 
     init(ask: Commands.LayoutAsk, delegate: any WebDelegate) {
         self.ask = ask
@@ -49,6 +51,9 @@ struct LayoutStream {
             guard Geodesic.wgs84.distance(last, c) >= ask.userDistance else { return nil }
             return await layout(at: c, .moved)
         case .event:
+            // One change (a reload, add_regions) journals an event per region: one layout has
+            // them all.
+            guard await delegate.regionsChangeCount() != laidOutRegions else { return nil }
             return await layout(at: laidOutAt, .regions)
         case .keepalive:
             return ByteBuffer(string: ": keepalive\n\n")
@@ -65,10 +70,12 @@ struct LayoutStream {
     /// `event: layout` from `at` (nil: the last fix); `event: waiting` with the message when
     /// the daemon cannot lay out (no fix yet).
     private mutating func layout(at: Coordinate?, _ reason: Reason) async -> ByteBuffer? {
+        let regions = await delegate.regionsChangeCount()
         switch await Commands.panorama(ask, at: at, delegate: delegate) {
         case .success(var json):
             guard let c = Self.coordinate(ofPanorama: json) else { return nil }
             laidOutAt = c
+            laidOutRegions = regions
             // `"reason":"…"` before the closing brace.
             json.removeLast()
             json.append(contentsOf: #","reason":"\#(reason.rawValue)"}"#.utf8)

@@ -23,6 +23,8 @@ extension Engine: WebDelegate {
         }
     }
 
+    func regionsChangeCount() -> Int { regionsVersion }
+
     /// Both layers' regions as a regions file (`export` without its class).
     func regionsFeatureCollection() -> [UInt8] {
         var out: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)

@@ -7,7 +7,7 @@ sensors would send it, a 360×740 phone screen.
 - A 360° sweep of the heading makes no request to the board: the page's own count, chromium's
   network log, and the number of layouts received all stay put while the frames go on.
 - Walking 20 m (the gpsd feed, after "WALK") brings exactly one new layout, from where it walked
-  to; adding a region brings one too.
+  to; adding two regions in one change brings one too.
 - Focus: aimed at an album for a second, its details and Capture (a frame of the camera, kept on
   the board); aimed at a plant, Water, which `treeline plants` then shows.
 - The radar's dots are the POIs within its radius; the options reach the projector."""
@@ -294,13 +294,23 @@ orient(180)
 until("the heading 180° again", lambda: angle_gap(ar("camera")["heading"], 180) < 1e-6)
 compare_with_cli("after the walk")
 
-# --- A region added: one layout more, with it.
+# --- Two regions added in one change: one layout more, with both.
 count = ar("layouts")
-board.api({"cmd": "add_region", "kind": "plant", "name": "Cherry by the AR test", "interval_days": 4,
-           "at": [moved["lat"] - 0.0002, moved["lon"] - 0.0001]})
-until("a layout after the region was added", lambda: ar("layouts") > count, 10)
-check(ar("layout")["reason"] == "regions" and any(i["name"] == "Cherry by the AR test" for i in ar("layout")["items"]),
-      "the new plant is in the new layout")
+
+
+def plant(pid, name, dlat, dlon):
+    return {"type": "Feature", "properties": {"id": pid, "kind": "plant", "name": name, "interval_days": 4, "radius_m": 5},
+            "geometry": {"type": "Point", "coordinates": [moved["lon"] + dlon, moved["lat"] + dlat]}}
+
+
+board.api({"cmd": "add_regions", "features": [plant("plant-cherry", "Cherry by the AR test", -0.0002, -0.0001),
+                                                plant("plant-plum", "Plum by the AR test", -0.0003, 0.0001)]})
+until("a layout after the regions were added", lambda: ar("layouts") > count, 10)
+time.sleep(1.5)
+names = {i["name"] for i in ar("layout")["items"]}
+check(ar("layouts") == count + 1 and ar("layout")["reason"] == "regions", f"{ar('layouts') - count} layouts for one change of two regions")
+check({"Cherry by the AR test", "Plum by the AR test"} <= names, "both new plants are in the new layout")
+result(layouts_for_two_regions=ar("layouts") - count)
 
 result(layouts_compared=compared["headings"], boxes_compared_all=compared["boxes"])
 errors = js("return window.treeline.errors")

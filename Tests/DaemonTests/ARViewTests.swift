@@ -5,7 +5,7 @@ import Testing
 /// The AR view (`/ar/`) in Debian's chromium with a fake camera, against a daemon whose gpsd is
 /// fed a receiver that stands, walks 20 m north and stands again (Tests/Browser/ar_scene.py):
 /// boxes where `treeline layout` puts them, a heading sweep that asks the board nothing, a new
-/// layout after the walk and after a region is added, focus with Water and Capture, the radar.
+/// layout after the walk and one after two regions are added at once, focus with Water and Capture, the radar.
 extension Daemon {
     /// The scene's files in a fresh folder: regions.geojson, stand-walk.nmea, scene.json.
     func arScene() throws -> URL {
@@ -48,6 +48,7 @@ extension Daemon {
             #expect(r.results["sweep_network_requests"] as? Int == 0)
             #expect((r.results["sweep_frames"] as? Int ?? 0) >= 72)
             #expect(r.results["moved_layouts"] as? Int == 1)
+            #expect(r.results["layouts_for_two_regions"] as? Int == 1)
             for name in ["ar", "ar-seam", "ar-focus"] {
                 #expect(FileManager.default.fileExists(atPath: Self.artefacts.appendingPathComponent("\(name).png").path), "no screenshot \(name)")
             }
