@@ -277,6 +277,39 @@ compare_with_cli("max distance 500", extra=("--max-distance", "500"))
 js("window.treeline.ar.setOptions({maxDistance: 0})")
 until("the layout without a max distance", lambda: "album-far" in {i["id"] for i in ar("layout")["items"]}, 10)
 
+# --- Pinhole (a real camera's tangent) with max levels 1: the page draws the panorama through the
+# tangent, as Panorama.placed does, and no two boxes on the screen overlap.
+count = ar("layouts")
+js("window.treeline.ar.setOptions({projection: 'pinhole', maxLevels: 1})")
+until("a pinhole layout", lambda: ar("layouts") > count and ar("layout")["projection"] == "pinhole", 10)
+for h, p in [(3, 0), (181, 8)]:
+    orient(h, pitch=p)
+    until(f"the heading {h}°", lambda: angle_gap(ar("camera")["heading"], h) < 1e-6)
+    cam, layout, shown = ar("camera"), ar("layout"), drawn()
+    (W, H), (HF, VF), (BW, BH) = cam["screen"], cam["fov"], cam["box"]
+    f = (W / 2) / math.tan(math.radians(HF / 2))
+    fv = (H / 2) / math.tan(math.radians(VF / 2))
+    want = {}
+    for item in layout["items"]:
+        d = (item["bearing"] - cam["heading"] + 180) % 360 - 180
+        if abs(d) >= 90 or item["hidden"]:
+            continue
+        x = W / 2 - BW / 2 + f * math.tan(math.radians(d))
+        y = item["y"] + fv * math.tan(math.radians(cam["pitch"]))
+        if x < W and x + BW > 0 and y < H and y + BH > 0:
+            want[item["id"]] = (x, y)
+    check(set(shown) == set(want), f"pinhole at {h}°: the page shows {sorted(shown)}, the tangent {sorted(want)}")
+    for i in set(shown) & set(want):
+        check(abs(shown[i][0] - want[i][0]) <= 1 and abs(shown[i][1] - want[i][1]) <= 1, f"pinhole at {h}°: {i} at {shown[i][:2]}, {want[i]}")
+    boxes = list(shown.values())
+    overlaps = sum(1 for a in range(len(boxes)) for b in range(a + 1, len(boxes))
+                   if abs(boxes[a][0] - boxes[b][0]) < BW - 0.5 and abs(boxes[a][1] - boxes[b][1]) < BH - 0.5)
+    check(overlaps == 0, f"pinhole at {h}°: {overlaps} boxes overlap")
+    check(max((i["level"] for i in layout["items"]), default=0) <= 1, "max levels 1 reaches the projector")
+    result(**{f"pinhole_{h}_boxes": len(shown)})
+js("window.treeline.ar.setOptions({projection: 'linear', maxLevels: null})")
+until("the linear layout again", lambda: ar("layout")["projection"] == "linear", 10)
+
 # --- The walk: 20 m north brings one new layout, from there.
 count = ar("layouts")
 print("WALK", flush=True)
