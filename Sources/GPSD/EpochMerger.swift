@@ -18,6 +18,11 @@ import Geo
 /// machine) does not send a fix without the error estimate a replay would give it. The last fix
 /// before gpsd falls silent goes out the same way, and `flush` hands it over at shutdown. Pure
 /// logic: the caller gives the time.
+///
+/// - **A stream that adds nothing after its TPV** (no GST, no SKY of the epoch, no repeat: a
+///   consumer receiver) sends each fix at its TPV once `quietEpochsToTrust` epochs in a row have
+///   shown it, instead of a quarter of a second or an epoch later. Anything that comes for an
+///   epoch after its TPV, or any GST, ends that until the stream has shown it again.
 struct EpochMerger {
     private var pending: Fix?
     /// When the pending fix's TPV came (the caller's monotonic seconds).
@@ -26,14 +31,29 @@ struct EpochMerger {
     private var sent: UTCTime?
     private var lastGST: (time: UTCTime, error: Double)?
     private var sky: (time: UTCTime?, hdop: Double?, pdop: Double?, vdop: Double?, satellitesUsed: Int?)?
+    /// Epochs in a row to which nothing came after their TPV, while the stream has shown no GST.
+    private var quietEpochs = 0
+    /// Whether something came for the pending fix after its TPV.
+    private var pendingTouched = false
+
+    /// Quiet epochs in a row after which a fix goes out at its TPV (gpsd's first epochs, while it
+    /// learns the receiver's cycle, are not quiet).
+    static let quietEpochsToTrust = 3
+
+    /// Whether a fix goes out at its TPV.
+    var sendsAtTPV: Bool { lastGST == nil && quietEpochs >= Self.quietEpochsToTrust }
 
     /// Takes one report; returns the fixes it completes, in order.
     mutating func take(_ report: GPSDReport, at now: Double = 0) -> [Fix] {
         switch report {
         case .position(var fix):
-            if let t = fix.time, t == sent { return [] }  // an epoch already out
+            if let t = fix.time, t == sent {  // an epoch already out
+                quietEpochs = 0
+                return []
+            }
             var done: [Fix] = []
             if let p = pending, p.time == nil || p.time != fix.time, let f = flush() { done.append(f) }
+            if pending != nil { pendingTouched = true }  // the same epoch again
             // The last SKY, unless it belongs to a later epoch than this one.
             if let sky, sky.time.map({ st in fix.time.map { st <= $0 } ?? true }) ?? true {
                 (fix.hdop, fix.pdop, fix.vdop, fix.satellitesUsed) = (sky.hdop, sky.pdop, sky.vdop, sky.satellitesUsed)
@@ -44,13 +64,18 @@ struct EpochMerger {
                 sent = fix.time
                 return done + [fix]
             }
-            if pending?.time == nil || pending?.time != fix.time { pendingSince = now }
+            if pending?.time == nil || pending?.time != fix.time {
+                pendingSince = now
+                pendingTouched = false
+            }
             pending = fix
+            if sendsAtTPV, let f = flush() { done.append(f) }
             return done
         case let .errors(time, latitude, longitude):
             guard let time, latitude.isFinite, longitude.isFinite else { return [] }
             let error = (latitude * latitude + longitude * longitude).squareRoot()
             lastGST = (time, error)
+            quietEpochs = 0
             guard var fix = pending, fix.time == time else { return [] }
             fix.horizontalError = error
             pending = nil
@@ -61,7 +86,11 @@ struct EpochMerger {
             if var fix = pending, time == nil || time == fix.time {
                 (fix.hdop, fix.pdop, fix.vdop, fix.satellitesUsed) = (h, p, v, used)
                 pending = fix
+                pendingTouched = true
             }
+            // A SKY of an epoch already out came too late for it; one without a time cannot be
+            // placed, so it is never trusted to come before the TPV.
+            if time == nil || time == sent { quietEpochs = 0 }
             return []
         case .device, .other:
             return []
@@ -89,8 +118,11 @@ struct EpochMerger {
     /// The fix still waiting for its GST, if any: it goes out as it is.
     mutating func flush() -> Fix? {
         defer { pending = nil }
-        if let t = pending?.time { sent = t }
-        return pending
+        guard let fix = pending else { return nil }
+        if let t = fix.time { sent = t }
+        // An epoch that took nothing after its TPV counts toward sending at the TPV.
+        quietEpochs = pendingTouched || fix.time == nil ? 0 : quietEpochs + 1
+        return fix
     }
 }
 

@@ -119,3 +119,58 @@ extension EpochMerging {
         #expect(m.due(at: 32.6) != nil, "1.5 s after the first TPV of second 3, not after its repeat")
     }
 }
+
+extension EpochMerging {
+    static func time(_ second: Int64) -> UTCTime { UTCTime(nanoseconds: 1_777_600_000_000_000_000 + second * 1_000_000_000) }
+
+    /// A receiver that sends nothing after its TPV (no GST, no satellites view): after three such
+    /// epochs each fix goes out at its own TPV, not at the next one or a quarter of a second later.
+    @Test func aQuietStreamSendsEachFixAtItsTPVAfterThreeEpochs() {
+        var m = EpochMerger()
+        #expect(m.take(Self.tpv(1)).isEmpty)
+        #expect(m.take(Self.tpv(2)).map(\.time) == [Self.time(1)])
+        #expect(m.take(Self.tpv(3)).map(\.time) == [Self.time(2)])
+        #expect(!m.sendsAtTPV)
+        #expect(m.take(Self.tpv(4)).map(\.time) == [Self.time(3), Self.time(4)], "the third quiet epoch out, then the fourth at once")
+        #expect(m.take(Self.tpv(5)).map(\.time) == [Self.time(5)])
+        #expect(m.flush() == nil && m.timeUntilDue(at: 0) == nil, "nothing left waiting")
+    }
+
+    /// What comes for an epoch after its fix went out at the TPV ends the trust: the stream waits
+    /// again until it has shown three quiet epochs.
+    @Test func somethingLateForAnEpochMakesTheStreamWaitAgain() {
+        func trusted() -> EpochMerger {
+            var m = EpochMerger()
+            for s in Int64(1)...4 { _ = m.take(Self.tpv(s)) }
+            return m
+        }
+        var repeated = trusted()
+        #expect(repeated.sendsAtTPV)
+        #expect(repeated.take(Self.tpv(4)).isEmpty, "a copy of an epoch already out")
+        #expect(repeated.take(Self.tpv(5)).isEmpty, "waits again")
+
+        var sky = trusted()
+        _ = sky.take(.sky(time: Self.time(4), hdop: 0.8, pdop: nil, vdop: nil, satellitesUsed: 10))
+        #expect(sky.take(Self.tpv(5)).isEmpty)
+        var early = trusted()
+        _ = early.take(.sky(time: Self.time(5), hdop: 0.8, pdop: nil, vdop: nil, satellitesUsed: 10))
+        #expect(early.take(Self.tpv(5)).first?.hdop == 0.8, "a SKY of the coming epoch, before its TPV, is no reason to wait")
+
+        var gst = trusted()
+        _ = gst.take(Self.gst(4, 3, 4))
+        #expect(gst.take(Self.tpv(5)).isEmpty && gst.patience == 1.5, "a stream with GST waits for it")
+    }
+
+    /// gpsd's SKY from NMEA carries no time: where it falls between TPVs it cannot be told which
+    /// epoch it belongs to, so such a stream keeps waiting and each fix takes the SKY after it.
+    @Test func aStreamWithUntimedSKYKeepsWaiting() {
+        var m = EpochMerger()
+        var out: [Fix] = []
+        for s in Int64(1)...8 {
+            out += m.take(Self.tpv(s))
+            _ = m.take(.sky(time: nil, hdop: Double(s) / 10, pdop: nil, vdop: nil, satellitesUsed: 9))
+        }
+        #expect(!m.sendsAtTPV)
+        #expect(out.count == 7 && out.allSatisfy { f in f.hdop == f.time.map { Double(($0.nanoseconds - 1_777_600_000_000_000_000) / 1_000_000_000) / 10 } })
+    }
+}
