@@ -396,12 +396,18 @@ final class ByteSink {
 }
 
 var args = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String, default value: Int, in args: inout [String]) -> Int {
+func option(_ name: String, default value: Int, in args: inout [String], allowZero: Bool = false) -> Int {
     guard let i = args.firstIndex(of: name) else { return value }
-    guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 else { fail("\(name) needs a positive number") }
+    guard i + 1 < args.count, let v = Int(args[i + 1]), v > 0 || (allowZero && v == 0) else { fail("\(name) needs a positive number") }
     args.removeSubrange(i...(i + 1))
     return v
 }
+func flag(_ name: String, in args: inout [String]) -> Bool {
+    guard let i = args.firstIndex(of: name) else { return false }
+    args.remove(at: i)
+    return true
+}
+
 func stringOption(_ name: String, in args: inout [String]) -> String? {
     guard let i = args.firstIndex(of: name) else { return nil }
     guard i + 1 < args.count else { fail("\(name) needs a value") }
@@ -427,6 +433,16 @@ case "fences":
 case "hostile":
     guard args.count == 1 else { fail("usage: treeline-bench hostile [--runs N]") }
     benchHostile(runs: runs)
+case "latency":
+    let subscribers = option("--subscribers", default: 100, in: &args)
+    let epochs = option("--epochs", default: 1000, in: &args)
+    let rate = option("--rate", default: 10, in: &args)
+    let dir = stringOption("--dir", in: &args) ?? "/dev/shm"
+    let withoutGST = flag("--no-gst", in: &args)
+    let regions = stringOption("--regions", in: &args)
+    let reloadEvery = regions == nil ? 0 : option("--reload-every", default: 0, in: &args, allowZero: true)
+    guard args.count == 1 else { fail("usage: treeline-bench latency [--subscribers N] [--epochs N] [--rate HZ] [--dir FOLDER] [--no-gst] [--regions FENCES.geojson [--reload-every S]]") }
+    LatencyBench(subscribers: subscribers, epochs: epochs, rate: rate, dir: dir, regions: regions, reloadEvery: reloadEvery, gst: !withoutGST).run()
 case "nmea":
     guard args.count == 2 else { fail("usage: treeline-bench nmea FILE [--runs N]") }
     benchNMEA(path: args[1], runs: runs)
@@ -437,6 +453,8 @@ default:
            treeline-bench pipeline LOG FENCES.geojson [--runs N] [--events OUT]
            treeline-bench layout [--runs N] [--reference-runs N]
            treeline-bench hostile [--runs N]
+           treeline-bench latency [--subscribers N] [--epochs N] [--rate HZ] [--dir FOLDER] [--no-gst]
+                                  [--regions FENCES.geojson [--reload-every S]]
 
       nmea   read and assemble a whole NMEA log (as `treeline replay` does); report lines/s,
              sentences/s, fixes/s and peak RSS. Make the 1,000,000-epoch log with
@@ -454,6 +472,17 @@ default:
              stacking and the literal reference stacking (HDAugmentedReality's loop) on the same
              boxes, their ratio, the lifts; fails if the two stackings differ anywhere.
              --runs (default 5) for ours, --reference-runs (default 3) for the slow reference.
+      latency   the built treelined (beside treeline-bench) fed by Debian's gpsd, which reads
+             epochs from this bench at --rate Hz (default 10, --epochs 1000); --subscribers
+             (100) socket subscribers with positions and one poll() thread reading them all:
+             each POSITION line timed from when its epoch was written, p50/p99/max, and gpsd's
+             own TPV to a plain client, timed the same way (its share). The database goes in
+             --dir (default /dev/shm, a tmpfs; give a disk folder for the other figure).
+             Each epoch ends with a GST (the fix goes out when its error estimate has come);
+             --no-gst leaves it out, as consumer receivers do. --regions gives the daemon a
+             regions file (the epochs stand at gen_fences.py's centre); --reload-every S sends
+             it SIGHUP every S s and reports epochs written during a reload (SIGHUP to its
+             READY=1 on NOTIFY_SOCKET) apart from the others.
       hostile   parse, as `treeline check` does, the inputs that once took quadratic time, at a size
              and 8 times that size: a FeatureCollection with 8,000 / 64,000 {"coordinates":[{}]}
              objects, and one valid polygon of 20,000 / 160,000 vertices (self-intersection check);
