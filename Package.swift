@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Loading", "treeline", "IntegrationSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Rules", "Geo", "Loading", "NMEA"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Rules", "Geo", "Loading", "NMEA", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: [
             "Server", "Store", "Rules", "Geo",
             .product(name: "NIOCore", package: "swift-nio"),

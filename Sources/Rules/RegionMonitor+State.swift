@@ -56,18 +56,26 @@ extension RegionMonitor {
     /// state differs from what was stored (a later watering from the file). The gate's counts
     /// stay.
     public mutating func restore(last: LastFix?, regions stored: [String: RegionState]) {
+        let regions = self.regions
+        restore(last: last) { stored[regions.regions[$0].id] }
+    }
+
+    /// `restore` with the stored state of region `i` given by `stored(i)`.
+    mutating func restore(last: LastFix?, stored: (Int) -> RegionState?) {
         let n = regions.count
         insideList.removeAll(keepingCapacity: true)
         for i in changedRegions { table.stateChanged[Int(i)] = false }
         changedRegions.removeAll(keepingCapacity: true)
+        // The table's copies of each region's kind and watering: a `Region` read per region
+        // would cost its reference counting, a country's worth of times.
         for i in 0..<n {
-            let region = regions.regions[i]
-            let given = stored[region.id]
-            var s = given ?? RegionState(lastWatered: region.lastWatered)
-            if region.kind == .plant {
-                if let file = region.lastWatered, s.lastWatered.map({ $0 < file }) ?? true { s.lastWatered = file }
+            let file = table.wateredInFile[i]
+            let given = stored(i)
+            var s = given ?? RegionState(lastWatered: file)
+            if table.kinds[i] == .plant {
+                if let file, s.lastWatered.map({ $0 < file }) ?? true { s.lastWatered = file }
             } else {
-                s.lastWatered = region.lastWatered
+                s.lastWatered = file
             }
             if last == nil {
                 s.inside = false
@@ -120,11 +128,25 @@ extension RegionMonitor {
     /// stay new. Produces no events. Its `takeChangedRegions()` lists the regions whose
     /// state changed here and was not yet taken, and those whose watering the new file moves later.
     public func carried(to regions: RegionSet, config: MonitorConfig) -> RegionMonitor {
-        var states: [String: RegionState] = [:]
-        states.reserveCapacity(self.regions.count)
-        for i in 0..<self.regions.count { states[self.regions.regions[i].id] = state(of: i) }
-        var next = RegionMonitor(regions: regions, config: config)
-        next.restore(last: lastFix, regions: states)
+        carried(into: RegionMonitor(regions: regions, config: config))
+    }
+
+    /// `carried(to:config:)` into `fresh`, a monitor just made (off the owner's time, say) over
+    /// the new regions with the new settings.
+    public func carried(into fresh: RegionMonitor) -> RegionMonitor {
+        var next = fresh
+        let regions = next.regions, config = next.config
+        // The same ids in the same places (a reload of an unchanged or edited file): by index,
+        // without a dictionary of a country's worth of ids on the monitor's time.
+        let old = self.regions.regions, now = regions.regions
+        if old.count == now.count, old.indices.allSatisfy({ old[$0].id == now[$0].id }) {
+            next.restore(last: lastFix) { state(of: $0) }
+        } else {
+            var states: [String: RegionState] = [:]
+            states.reserveCapacity(old.count)
+            for i in old.indices { states[old[i].id] = state(of: i) }
+            next.restore(last: lastFix, regions: states)
+        }
         next.gate = gate
         next.gate.config = config
         // Regions still waiting to be found inside stay new.

@@ -25,6 +25,8 @@ struct RegionTable: Sendable {
     let wateringInterval: [Int64?]
     /// Plants: when each was last watered, and the watering its last alert was for.
     var lastWatered: [UTCTime?]
+    /// The watering its region's file gives (`restore` keeps the later of it and the stored one).
+    let wateredInFile: [UTCTime?]
     var alertedFor: [UTCTime?]
     /// Whether its `RegionState` changed since `takeChangedRegions`.
     var stateChanged: [Bool]
@@ -48,6 +50,7 @@ struct RegionTable: Sendable {
             r.kind == .plant ? r.intervalDays.map { Int64($0) * UTCTime.nanosPerDay } : nil
         }
         lastWatered = regions.regions.map(\.lastWatered)
+        wateredInFile = lastWatered
         alertedFor = Array(repeating: nil, count: n)
         stateChanged = Array(repeating: false, count: n)
         new = Array(repeating: false, count: n)

@@ -86,17 +86,26 @@ extension Store {
         }
     }
 
-    /// Records the base layer now in force and journals `events` (what changed since the last
-    /// announcement) in one transaction. The monitor state of the regions `removed` goes.
-    public func announceBase(_ regions: [StoredFeature], removed: [String], events: [JournalEntry]) throws(StoreError) -> [JournalEvent] {
+    /// Writes `change` to the base layer and journals `events`, in one transaction: all or
+    /// none (an added id already there fails it). Only the rows that changed are written, so
+    /// a reload of an unchanged file of 100,000 regions writes nothing but its events.
+    public func announceBase(_ change: BaseLayerChange, events: [JournalEntry]) throws(StoreError) -> [JournalEvent] {
         try wrap("saving the regions files' changes") {
             try durably { db in
-                try db.execute(sql: "DELETE FROM base_region")
-                for (k, r) in regions.enumerated() {
-                    try db.execute(sql: "INSERT INTO base_region (id, position, feature) VALUES (?, ?, ?)", arguments: [r.id, k, r.feature])
-                    try db.execute(sql: "INSERT OR IGNORE INTO used_id (id, layer) VALUES (?, 'base')", arguments: [r.id])
+                for r in change.removed {
+                    try db.execute(sql: "DELETE FROM base_region WHERE id = ?", arguments: [r.id])
+                    try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [r.id])
                 }
-                for id in removed { try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [id]) }
+                for r in change.added {
+                    try db.execute(sql: "INSERT INTO base_region (id, position, feature) VALUES (?, ?, ?)", arguments: [r.feature.id, r.position, r.feature.feature])
+                    try db.execute(sql: "INSERT OR IGNORE INTO used_id (id, layer) VALUES (?, 'base')", arguments: [r.feature.id])
+                }
+                for r in change.updated {
+                    try db.execute(sql: "UPDATE base_region SET position = ?, feature = ? WHERE id = ?", arguments: [r.position, r.feature.feature, r.feature.id])
+                }
+                for r in change.moved {
+                    try db.execute(sql: "UPDATE base_region SET position = ? WHERE id = ?", arguments: [r.position, r.feature.id])
+                }
                 return try events.map { e in try Self.insert(e, db) }
             }
         }

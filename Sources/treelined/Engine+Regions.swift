@@ -9,6 +9,20 @@ import Store
 /// the region's `layer` and, but for removals, its Feature), published once committed; then the
 /// monitor takes the new set at once, each region's state carried by id.
 extension Engine {
+    /// A new base layer made ready off the actor (`prepare`): the regions, how they differ from
+    /// the journal's last announcement, and the set built over them and the user layer of
+    /// `regionsVersion`.
+    struct BasePlan: Sendable {
+        var regions: [(region: Region, file: String)]
+        var base: [Region]
+        /// The file of each region, by id.
+        var files: [String: String]
+        var change: BaseLayerChange
+        /// A monitor over the new set with the new settings, yet without state.
+        var monitor: RegionMonitor
+        var regionsVersion: Int
+    }
+
     /// The user layer as stored, checked again as a regions file.
     static func userLayer(_ store: Store) throws -> [Region] {
         let stored = try store.userRegions()
@@ -34,36 +48,69 @@ extension Engine {
     func layer(_ i: Int) -> String { i < base.count ? "base" : "user" }
 
     /// The monitor over `base + user`, taking over the state by id; `new` are ids that appeared
-    /// (their first enter is `initial`). State changes not yet saved are saved under the new indices.
-    func rebuild(config: MonitorConfig? = nil, new: [String] = []) {
+    /// (their first enter is `initial`). State changes not yet saved are saved under the new
+    /// indices. `prepared` is that set built off the actor, used when it was built over the user
+    /// layer now in force (`regionsVersion` unchanged since).
+    /// Returns the monitor replaced.
+    @discardableResult
+    func rebuild(config: MonitorConfig? = nil, new: [String] = [], prepared: BasePlan? = nil) -> RegionMonitor {
         let old = monitor
         var pending = Set(unsavedRegions.map { old.regions.regions[$0].id })
         for i in monitor.takeChangedRegions() { pending.insert(old.regions.regions[i].id) }
         // `carried` re-notes what the old monitor had not handed out: nothing, after the take above.
-        monitor = old.carried(to: RegionSet(base + user), config: config ?? old.config)
+        if let prepared, prepared.regionsVersion == regionsVersion {
+            monitor = old.carried(into: prepared.monitor)
+        } else {
+            monitor = old.carried(to: RegionSet(base + user), config: config ?? old.config)
+        }
         regionsVersion += 1
         for id in new { if let i = index(of: id) { monitor.treatAsNew(i) } }
         unsavedRegions = Set(monitor.takeChangedRegions())
-        for (i, r) in monitor.regions.regions.enumerated() where pending.contains(r.id) { unsavedRegions.insert(i) }
+        if !pending.isEmpty {
+            for (i, r) in monitor.regions.regions.enumerated() where pending.contains(r.id) { unsavedRegions.insert(i) }
+        }
         if !unsavedRegions.isEmpty { commit([], receivedNanos: nil) }
+        return old
     }
+
+    /// What a new base layer needs, made without the actor (a SIGHUP's reload runs it on a
+    /// thread of its own while fixes flow): each region's Feature, what differs from the journal's
+    /// last announcement, and the monitor's set over it and `user`, the user layer in force at
+    /// `regionsVersion` (`userLayerInForce`). The actor then only journals the difference and
+    /// swaps the set in (`reload`).
+    static func prepare(base next: [(region: Region, file: String)], user: [Region], regionsVersion: Int, config: MonitorConfig, store: Store) throws(DaemonError) -> BasePlan {
+        let announced: [StoredFeature]
+        do { announced = try store.announcedBase() } catch { throw DaemonError(error.description) }
+        let regions = next.map(\.region)
+        return BasePlan(
+            regions: next, base: regions, files: Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a }),
+            change: .between(announced: announced, now: regions.map { StoredFeature(id: $0.id, feature: $0.featureJSON) }),
+            monitor: RegionMonitor(regions: RegionSet(regions + user), config: config), regionsVersion: regionsVersion)
+    }
+
+    /// The user layer and the count of changes to the regions in force it belongs to.
+    func userLayerInForce() -> (user: [Region], regionsVersion: Int) { (user, regionsVersion) }
 
     /// Journals what changed in the base layer since the journal last announced it (all of it,
     /// the first time); returns the ids added.
     func announceBase(time: UTCTime) throws(StoreError) -> [String] {
-        let announced = try store.announcedBase()
-        let now = base.map { StoredFeature(id: $0.id, feature: $0.featureJSON) }
-        guard now != announced else { return [] }
-        let before = Dictionary(announced.map { ($0.id, $0.feature) }, uniquingKeysWith: { a, _ in a })
-        let current = Set(now.map(\.id))
+        let change = BaseLayerChange.between(announced: try store.announcedBase(), now: base.map { StoredFeature(id: $0.id, feature: $0.featureJSON) })
+        return try announceBase(change, time: time)
+    }
+
+    /// Journals `change` (the base layer in force against the journal's last announcement): an
+    /// event per region added, changed or removed, in file order then removals, written with the
+    /// rows that changed in one transaction; returns the ids added.
+    func announceBase(_ change: BaseLayerChange, time: UTCTime) throws(StoreError) -> [String] {
+        guard !change.isEmpty else { return [] }
+        let added = Dictionary(change.added.map { ($0.position, $0.feature.feature) }, uniquingKeysWith: { a, _ in a })
+        let updated = Set(change.updated.map(\.position))
         var events: [JournalEntry] = []
-        var added: [String] = []
-        for (r, f) in zip(base, now) {
-            switch before[r.id] {
-            case nil:
-                events.append(Self.regionEntry("region_added", r, layer: "base", time: time))
-                added.append(r.id)
-            case let old? where old != f.feature:
+        events.reserveCapacity(added.count + updated.count + change.removed.count)
+        for (k, r) in base.enumerated() {
+            if let feature = added[k] {
+                events.append(Self.regionEntry("region_added", r, layer: "base", time: time, feature: feature))
+            } else if updated.contains(k) {
                 // A plant's watering as the monitor has it (the later of the file's and the keeper's).
                 let watered = index(of: r.id).map { i -> UTCTime? in
                     let kept = monitor.state(of: i).lastWatered
@@ -71,21 +118,18 @@ extension Engine {
                     return max(file, kept ?? file)
                 }
                 events.append(Self.regionEntry("region_updated", r, layer: "base", time: time, lastWatered: watered.map { .some($0) } ?? nil))
-            default: break
             }
         }
-        var removed: [String] = []
-        for a in announced where !current.contains(a.id) {
-            removed.append(a.id)
+        for a in change.removed {
             let kind = Self.kind(ofFeature: a.feature)
             events.append(Self.removalEntry(id: a.id, kind: kind, layer: "base", inside: index(of: a.id).map { monitor.inside[$0] }, time: time))
         }
-        let committed = try store.announceBase(now, removed: removed, events: events)
+        let committed = try store.announceBase(change, events: events)
         published(committed)
         if !committed.isEmpty {
-            logger.notice("regions files: \(added.count) added, \(committed.count - added.count - removed.count) changed, \(removed.count) removed (journaled up to seq \(committed.last!.seq))")
+            logger.notice("regions files: \(change.added.count) added, \(change.updated.count) changed, \(change.removed.count) removed (journaled up to seq \(committed.last!.seq))")
         }
-        return added
+        return change.added.map(\.feature.id)
     }
 
     /// Committed events out: the seq, the counts, the subscribers (with the fix's receive time
@@ -107,11 +151,12 @@ extension Engine {
     }
 
     /// `region_added` / `region_updated`: the region's Feature and layer.
-    static func regionEntry(_ type: String, _ r: Region, layer: String, time: UTCTime, lastWatered: UTCTime?? = nil) -> JournalEntry {
+    /// `feature`: the region's Feature as `featureJSON` already wrote it.
+    static func regionEntry(_ type: String, _ r: Region, layer: String, time: UTCTime, lastWatered: UTCTime?? = nil, feature: String? = nil) -> JournalEntry {
         var json: [UInt8] = []
         head(&json, type: type, id: r.id, kind: r.kind.rawValue, layer: layer, time: time)
         json.append(contentsOf: #","feature":"#.utf8)
-        r.appendFeature(to: &json, lastWatered: lastWatered)
+        if let feature { json.append(contentsOf: feature.utf8) } else { r.appendFeature(to: &json, lastWatered: lastWatered) }
         json.append(UInt8(ascii: "}"))
         return JournalEntry(time: time, type: type, region: r.id, kind: r.kind.rawValue, json: json)
     }

@@ -333,24 +333,30 @@ actor Engine: ServerDelegate {
 
     /// New regions files and settings (SIGHUP): the base layer is replaced (the user layer
     /// stays), the difference journaled, the state carried over by region id. Refused, with the
-    /// old one kept, when a file's id is one the user layer has.
-    func reload(base next: [(region: Region, file: String)], config: MonitorConfig, retention: Retention) -> Result<Void, DaemonError> {
+    /// old one kept, when a file's id is one the user layer has. `plan` was made by `prepare`
+    /// without the actor, so fixes flow while a large layer is built; here only its difference
+    /// is journaled and its set swapped in (built again only if the user layer changed meanwhile).
+    func reload(_ plan: BasePlan, config: MonitorConfig, retention: Retention) -> Result<Retired, DaemonError> {
+        let next = plan.regions
         let userIDs = Set(user.map(\.id))
-        if let clash = next.first(where: { userIDs.contains($0.region.id) }) {
+        if !userIDs.isEmpty, let clash = next.first(where: { userIDs.contains($0.region.id) }) {
             return .failure(DaemonError("\(clash.file): region '\(clash.region.id)' has the id of a region added at runtime: rename it in the file, or remove the runtime one first (treeline regions remove \(clash.region.id))"))
         }
-        let announced = Set(base.map(\.id))
-        if let reused = next.first(where: { !announced.contains($0.region.id) && userUsedIDs.contains($0.region.id) }) {
-            return .failure(DaemonError("\(reused.file): region '\(reused.region.id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file"))
+        // The regions not announced before are the plan's added ones.
+        if let reused = plan.change.added.first(where: { userUsedIDs.contains($0.feature.id) }) {
+            let file = next[reused.position].file
+            return .failure(DaemonError("\(file): region '\(reused.feature.id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file"))
         }
         _ = flushUnsaved()  // the fixes' events before the files' (best effort: else they follow)
         let previous = (base, baseFiles, self.retention)
-        base = next.map(\.region)
-        baseFiles = Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a })
+        base = plan.base
+        baseFiles = plan.files
         self.retention = retention
+        var retired = Retired(base: previous.0, files: previous.1)
         do {
-            let added = try announceBase(time: eventTime)
-            rebuild(config: config, new: added)
+            // Only a reload changes the announced layer, one at a time: the plan's difference holds.
+            let added = try announceBase(plan.change, time: eventTime)
+            retired.monitor = rebuild(config: config, new: added, prepared: plan)
             lastPruneCheck = nil  // a shorter retention takes effect now
             pruneIfDue()
         } catch {
@@ -358,7 +364,15 @@ actor Engine: ServerDelegate {
             return .failure(DaemonError("\(error)"))
         }
         onStatus(statusLine)
-        return .success(())
+        return .success(retired)
+    }
+
+    /// What a reload replaced: freeing a country's worth of fences takes time too, so the caller
+    /// lets them go off the actor.
+    struct Retired: Sendable {
+        var base: [Region]
+        var files: [String: String]
+        var monitor: RegionMonitor?
     }
 
     /// The time of region changes and waterings: the last fix's (event times are GPS times);

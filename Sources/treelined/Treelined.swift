@@ -105,12 +105,19 @@ struct Treelined: AsyncParsableCommand {
             notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanos() / 1000)")
             do {
                 let next = try Self.loadConfig(configPath)
-                let regions = try Self.loadRegions(next.regions)
+                // Reading, checking and indexing the regions takes seconds for a country's worth:
+                // on a thread of its own, not the few the engine's actor and the services share.
+                let (user, version) = await engine.userLayerInForce()
+                let plan = try await Self.onItsOwnThread { () throws(DaemonError) in
+                    try Engine.prepare(base: Self.loadRegions(next.regions), user: user, regionsVersion: version, config: next.monitor, store: store)
+                }
+                let regions = plan.regions
                 if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database
                     || next.mqtt != settings.mqtt || next.http != settings.http {
                     logger.warning("\(configPath): changes to gpsd:, socket:, database:, mqtt: or http: take effect at the next start (systemctl restart treelined)")
                 }
-                try await engine.reload(base: regions, config: next.monitor, retention: Self.retention(next)).get()
+                let retired = try await engine.reload(plan, config: next.monitor, retention: Self.retention(next)).get()
+                _ = try await Self.onItsOwnThread { withExtendedLifetime(retired) {} }
                 await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
                 logger.notice("reloaded \(configPath): \(regions.count) regions in the base layer from \(next.regions.joined(separator: ", "))")
                 notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
@@ -185,6 +192,20 @@ struct Treelined: AsyncParsableCommand {
             logger.notice("species catalog: \(path) is missing, using \(installed)")
         }
         do { return .success(try Loader.catalog([path, installed])) } catch { return .failure(DaemonError(error.description)) }
+    }
+
+    /// Runs `work` on a new thread and waits for it without holding a thread of the concurrency
+    /// pool. The thread is niced (19, Linux's lowest share): on a board's few cores a reload
+    /// takes the time fixes leave, not the time they need.
+    static func onItsOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws(DaemonError) -> T) async throws(DaemonError) -> T {
+        let result: Result<T, DaemonError> = await withCheckedContinuation { done in
+            Thread {
+                // Linux keeps the nice value per thread: 0 is this thread alone.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+                done.resume(returning: Result { () throws(DaemonError) in try work() })
+            }.start()
+        }
+        return try result.get()
     }
 
     static func loadRegions(_ paths: [String]) throws(DaemonError) -> [(region: Region, file: String)] {
