@@ -30,7 +30,8 @@ public struct Fence: Sendable {
 
     /// Builds the fence of `shape`. Traps on a circle whose radius is not positive and finite, or on
     /// polygons with no ring or a ring of fewer than 3 positions (`RegionFile` refuses both).
-    public init(_ shape: Shape) {
+    /// `raster`: false leaves a polygon's raster cells unmarked (see `RegionSet.init`).
+    public init(_ shape: Shape, raster rasterCells: Bool = true) {
         self.shape = shape
         switch shape {
         case let .circle(center, r):
@@ -67,7 +68,7 @@ public struct Fence: Sendable {
             }
             vertices = v
             ringEnds = ends
-            let raster = Raster(vertices: v, ringEnds: ends)
+            let raster = Raster(vertices: v, ringEnds: ends, cells: rasterCells)
             grid = raster.words
             // Geodesic edges bulge beyond their end points by at most L²/8R (in space, less): pad.
             let pad = longestEdge * longestEdge / (8 * Self.earthRadius) * 1.01 + 1e-3

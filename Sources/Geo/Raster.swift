@@ -10,7 +10,12 @@ struct Raster {
     var minX = 0.0, minY = 0.0, scaleX = 0.0, scaleY = 0.0
     var words = [UInt64](repeating: 0, count: FenceCore.gridWords)
 
-    init(vertices v: [Planar], ringEnds: [Int32]) {
+    /// Every cell marked crossed: queries look at the edges everywhere on the grid (the same
+    /// answers, found slower), and the grid's box still bounds the fence.
+    static let allEdgeWord: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
+
+    /// `cells`: false leaves every cell marked crossed (`allEdgeWord`) and only places the grid.
+    init(vertices v: [Planar], ringEnds: [Int32], cells: Bool = true) {
         let n = FenceCore.gridSide
         var maxX = -Double.infinity, maxY = -Double.infinity
         minX = .infinity
@@ -26,6 +31,10 @@ struct Raster {
         let width = maxX + padX - minX, height = maxY + padY - minY
         scaleX = Double(n) / width
         scaleY = Double(n) / height
+        guard cells else {
+            words = [UInt64](repeating: Self.allEdgeWord, count: FenceCore.gridWords)
+            return
+        }
         let grid = Grid(n: n, minX: minX, minY: minY, scaleX: scaleX, scaleY: scaleY,
                         cellW: width / Double(n), cellH: height / Double(n))
         words.withUnsafeMutableBufferPointer { out in

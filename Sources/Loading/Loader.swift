@@ -26,19 +26,20 @@ public enum Loader {
         }
     }
 
-    public static func regions(_ path: String, crs: String? = nil, requirements: RegionFile.Requirements = .full) throws(LoadError) -> RegionSet {
-        try regions([path], crs: crs, requirements: requirements)
+    public static func regions(_ path: String, crs: String? = nil, requirements: RegionFile.Requirements = .full, rasters: Bool = true) throws(LoadError) -> RegionSet {
+        try regions([path], crs: crs, requirements: requirements, rasters: rasters)
     }
 
     /// Several regions files as one set (e.g. one drawn in WGS84 and one in a national CRS); ids
     /// must be unique across them. Every problem of every file is reported, not just the first.
-    public static func regions(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full) throws(LoadError) -> RegionSet {
+    /// `rasters`: see `RegionSet.init`.
+    public static func regions(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full, rasters: Bool = true) throws(LoadError) -> RegionSet {
         let regions = try regionList(paths, crs: crs, requirements: requirements).map(\.region)
         // The parsed documents are gone; their many small blocks stay in malloc's free lists,
         // which the set's large arrays (allocated apart) never reuse. Giving them back keeps
         // 100,000 fences' peak at the parse (86 MB returned, measured), not the parse plus the set.
         releaseFreeMemory()
-        return RegionSet(regions)
+        return RegionSet(regions, rasters: rasters)
     }
 
     /// The regions of several files, in order, each with the file it came from (a message about

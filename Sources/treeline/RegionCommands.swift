@@ -118,7 +118,8 @@ extension Treeline {
         }
 
         func run() throws {
-            let set = try Loader.regions(regions, crs: crs)
+            // One point: the fences' rasters would cost more than they save.
+            let set = try Loader.regions(regions, crs: crs, rasters: at == nil)
             let out = ByteWriter(fd: 1)
             defer { out.flush() }
             if let at {
