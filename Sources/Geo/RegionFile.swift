@@ -25,8 +25,10 @@ public enum RegionFile {
     /// `RegionFileError` with every problem found.
     /// `bytes` is consumed: once the JSON is parsed the text is let go (when the caller gives it
     /// up), so that a large file's text and its regions are not held at once.
+    /// `parallel`: false keeps the reading on the calling thread (a reload that must leave the
+    /// other cores to the fixes).
     public static func parse(_ bytes: consuming [UInt8], file: String, crs override: String? = nil,
-                             requirements: Requirements = .full) throws(RegionFileError) -> [Region] {
+                             requirements: Requirements = .full, parallel: Bool = true) throws(RegionFileError) -> [Region] {
         var issues: [RegionIssue] = []
         func fileIssue(_ message: String, line: Int? = nil, column: Int? = nil) -> RegionFileError {
             RegionFileError(issues: [RegionIssue(file: file, feature: nil, id: nil, line: line, column: column, message: message)])
@@ -70,19 +72,43 @@ public enum RegionFile {
         }
 
         var regions: [Region] = []
+        regions.reserveCapacity(features.count)
         var firstIndexOfID: [String: Int] = [:]
-        for (index, feature) in features.enumerated() {
-            var context = FeatureContext(file: file, index: index, id: nil)
-            let region = Self.region(feature, doc: doc, transform: transform, crs: crsName, requirements: requirements,
-                                     context: &context, issues: &issues)
-            if let id = context.id {
-                if let first = firstIndexOfID[id] {
-                    issues.append(context.issue("duplicate id: feature \(first) has the same id"))
-                } else {
-                    firstIndexOfID[id] = index
+        firstIndexOfID.reserveCapacity(features.count)
+        // Each feature is read and checked on its own, so a block of them goes across the cores
+        // (not with a PROJ transform, which is one thread's); the ids and the issues are then
+        // taken in file order, as one at a time would.
+        let crs = crsName
+        let parallel = parallel && transform == nil
+        var block = [(region: Region?, id: String?, issues: [RegionIssue])](repeating: (nil, nil, []), count: min(features.count, Cores.block))
+        var blockStart = 0
+        while blockStart < features.count {
+            let count = min(Cores.block, features.count - blockStart)
+            block.withUnsafeMutableBufferPointer { buffer in
+                let out = buffer
+                Cores.forEach(count, parallel: parallel) { k in
+                    var context = FeatureContext(file: file, index: blockStart + k, id: nil)
+                    var own: [RegionIssue] = []
+                    let region = Self.region(features[blockStart + k], doc: doc, transform: transform, crs: crs, requirements: requirements,
+                                             context: &context, issues: &own)
+                    out[k] = (region, context.id, own)
                 }
             }
-            if let region { regions.append(region) }
+            for k in 0..<count {
+                let index = blockStart + k
+                let (region, id, own) = block[k]
+                block[k] = (nil, nil, [])
+                issues.append(contentsOf: own)
+                if let id {
+                    if let first = firstIndexOfID[id] {
+                        issues.append(FeatureContext(file: file, index: index, id: id).issue("duplicate id: feature \(first) has the same id"))
+                    } else {
+                        firstIndexOfID[id] = index
+                    }
+                }
+                if let region { regions.append(region) }
+            }
+            blockStart += count
         }
         if !issues.isEmpty { throw RegionFileError(issues: issues) }
         return regions

@@ -39,13 +39,19 @@ public struct RegionSet: Sendable {
     /// over many queries: without it every answer is the same (queries look at the edges, and the
     /// grid's box still bounds each fence), so a few queries (`treeline where --at`) go faster
     /// without. The monitor and many queries want it.
-    public init(_ regions: [Region], rasters: Bool = true) {
+    ///
+    /// `parallel`: false builds on the calling thread alone (see `RegionFile.parse`).
+    public init(_ regions: [Region], rasters: Bool = true, parallel: Bool = true) {
         self.regions = regions
         generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
         // The boxes first, then each fence built in the index's order, copied to the store and
         // dropped: the store's arrays are the only whole copy of the vertices and rasters, and a
         // fence's own arrays are reused by the next (100,000 fences built all first held 60 MB more).
-        let boxes = regions.map { Fence.boxes(of: $0.shape) }
+        var boxes = [[GeoBox]](repeating: [], count: regions.count)
+        boxes.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer
+            Cores.forEach(regions.count, parallel: parallel) { out[$0] = Fence.boxes(of: regions[$0].shape) }
+        }
         self.boxes = boxes
         var entries: [(box: GeoBox, item: Int32)] = []
         entries.reserveCapacity(regions.count)
@@ -75,17 +81,40 @@ public struct RegionSet: Sendable {
         var grids: [UInt64] = []
         grids.reserveCapacity(polygonCount * FenceCore.gridWords)
         var blocks: [EdgeBlock] = []
+        // The fences in the index's order, a block at a time: built across the cores, then
+        // copied into the store in order.
+        var order: [Int32] = []
+        order.reserveCapacity(regions.count)
         for item in index.items where coreOf[Int(item)] < 0 {
-            let f = Fence(regions[Int(item)].shape, raster: rasters)
-            assert(f.boxes == boxes[Int(item)], "Fence.boxes(of:) must give the fence's own boxes")
-            coreOf[Int(item)] = Int32(cores.count)
-            regionOf.append(item)
-            let offset = vertices.count
-            cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count, blockOffset: blocks.count))
-            blocks.append(contentsOf: EdgeBlock.blocks(f.vertices, f.ringEnds))
-            vertices.append(contentsOf: f.vertices)
-            ringEnds.append(contentsOf: f.ringEnds.map { $0 + Int32(offset) })
-            grids.append(contentsOf: f.grid)
+            coreOf[Int(item)] = 0
+            order.append(item)
+        }
+        var built = [(fence: Fence, blocks: [EdgeBlock])?](repeating: nil, count: min(order.count, Cores.block))
+        var blockStart = 0
+        while blockStart < order.count {
+            let count = min(Cores.block, order.count - blockStart)
+            built.withUnsafeMutableBufferPointer { buffer in
+                let out = buffer
+                Cores.forEach(count, parallel: parallel) { k in
+                    let f = Fence(regions[Int(order[blockStart + k])].shape, raster: rasters)
+                    out[k] = (f, EdgeBlock.blocks(f.vertices, f.ringEnds))
+                }
+            }
+            for k in 0..<count {
+                let item = order[blockStart + k]
+                let (f, fenceBlocks) = built[k]!
+                built[k] = nil
+                assert(f.boxes == boxes[Int(item)], "Fence.boxes(of:) must give the fence's own boxes")
+                coreOf[Int(item)] = Int32(cores.count)
+                regionOf.append(item)
+                let offset = vertices.count
+                cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count, blockOffset: blocks.count))
+                blocks.append(contentsOf: fenceBlocks)
+                vertices.append(contentsOf: f.vertices)
+                ringEnds.append(contentsOf: f.ringEnds.map { $0 + Int32(offset) })
+                grids.append(contentsOf: f.grid)
+            }
+            blockStart += count
         }
         index.remapItems { coreOf[Int($0)] }
         self.index = index

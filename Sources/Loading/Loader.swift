@@ -44,15 +44,16 @@ public enum Loader {
 
     /// The regions of several files, in order, each with the file it came from (a message about
     /// a region names the file to edit); ids unique across them.
+    /// `parallel`: see `RegionFile.parse`.
     public static func regionList(_ paths: [String], crs: String? = nil,
-                                  requirements: RegionFile.Requirements = .full) throws(LoadError) -> [(region: Region, file: String)] {
+                                  requirements: RegionFile.Requirements = .full, parallel: Bool = true) throws(LoadError) -> [(region: Region, file: String)] {
         var all: [(region: Region, file: String)] = []
         var issues: [RegionIssue] = []
         var firstFile: [String: String] = [:]
         for path in paths {
             let data = try bytes(path, what: "regions file")
             do {
-                let regions = try RegionFile.parse(consume data, file: path, crs: crs, requirements: requirements)
+                let regions = try RegionFile.parse(consume data, file: path, crs: crs, requirements: requirements, parallel: parallel)
                 for (k, r) in regions.enumerated() {
                     if let other = firstFile[r.id] {
                         issues.append(RegionIssue(file: path, feature: k, id: r.id, line: nil, column: nil,

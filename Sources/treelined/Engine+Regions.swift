@@ -73,8 +73,8 @@ extension Engine {
         return old
     }
 
-    /// What a new base layer needs, made without the actor (a SIGHUP's reload runs it on a
-    /// thread of its own while fixes flow): each region's Feature, what differs from the journal's
+    /// What a new base layer needs, made without the actor (a SIGHUP's reload runs it on one
+    /// niced thread of its own, not across the cores, while fixes flow): each region's Feature, what differs from the journal's
     /// last announcement, and the monitor's set over it and `user`, the user layer in force at
     /// `regionsVersion` (`userLayerInForce`). The actor then only journals the difference and
     /// swaps the set in (`reload`).
@@ -85,7 +85,7 @@ extension Engine {
         return BasePlan(
             regions: next, base: regions, files: Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a }),
             change: .between(announced: announced, now: regions.map { StoredFeature(id: $0.id, feature: $0.featureJSON) }),
-            monitor: RegionMonitor(regions: RegionSet(regions + user), config: config), regionsVersion: regionsVersion)
+            monitor: RegionMonitor(regions: RegionSet(regions + user, parallel: false), config: config), regionsVersion: regionsVersion)
     }
 
     /// The user layer and the count of changes to the regions in force it belongs to.

@@ -109,7 +109,7 @@ struct Treelined: AsyncParsableCommand {
                 // on a thread of its own, not the few the engine's actor and the services share.
                 let (user, version) = await engine.userLayerInForce()
                 let plan = try await Self.onItsOwnThread { () throws(DaemonError) in
-                    try Engine.prepare(base: Self.loadRegions(next.regions), user: user, regionsVersion: version, config: next.monitor, store: store)
+                    try Engine.prepare(base: Self.loadRegions(next.regions, parallel: false), user: user, regionsVersion: version, config: next.monitor, store: store)
                 }
                 let regions = plan.regions
                 if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database
@@ -208,8 +208,9 @@ struct Treelined: AsyncParsableCommand {
         return try result.get()
     }
 
-    static func loadRegions(_ paths: [String]) throws(DaemonError) -> [(region: Region, file: String)] {
-        do { return try Loader.regionList(paths) } catch { throw DaemonError(error.description) }
+    /// `parallel`: false for a reload, which leaves the other cores to the fixes.
+    static func loadRegions(_ paths: [String], parallel: Bool = true) throws(DaemonError) -> [(region: Region, file: String)] {
+        do { return try Loader.regionList(paths, parallel: parallel) } catch { throw DaemonError(error.description) }
     }
 
     /// The bridge's settings: the client id defaults to the host name, the password is read

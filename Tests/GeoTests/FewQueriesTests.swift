@@ -79,3 +79,45 @@ import TestSupport
         #expect(crossed > 300 && crossed < 2_900, "both crossing and apart: \(crossed)")
     }
 }
+
+extension FewQueries {
+    /// A file of many features is read, and its fences built, across the cores: the regions, the
+    /// issues and their order, and the built store are those of one thread (6,000 features, some
+    /// crossing themselves, without a kind, or with an id seen before).
+    @Test func acrossTheCoresAsOnOneThread() throws {
+        var rng = SplitMix64(seed: 0xC0_4E5)
+        func features(broken: Bool) -> [String] {
+            (0..<6_000).map { k in
+                let lon = -9.14 + rng.uniform(-0.05, 0.05), lat = 38.7 + rng.uniform(-0.05, 0.05)
+                let id = broken && k % 997 == 5 ? "f\(k - 3)" : "f\(k)"
+                if k % 4 == 0 { return circleFeature(id, lon: lon, lat: lat, radius: rng.uniform(5, 300)) }
+                let n = 3 + k % 60, size = rng.uniform(0.0002, 0.003)
+                var ring = (0..<n).map { i -> (Double, Double) in
+                    let a = Double(i) / Double(n) * 2 * .pi, d = size * rng.uniform(0.5, 1)
+                    return (lon + d * cos(a), lat + d * sin(a))
+                }
+                if broken && k % 613 == 7 { ring.swapAt(0, n / 2) }  // crosses itself
+                return polygonFeature(id, [closed(ring)], kind: broken && k % 1_201 == 11 ? "alb" : "album")
+            }
+        }
+        let good = collection(features(broken: false))
+        let many = try RegionFile.parse(good, file: "good.geojson", parallel: true)
+        #expect(try many == RegionFile.parse(good, file: "good.geojson", parallel: false))
+        #expect(many.count == 6_000)
+
+        let bad = collection(features(broken: true))
+        func issues(_ parallel: Bool) -> [String] {
+            do {
+                _ = try RegionFile.parse(bad, file: "bad.geojson", parallel: parallel)
+                return []
+            } catch { return error.issues.map(\.description) }
+        }
+        let found = issues(true)
+        #expect(found == issues(false))
+        #expect(found.count > 15 && found.contains { $0.contains("duplicate id") } && found.contains { $0.contains("crosses itself") })
+
+        let a = RegionSet(many, parallel: true), b = RegionSet(many, parallel: false)
+        #expect(a.vertices == b.vertices && a.ringEnds == b.ringEnds && a.grids == b.grids)
+        #expect(a.regionOfCore == b.regionOfCore && a.coreOfRegion == b.coreOfRegion && a.boxes == b.boxes && a.blocks.count == b.blocks.count)
+    }
+}

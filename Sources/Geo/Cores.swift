@@ -1,0 +1,33 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Loading work spread over the machine's cores: reading a country's features and building its
+/// fences, each on its own, written to its own slot, taken in order after.
+enum Cores {
+    /// The threads that share the work: the cores, at most 8.
+    static let count = max(1, min(8, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Below this many items one thread does it all (starting the others costs more).
+    static let worthIt = 2_048
+    /// Items taken at a time, so that what one block builds is let go before the next.
+    static let block = 4_096
+
+    /// Calls `body(k)` once for every k in `0..<n`, across the cores when `n` is worth it and
+    /// `parallel`; returns once all have run. `body` must touch only what is k's own.
+    static func forEach(_ n: Int, parallel: Bool = true, _ body: (Int) -> Void) {
+        guard parallel, n >= worthIt, count > 1 else {
+            for k in 0..<n { body(k) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            nonisolated(unsafe) let work = body
+            let workers = count
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                for k in stride(from: w, to: n, by: workers) { work(k) }
+            }
+        }
+    }
+}
