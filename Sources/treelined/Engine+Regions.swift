@@ -18,8 +18,9 @@ extension Engine {
         /// The file of each region, by id.
         var files: [String: String]
         var change: BaseLayerChange
-        /// A monitor over the new set with the new settings, yet without state.
-        var monitor: RegionMonitor
+        /// A monitor over the new set with the new settings, yet without state; `reload` takes it
+        /// (moved, not copied: see `RegionMonitor.carried(into:)`).
+        var monitor: RegionMonitor?
         var regionsVersion: Int
     }
 
@@ -49,17 +50,18 @@ extension Engine {
 
     /// The monitor over `base + user`, taking over the state by id; `new` are ids that appeared
     /// (their first enter is `initial`). State changes not yet saved are saved under the new
-    /// indices. `prepared` is that set built off the actor, used when it was built over the user
-    /// layer now in force (`regionsVersion` unchanged since).
+    /// indices. `prepared` is a monitor without state over the new set, built off the actor at
+    /// `builtAt`; it is used when that is still the `regionsVersion` in force (no region changed
+    /// by command since).
     /// Returns the monitor replaced.
     @discardableResult
-    func rebuild(config: MonitorConfig? = nil, new: [String] = [], prepared: BasePlan? = nil) -> RegionMonitor {
+    func rebuild(config: MonitorConfig? = nil, new: [String] = [], prepared: consuming RegionMonitor? = nil, builtAt: Int = -1) -> RegionMonitor {
         let old = monitor
         var pending = Set(unsavedRegions.map { old.regions.regions[$0].id })
         for i in monitor.takeChangedRegions() { pending.insert(old.regions.regions[i].id) }
         // `carried` re-notes what the old monitor had not handed out: nothing, after the take above.
-        if let prepared, prepared.regionsVersion == regionsVersion {
-            monitor = old.carried(into: prepared.monitor)
+        if builtAt == regionsVersion, let fresh = prepared.take() {
+            monitor = old.carried(into: fresh)
         } else {
             monitor = old.carried(to: RegionSet(base + user), config: config ?? old.config)
         }

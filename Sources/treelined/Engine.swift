@@ -336,7 +336,7 @@ actor Engine: ServerDelegate {
     /// old one kept, when a file's id is one the user layer has. `plan` was made by `prepare`
     /// without the actor, so fixes flow while a large layer is built; here only its difference
     /// is journaled and its set swapped in (built again only if the user layer changed meanwhile).
-    func reload(_ plan: BasePlan, config: MonitorConfig, retention: Retention) -> Result<Retired, DaemonError> {
+    func reload(_ plan: consuming BasePlan, config: MonitorConfig, retention: Retention) -> Result<Retired, DaemonError> {
         let next = plan.regions
         let userIDs = Set(user.map(\.id))
         if !userIDs.isEmpty, let clash = next.first(where: { userIDs.contains($0.region.id) }) {
@@ -356,7 +356,7 @@ actor Engine: ServerDelegate {
         do {
             // Only a reload changes the announced layer, one at a time: the plan's difference holds.
             let added = try announceBase(plan.change, time: eventTime)
-            retired.monitor = rebuild(config: config, new: added, prepared: plan)
+            retired.monitor = rebuild(config: config, new: added, prepared: plan.monitor.take(), builtAt: plan.regionsVersion)
             lastPruneCheck = nil  // a shorter retention takes effect now
             pruneIfDue()
         } catch {

@@ -116,7 +116,7 @@ struct Treelined: AsyncParsableCommand {
                     || next.mqtt != settings.mqtt || next.http != settings.http {
                     logger.warning("\(configPath): changes to gpsd:, socket:, database:, mqtt: or http: take effect at the next start (systemctl restart treelined)")
                 }
-                let retired = try await engine.reload(plan, config: next.monitor, retention: Self.retention(next)).get()
+                let retired = try await engine.reload(consume plan, config: next.monitor, retention: Self.retention(next)).get()
                 _ = try await Self.onItsOwnThread { withExtendedLifetime(retired) {} }
                 await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
                 logger.notice("reloaded \(configPath): \(regions.count) regions in the base layer from \(next.regions.joined(separator: ", "))")

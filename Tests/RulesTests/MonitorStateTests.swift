@@ -433,3 +433,42 @@ private func msDescribe(_ e: RegionEvent) -> String {
         #expect(b.inside == [true])
     }
 }
+
+/// A reload of the same ids in the same places (an unchanged or edited file) carries the state
+/// array by array rather than by id; it must leave the monitor exactly as the carry by id does.
+@Suite struct CarryInPlace {
+    @Test func equalsTheCarryByIdAtEveryCutOfTheWalk() throws {
+        let fixes = try MSData.walk()
+        let regions = try MSData.regions()
+        let set = RegionSet(regions)
+        // The plants watered later in the new file: their watering follows it.
+        let edited = RegionSet(regions.map { r -> Region in
+            var r = r
+            if r.kind == .plant { r.lastWatered = UTCTime(iso8601: "2026-05-01T09:10:00Z") }
+            return r
+        })
+        var a = RegionMonitor(regions: set)
+        var cuts = 0
+        for (k, f) in fixes.enumerated() {
+            a.process(f) { _ in }
+            guard k % 97 == 0 || k == fixes.count - 1 else { continue }
+            cuts += 1
+            // What a daemon had saved (a carry lists what was not yet taken, which a restore cannot).
+            var saved = a
+            _ = saved.takeChangedRegions()
+            for target in [set, edited] {
+                var inPlace = saved.carried(to: target, config: a.config)  // the same ids in the same places
+                var byID = RegionMonitor(regions: target, config: a.config)
+                let (last, states) = msSnapshot(saved)
+                byID.restore(last: last, regions: states)
+                #expect((0..<target.count).allSatisfy { inPlace.state(of: $0) == byID.state(of: $0) }, "cut \(k)")
+                #expect(inPlace.inside == byID.inside && inPlace.lastFix == byID.lastFix)
+                #expect(inPlace.takeChangedRegions() == byID.takeChangedRegions(), "cut \(k)")
+                // And the rest of the walk gives the same events.
+                let rest = fixes[(k + 1)...].prefix(300)
+                #expect(msRun(&inPlace, rest) == msRun(&byID, rest), "cut \(k)")
+            }
+        }
+        #expect(cuts > 5)
+    }
+}
