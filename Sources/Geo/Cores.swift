@@ -15,6 +15,26 @@ enum Cores {
     /// Items taken at a time, so that what one block builds is let go before the next.
     static let block = 4_096
 
+    /// `make(k)` for every k in `0..<n`, a block at a time across the cores (`forEach`), each
+    /// block's results then handed to `take(k, result)` in order on the calling thread and let go:
+    /// the outcome of one thread, at most a block held at once.
+    static func inOrder<T>(_ n: Int, parallel: Bool = true, make: (Int) -> T, take: (Int, T) -> Void) {
+        var results = [T?](repeating: nil, count: min(n, block))
+        var start = 0
+        while start < n {
+            let count = min(block, n - start), first = start
+            results.withUnsafeMutableBufferPointer { buffer in
+                let out = buffer
+                forEach(count, parallel: parallel) { out[$0] = make(first + $0) }
+            }
+            for k in 0..<count {
+                take(first + k, results[k]!)
+                results[k] = nil
+            }
+            start += count
+        }
+    }
+
     /// Calls `body(k)` once for every k in `0..<n`, across the cores when `n` is worth it and
     /// `parallel`; returns once all have run. `body` must touch only what is k's own.
     static func forEach(_ n: Int, parallel: Bool = true, _ body: (Int) -> Void) {

@@ -80,35 +80,23 @@ public enum RegionFile {
         // taken in file order, as one at a time would.
         let crs = crsName
         let parallel = parallel && transform == nil
-        var block = [(region: Region?, id: String?, issues: [RegionIssue])](repeating: (nil, nil, []), count: min(features.count, Cores.block))
-        var blockStart = 0
-        while blockStart < features.count {
-            let count = min(Cores.block, features.count - blockStart)
-            block.withUnsafeMutableBufferPointer { buffer in
-                let out = buffer
-                Cores.forEach(count, parallel: parallel) { k in
-                    var context = FeatureContext(file: file, index: blockStart + k, id: nil)
-                    var own: [RegionIssue] = []
-                    let region = Self.region(features[blockStart + k], doc: doc, transform: transform, crs: crs, requirements: requirements,
-                                             context: &context, issues: &own)
-                    out[k] = (region, context.id, own)
+        Cores.inOrder(features.count, parallel: parallel) { index in
+            var context = FeatureContext(file: file, index: index, id: nil)
+            var own: [RegionIssue] = []
+            let region = Self.region(features[index], doc: doc, transform: transform, crs: crs, requirements: requirements,
+                                     context: &context, issues: &own)
+            return (region, context.id, own)
+        } take: { index, read in
+            let (region, id, own) = read
+            issues.append(contentsOf: own)
+            if let id {
+                if let first = firstIndexOfID[id] {
+                    issues.append(FeatureContext(file: file, index: index, id: id).issue("duplicate id: feature \(first) has the same id"))
+                } else {
+                    firstIndexOfID[id] = index
                 }
             }
-            for k in 0..<count {
-                let index = blockStart + k
-                let (region, id, own) = block[k]
-                block[k] = (nil, nil, [])
-                issues.append(contentsOf: own)
-                if let id {
-                    if let first = firstIndexOfID[id] {
-                        issues.append(FeatureContext(file: file, index: index, id: id).issue("duplicate id: feature \(first) has the same id"))
-                    } else {
-                        firstIndexOfID[id] = index
-                    }
-                }
-                if let region { regions.append(region) }
-            }
-            blockStart += count
+            if let region { regions.append(region) }
         }
         if !issues.isEmpty { throw RegionFileError(issues: issues) }
         return regions

@@ -89,32 +89,20 @@ public struct RegionSet: Sendable {
             coreOf[Int(item)] = 0
             order.append(item)
         }
-        var built = [(fence: Fence, blocks: [EdgeBlock])?](repeating: nil, count: min(order.count, Cores.block))
-        var blockStart = 0
-        while blockStart < order.count {
-            let count = min(Cores.block, order.count - blockStart)
-            built.withUnsafeMutableBufferPointer { buffer in
-                let out = buffer
-                Cores.forEach(count, parallel: parallel) { k in
-                    let f = Fence(regions[Int(order[blockStart + k])].shape, raster: rasters)
-                    out[k] = (f, EdgeBlock.blocks(f.vertices, f.ringEnds))
-                }
-            }
-            for k in 0..<count {
-                let item = order[blockStart + k]
-                let (f, fenceBlocks) = built[k]!
-                built[k] = nil
-                assert(f.boxes == boxes[Int(item)], "Fence.boxes(of:) must give the fence's own boxes")
-                coreOf[Int(item)] = Int32(cores.count)
-                regionOf.append(item)
-                let offset = vertices.count
-                cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count, blockOffset: blocks.count))
-                blocks.append(contentsOf: fenceBlocks)
-                vertices.append(contentsOf: f.vertices)
-                ringEnds.append(contentsOf: f.ringEnds.map { $0 + Int32(offset) })
-                grids.append(contentsOf: f.grid)
-            }
-            blockStart += count
+        Cores.inOrder(order.count, parallel: parallel) { k in
+            let f = Fence(regions[Int(order[k])].shape, raster: rasters)
+            return (fence: f, blocks: EdgeBlock.blocks(f.vertices, f.ringEnds))
+        } take: { k, built in
+            let item = order[k], f = built.fence
+            assert(f.boxes == boxes[Int(item)], "Fence.boxes(of:) must give the fence's own boxes")
+            coreOf[Int(item)] = Int32(cores.count)
+            regionOf.append(item)
+            let offset = vertices.count
+            cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count, blockOffset: blocks.count))
+            blocks.append(contentsOf: built.blocks)
+            vertices.append(contentsOf: f.vertices)
+            ringEnds.append(contentsOf: f.ringEnds.map { $0 + Int32(offset) })
+            grids.append(contentsOf: f.grid)
         }
         index.remapItems { coreOf[Int($0)] }
         self.index = index
