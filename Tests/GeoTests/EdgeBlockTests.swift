@@ -15,14 +15,7 @@ import TestSupport
             let centre = Coordinate(latitude: rng.uniform(-70, 70), longitude: rng.uniform(-179, 179))
             let size = rng.uniform(20, 2_000)
             let n = [3, 5, 8, 9, 16, 17, 40, 64, 200][k % 9]
-            var rings = [starRing(centre, n: n, lo: size * 0.6, hi: size, rng: &rng)]
-            if k % 3 == 0 { rings.append(starRing(centre, n: 3 + k % 13, lo: size * 0.1, hi: size * 0.4, rng: &rng).reversed()) }
-            var parts = [rings]
-            if k % 7 == 0 {
-                let other = g.direct(from: centre, bearing: rng.uniform(0, 360), distance: size * 3)
-                parts.append([starRing(other, n: 7, lo: size * 0.3, hi: size * 0.5, rng: &rng)])
-            }
-            let shape = Shape.polygons(parts)
+            let shape = Shape.polygons(starPolygon(k, centre, size: size, n: n, rng: &rng))
             regions.append(Region(id: "p\(k)", kind: .album, name: "p\(k)", shape: shape))
             fences.append(Fence(shape))
         }

@@ -17,11 +17,7 @@ import TestSupport
         for k in 0..<60 {
             let centre = g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 5_000))
             let size = rng.uniform(20, 1_500)
-            let n = [3, 5, 8, 17, 40, 64, 65, 200][k % 8]
-            var rings = [starRing(centre, n: n, lo: size * 0.6, hi: size, rng: &rng)]
-            if k % 3 == 0 { rings.append(starRing(centre, n: 3 + k % 13, lo: size * 0.1, hi: size * 0.4, rng: &rng).reversed()) }
-            var parts = [rings]
-            if k % 7 == 0 { parts.append([starRing(g.direct(from: centre, bearing: rng.uniform(0, 360), distance: size * 3), n: 7, lo: size * 0.3, hi: size * 0.5, rng: &rng)]) }
+            let parts = starPolygon(k, centre, size: size, n: [3, 5, 8, 17, 40, 64, 65, 200][k % 8], rng: &rng)
             regions.append(Region(id: "p\(k)", kind: .album, name: "p\(k)", shape: k % 10 == 9 ? .circle(center: centre, radius: size) : .polygons(parts)))
         }
         let with = RegionSet(regions), without = RegionSet(regions, rasters: false)

@@ -49,6 +49,19 @@ func starRing(_ center: Coordinate, n: Int, lo: Double, hi: Double, rng: inout S
     }
 }
 
+/// Test fence number `k`: a star of `n` vertices around `centre`, `size` metres across; every
+/// third with a hole, every seventh with a second part three sizes away.
+func starPolygon(_ k: Int, _ centre: Coordinate, size: Double, n: Int, rng: inout SplitMix64) -> [[[Coordinate]]] {
+    var rings = [starRing(centre, n: n, lo: size * 0.6, hi: size, rng: &rng)]
+    if k % 3 == 0 { rings.append(starRing(centre, n: 3 + k % 13, lo: size * 0.1, hi: size * 0.4, rng: &rng).reversed()) }
+    var parts = [rings]
+    if k % 7 == 0 {
+        let other = Geodesic.wgs84.direct(from: centre, bearing: rng.uniform(0, 360), distance: size * 3)
+        parts.append([starRing(other, n: 7, lo: size * 0.3, hi: size * 0.5, rng: &rng)])
+    }
+    return parts
+}
+
 /// Distance from `p` to the geodesic from `a` to `b`: sampled, then refined by golden section.
 func geodesicSegmentDistance(_ p: Coordinate, _ a: Coordinate, _ b: Coordinate) -> Double {
     let g = Geodesic.wgs84
