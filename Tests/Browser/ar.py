@@ -17,9 +17,7 @@ import os
 import subprocess
 import time
 
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from webcheck import Board, Checks, arguments, chromium, result
 
@@ -45,11 +43,7 @@ def js(script, *a):
 
 
 def until(what, condition, timeout=20):
-    try:
-        WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition())
-        return True
-    except TimeoutException:
-        return check(False, f"{what}: not within {timeout} s")
+    return checks.until(driver, what, condition, timeout, poll=0.05)
 
 
 def shot(name):

@@ -9,7 +9,6 @@ import statistics
 import threading
 import time
 
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -66,11 +65,7 @@ def shot(name):
 
 
 def until(what, condition, timeout=20):
-    try:
-        WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition())
-        return True
-    except TimeoutException:
-        return check(False, f"{what}: not within {timeout} s")
+    return checks.until(driver, what, condition, timeout)
 
 
 def positions_log():

@@ -44,6 +44,16 @@ class Checks:
             print("FAILED: " + message, file=sys.stderr, flush=True)
         return ok
 
+    def until(self, driver, what, condition, timeout=20, poll=0.1):
+        """Waits in `driver` (Selenium) for `condition()`; a failed check if it never holds."""
+        from selenium.common.exceptions import TimeoutException
+        from selenium.webdriver.support.ui import WebDriverWait
+        try:
+            WebDriverWait(driver, timeout, poll_frequency=poll).until(lambda d: condition())
+            return True
+        except TimeoutException:
+            return self.check(False, f"{what}: not within {timeout} s")
+
     def done(self):
         if self.failures:
             print(f"{len(self.failures)} check(s) failed", file=sys.stderr)
