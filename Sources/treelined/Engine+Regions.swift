@@ -13,7 +13,6 @@ extension Engine {
     /// the journal's last announcement, and the set built over them and the user layer of
     /// `regionsVersion`.
     struct BasePlan: Sendable {
-        var regions: [(region: Region, file: String)]
         var base: [Region]
         /// The file of each region, by id.
         var files: [String: String]
@@ -85,7 +84,7 @@ extension Engine {
         do { announced = try store.announcedBase() } catch { throw DaemonError(error.description) }
         let regions = next.map(\.region)
         return BasePlan(
-            regions: next, base: regions, files: Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a }),
+            base: regions, files: Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a }),
             change: .between(announced: announced, now: regions.map { StoredFeature(id: $0.id, feature: $0.featureJSON) }),
             monitor: RegionMonitor(regions: RegionSet(regions + user, parallel: false), config: config), regionsVersion: regionsVersion)
     }

@@ -337,15 +337,14 @@ actor Engine: ServerDelegate {
     /// without the actor, so fixes flow while a large layer is built; here only its difference
     /// is journaled and its set swapped in (built again only if the user layer changed meanwhile).
     func reload(_ plan: consuming BasePlan, config: MonitorConfig, retention: Retention) -> Result<Retired, DaemonError> {
-        let next = plan.regions
         let userIDs = Set(user.map(\.id))
-        if !userIDs.isEmpty, let clash = next.first(where: { userIDs.contains($0.region.id) }) {
-            return .failure(DaemonError("\(clash.file): region '\(clash.region.id)' has the id of a region added at runtime: rename it in the file, or remove the runtime one first (treeline regions remove \(clash.region.id))"))
+        if !userIDs.isEmpty, let clash = plan.base.first(where: { userIDs.contains($0.id) }) {
+            return .failure(DaemonError("\(plan.files[clash.id] ?? ""): region '\(clash.id)' has the id of a region added at runtime: rename it in the file, or remove the runtime one first (treeline regions remove \(clash.id))"))
         }
         // The regions not announced before are the plan's added ones.
         if let reused = plan.change.added.first(where: { userUsedIDs.contains($0.feature.id) }) {
-            let file = next[reused.position].file
-            return .failure(DaemonError("\(file): region '\(reused.feature.id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file"))
+            let id = reused.feature.id
+            return .failure(DaemonError("\(plan.files[id] ?? ""): region '\(id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file"))
         }
         _ = flushUnsaved()  // the fixes' events before the files' (best effort: else they follow)
         let previous = (base, baseFiles, self.retention)
@@ -367,8 +366,8 @@ actor Engine: ServerDelegate {
         return .success(retired)
     }
 
-    /// What a reload replaced: freeing a country's worth of fences takes time too, so the caller
-    /// lets them go off the actor.
+    /// What a reload replaced: freeing a country's worth of fences takes time too, so it goes
+    /// back to the caller, which lets it go off the actor.
     struct Retired: Sendable {
         var base: [Region]
         var files: [String: String]

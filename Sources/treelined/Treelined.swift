@@ -111,15 +111,15 @@ struct Treelined: AsyncParsableCommand {
                 let plan = try await Self.onItsOwnThread { () throws(DaemonError) in
                     try Engine.prepare(base: Self.loadRegions(next.regions, parallel: false), user: user, regionsVersion: version, config: next.monitor, store: store)
                 }
-                let regions = plan.regions
+                let count = plan.base.count
                 if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database
                     || next.mqtt != settings.mqtt || next.http != settings.http {
                     logger.warning("\(configPath): changes to gpsd:, socket:, database:, mqtt: or http: take effect at the next start (systemctl restart treelined)")
                 }
-                let retired = try await engine.reload(consume plan, config: next.monitor, retention: Self.retention(next)).get()
-                _ = try await Self.onItsOwnThread { withExtendedLifetime(retired) {} }
+                // What the reload replaced comes back to be freed here, off the actor.
+                _ = try await engine.reload(consume plan, config: next.monitor, retention: Self.retention(next)).get()
                 await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
-                logger.notice("reloaded \(configPath): \(regions.count) regions in the base layer from \(next.regions.joined(separator: ", "))")
+                logger.notice("reloaded \(configPath): \(count) regions in the base layer from \(next.regions.joined(separator: ", "))")
                 notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
             } catch {
                 logger.error("reload refused, the regions and settings in force stay: \(error)")
