@@ -128,21 +128,19 @@ enum PolygonCheck {
     /// Every pair in order (rings of up to `directEdges`).
     static func selfIntersectionPairwise(_ r: [Planar]) -> (Int, Int)? {
         let n = r.count
-        do {
-            // Few edges: every pair in order, so the first that meets is the least. Pairs whose
-            // boxes are apart cannot meet (as in `SegmentPairs`), and are passed over first.
-            return r.withUnsafeBufferPointer { v -> (Int, Int)? in
-                for i in 0..<n {
-                    let a = v[i], b = v[i + 1 < n ? i + 1 : 0]
-                    let loX = min(a.x, b.x), hiX = max(a.x, b.x), loY = min(a.y, b.y), hiY = max(a.y, b.y)
-                    for j in (i + 1)..<max(i + 1, n) {
-                        let c = v[j], d = v[j + 1 < n ? j + 1 : 0]
-                        if hiX < min(c.x, d.x) || max(c.x, d.x) < loX || hiY < min(c.y, d.y) || max(c.y, d.y) < loY { continue }
-                        if edgesMeet(r, i, j) { return (i, j) }
-                    }
+        // Every pair in order, so the first that meets is the least. Pairs whose boxes are apart
+        // cannot meet (as in `SegmentPairs`), and are passed over first.
+        return r.withUnsafeBufferPointer { v -> (Int, Int)? in
+            for i in 0..<n {
+                let a = v[i], b = v[i + 1 < n ? i + 1 : 0]
+                let loX = min(a.x, b.x), hiX = max(a.x, b.x), loY = min(a.y, b.y), hiY = max(a.y, b.y)
+                for j in (i + 1)..<max(i + 1, n) {
+                    let c = v[j], d = v[j + 1 < n ? j + 1 : 0]
+                    if hiX < min(c.x, d.x) || max(c.x, d.x) < loX || hiY < min(c.y, d.y) || max(c.y, d.y) < loY { continue }
+                    if edgesMeet(r, i, j) { return (i, j) }
                 }
-                return nil
             }
+            return nil
         }
     }
 

@@ -86,7 +86,7 @@ public struct RegionSet: Sendable {
         var order: [Int32] = []
         order.reserveCapacity(regions.count)
         for item in index.items where coreOf[Int(item)] < 0 {
-            coreOf[Int(item)] = 0
+            coreOf[Int(item)] = 0  // taken (a fence across the antimeridian has two entries); set below
             order.append(item)
         }
         Cores.inOrder(order.count, parallel: parallel) { k in

@@ -72,11 +72,7 @@ extension RegionMonitor {
             let file = table.wateredInFile[i]
             let given = stored(i)
             var s = given ?? RegionState(lastWatered: file)
-            if table.kinds[i] == .plant {
-                if let file, s.lastWatered.map({ $0 < file }) ?? true { s.lastWatered = file }
-            } else {
-                s.lastWatered = file
-            }
+            s.lastWatered = watering(i, kept: s.lastWatered)
             if last == nil {
                 s.inside = false
                 s.enteredAt = nil
@@ -111,13 +107,7 @@ extension RegionMonitor {
         var watered = old.table.lastWatered
         var changed: [Int] = []
         for i in 0..<n {
-            let file = table.wateredInFile[i], kept = watered[i]
-            var w = kept
-            if table.kinds[i] == .plant {
-                if let file, kept.map({ $0 < file }) ?? true { w = file }
-            } else {
-                w = file
-            }
+            let kept = watered[i], w = watering(i, kept: kept)
             if w != kept {
                 watered[i] = w
                 changed.append(i)
@@ -129,6 +119,15 @@ extension RegionMonitor {
             for i in 0..<n where inside[i] { insideList.append(Int32(i)) }
         }
         resume(last: last, resetTable: false)
+    }
+
+    /// Region `i`'s watering after a restore that kept `kept`: for a plant the later of it and
+    /// the file's (a keeper may have edited the file), for others the file's.
+    private func watering(_ i: Int, kept: UTCTime?) -> UTCTime? {
+        let file = table.wateredInFile[i]
+        guard table.kinds[i] == .plant else { return file }
+        guard let file else { return kept }
+        return kept.map { max($0, file) } ?? file
     }
 
     /// The rest of a restore: the gate and the last fix, nothing trusted between fixes (the
