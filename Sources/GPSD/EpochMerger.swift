@@ -20,8 +20,8 @@ import Geo
 /// logic: the caller gives the time.
 ///
 /// - **A stream that adds nothing after its TPV** (no GST, no SKY of the epoch, no repeat: a
-///   consumer receiver) sends each fix at its TPV once `quietEpochsToTrust` epochs in a row have
-///   shown it, instead of a quarter of a second or an epoch later. Anything that comes for an
+///   consumer receiver) sends each fix at its TPV once `quietEpochsToTrust` epochs with a position
+///   in a row have shown it (epochs without one do not count: no receiver sends GST before a fix), instead of a quarter of a second or an epoch later. Anything that comes for an
 ///   epoch after its TPV, or any GST, ends that until the stream has shown it again.
 struct EpochMerger {
     private var pending: Fix?
@@ -120,8 +120,13 @@ struct EpochMerger {
         defer { pending = nil }
         guard let fix = pending else { return nil }
         if let t = fix.time { sent = t }
-        // An epoch that took nothing after its TPV counts toward sending at the TPV.
-        quietEpochs = pendingTouched || fix.time == nil ? 0 : quietEpochs + 1
+        // An epoch with a position that took nothing after its TPV counts toward sending at the
+        // TPV. One without a position says nothing: a receiver sends no GST before it has a fix.
+        if pendingTouched || fix.time == nil {
+            quietEpochs = 0
+        } else if fix.coordinate != nil {
+            quietEpochs += 1
+        }
         return fix
     }
 }

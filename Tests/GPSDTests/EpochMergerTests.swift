@@ -173,4 +173,15 @@ extension EpochMerging {
         #expect(!m.sendsAtTPV)
         #expect(out.count == 7 && out.allSatisfy { f in f.hdop == f.time.map { Double(($0.nanoseconds - 1_777_600_000_000_000_000) / 1_000_000_000) / 10 } })
     }
+
+    /// A receiver that sends GST only once it has a fix (as the walk's does): the epochs before
+    /// its first fix are no evidence of a stream without GST, so the first fix waits for its GST.
+    @Test func epochsWithoutAFixAreNoEvidence() {
+        var m = EpochMerger()
+        for s in Int64(1)...6 { _ = m.take(Self.tpv(s, mode: .noFix)) }
+        #expect(!m.sendsAtTPV)
+        #expect(m.take(Self.tpv(7)).map(\.time) == [Self.time(6)], "the last no-fix epoch out; the fix waits")
+        let out = m.take(Self.gst(7, 3, 4))
+        #expect(out.count == 1 && out.first?.horizontalError == 5, "with its error estimate, as a replay has it")
+    }
 }
