@@ -49,12 +49,17 @@ public final class DaemonProcess: @unchecked Sendable {
     public var pid: Int32? { process?.processIdentifier }
     public var isRunning: Bool { process?.isRunning ?? false }
 
-    /// Starts it and waits (at most 20 s of its own time) until the socket accepts.
+    /// Starts it and waits (at most 20 s of its own time) until the socket accepts and, as
+    /// systemd would, until it says READY=1: only then is SIGHUP trapped (before, it would end
+    /// the process). A test that gives its own NOTIFY_SOCKET waits for READY=1 itself.
     public func start() async throws {
         let p = Process()
         p.dyingWithTheTests([TreelineProcess.products.appendingPathComponent("treelined").path, "--config", config.path] + extraArguments)
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
+        // Closed and unlinked when `start` returns: later messages (STATUS, WATCHDOG) find no one.
+        let notify = environment["NOTIFY_SOCKET"] == nil ? try NotifySocket() : nil
+        if let notify { env["NOTIFY_SOCKET"] = notify.path }
         p.environment = env
         if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: log)
@@ -65,7 +70,12 @@ public final class DaemonProcess: @unchecked Sendable {
         process = p
         var patience = Patience()
         while patience.waited < 20 {
-            if (try? SocketClient(path: socket)) != nil { return }
+            if (try? SocketClient(path: socket)) != nil {
+                guard let notify else { return }
+                let ready = notify.read(timeout: max(0.1, 20 - patience.waited)) { $0.contains { $0.hasPrefix("READY=1") } }
+                if ready.contains(where: { $0.hasPrefix("READY=1") }) { return }
+                throw POSIXError(.ETIMEDOUT, "treelined listened on \(socket) but did not say READY=1; its log:\n\(logText)")
+            }
             guard p.isRunning else { throw POSIXError(.ECHILD, "treelined exited (status \(p.terminationStatus)) before listening; its log:\n\(logText)") }
             await patience.nap(0.02)
         }
