@@ -20,13 +20,23 @@ public struct JSONDocument: Sendable {
     /// that takes one of them silently hides a mistake), unless `duplicateMembers` (for a reader
     /// that reports them itself, with more to say).
     public static func parse(_ bytes: [UInt8], duplicateMembers: Bool = false) throws(JSONSyntaxError) -> JSONDocument {
-        var p = JSONParser(bytes: bytes)
+        let outcome = bytes.withUnsafeBufferPointer { b in Result { () throws(JSONSyntaxError) in try parse(b, duplicateMembers: duplicateMembers) } }
+        return try outcome.get()
+    }
+
+    /// Parses the value in `range` of `bytes` (all of it by default), with nothing but space
+    /// around it; errors count lines and columns from the start of `bytes`.
+    /// `depth`: how deep the value is in a larger text (for the nesting limit).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>? = nil, depth: Int = 0,
+                      duplicateMembers: Bool = false) throws(JSONSyntaxError) -> JSONDocument {
+        var p = JSONParser(bytes: bytes, range: range)
         p.duplicateMembers = duplicateMembers
+        p.depth = depth
         do throws(JSONParser.Failure) {
             p.skipSpace()
             let root = try p.value(key: nil)
             p.skipSpace()
-            guard p.i == bytes.count else { throw p.error("unexpected text after the JSON value") }
+            guard p.i == p.end else { throw p.error("unexpected text after the JSON value") }
             return JSONDocument(root: root, positions: p.positions)
         } catch {
             throw error.located(in: bytes)

@@ -13,50 +13,57 @@ struct JSONParser {
         var message: String
         var offset: Int
 
-        func located(in bytes: [UInt8]) -> JSONSyntaxError {
+        func located(in bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError {
             let end = min(offset, bytes.count)
             var line = 1, lineStart = 0
-            bytes.withUnsafeBufferPointer { b in
-                for k in 0..<end where b[k] == 0x0A {
-                    line += 1
-                    lineStart = k + 1
-                }
+            for k in 0..<end where bytes[k] == 0x0A {
+                line += 1
+                lineStart = k + 1
             }
             return JSONSyntaxError(line: line, column: end - lineStart + 1, message: message)
         }
     }
 
-    let bytes: [UInt8]
-    var i = 0
+    /// The text, read from `i` up to `end` (a value inside a larger text is parsed in place;
+    /// offsets, in errors too, count from the start of `bytes`). The caller keeps it alive while
+    /// the parser lives.
+    let bytes: UnsafeBufferPointer<UInt8>
+    let first: Int, end: Int
+    var i: Int
     var positions: [Double] = []
     var depth = 0
     var duplicateMembers = false
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>? = nil) {
+        self.bytes = bytes
+        first = range?.lowerBound ?? 0
+        i = first
+        end = range?.upperBound ?? bytes.count
+    }
 
     func error(_ message: String, at offset: Int? = nil) -> Failure {
         Failure(message: message, offset: offset ?? i)
     }
 
     mutating func skipSpace() {
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        while i < end, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
     }
 
     func describeHere() -> String {
-        guard i < bytes.count else { return "end of file" }
+        guard i < end else { return "end of file" }
         let c = bytes[i]
         return c >= 0x20 && c < 0x7F ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(String(c, radix: 16))"
     }
 
     mutating func expect(_ c: UInt8, _ what: String) throws(Failure) {
         skipSpace()
-        guard i < bytes.count, bytes[i] == c else { throw error("expected \(what), found \(describeHere())") }
+        guard i < end, bytes[i] == c else { throw error("expected \(what), found \(describeHere())") }
         i += 1
     }
 
     mutating func value(key: String?) throws(Failure) -> JSONValue {
         skipSpace()
-        guard i < bytes.count else { throw error("unexpected end of file") }
+        guard i < end else { throw error("unexpected end of file") }
         switch bytes[i] {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["):
@@ -67,7 +74,7 @@ struct JSONParser {
                 // and a separator at least), so that `positions` never grows by copying: an 80 MB
                 // regions file has 42 MB of positions, and a doubling would hold old and new at
                 // once. Pages never written are never resident: the room costs address space.
-                if positions.capacity == 0 { positions.reserveCapacity(bytes.count / 2 + 2) }
+                if positions.capacity == 0 { positions.reserveCapacity((end - first) / 2 + 2) }
                 let start = i, stored = positions.count
                 if let tree = try? coordinates() { return .coordinates(tree) }
                 i = start
@@ -86,7 +93,7 @@ struct JSONParser {
 
     mutating func literal(_ word: String) throws(Failure) {
         let w = Array(word.utf8)
-        guard i + w.count <= bytes.count, Array(bytes[i..<(i + w.count)]) == w else {
+        guard i + w.count <= end, bytes[i..<(i + w.count)].elementsEqual(w) else {
             throw error("unexpected \(describeHere()) where a value should be")
         }
         i += w.count
@@ -104,10 +111,10 @@ struct JSONParser {
         var members: [(key: String, value: JSONValue)] = []
         var names: Set<String> = []  // filled only for objects of many members
         skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+        if i < end, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+            guard i < end, bytes[i] == UInt8(ascii: "\"") else {
                 throw error("expected a member name in quotes, found \(describeHere())")
             }
             let keyStart = i
@@ -119,7 +126,7 @@ struct JSONParser {
             let v = try value(key: key)
             members.append((key, v))
             skipSpace()
-            guard i < bytes.count else { throw error("unexpected end of file inside an object") }
+            guard i < end else { throw error("unexpected end of file inside an object") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
             if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
             throw error("expected ',' or '}' after a member, found \(describeHere())")
@@ -140,11 +147,11 @@ struct JSONParser {
         i += 1
         var items: [JSONValue] = []
         skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+        if i < end, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
         while true {
             items.append(try value(key: nil))
             skipSpace()
-            guard i < bytes.count else { throw error("unexpected end of file inside an array") }
+            guard i < end else { throw error("unexpected end of file inside an array") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
             if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
             throw error("expected ',' or ']' in an array, found \(describeHere())")
@@ -155,30 +162,32 @@ struct JSONParser {
     mutating func coordinates() throws(Failure) -> CoordinateTree {
         try nest()
         defer { depth -= 1 }
-        guard i < bytes.count, bytes[i] == UInt8(ascii: "[") else { throw error("expected '[' in coordinates, found \(describeHere())") }
+        guard i < end, bytes[i] == UInt8(ascii: "[") else { throw error("expected '[' in coordinates, found \(describeHere())") }
         i += 1
         skipSpace()
-        guard i < bytes.count else { throw error("unexpected end of file in coordinates") }
+        guard i < end else { throw error("unexpected end of file in coordinates") }
         if bytes[i] == UInt8(ascii: "]") { i += 1; return .list([]) }
         if bytes[i] != UInt8(ascii: "[") {
-            // A position: numbers only.
-            var numbers: [Double] = []
+            // A position: numbers only; the first two are kept, the rest counted.
+            var x = 0.0, y = Double.nan, numbers = 0
             while true {
                 skipSpace()
-                guard i < bytes.count, bytes[i] == UInt8(ascii: "-") || (bytes[i] >= 0x30 && bytes[i] <= 0x39) else {
+                guard i < end, bytes[i] == UInt8(ascii: "-") || (bytes[i] >= 0x30 && bytes[i] <= 0x39) else {
                     throw error("expected a number in a position, found \(describeHere())")
                 }
-                numbers.append(try number())
+                let v = try number()
+                if numbers == 0 { x = v } else if numbers == 1 { y = v }
+                numbers += 1
                 skipSpace()
-                guard i < bytes.count else { throw error("unexpected end of file in a position") }
+                guard i < end else { throw error("unexpected end of file in a position") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
                 if bytes[i] == UInt8(ascii: "]") { i += 1; break }
                 throw error("expected ',' or ']' in a position, found \(describeHere())")
             }
             let index = positions.count / 2
-            positions.append(numbers[0])
-            positions.append(numbers.count > 1 ? numbers[1] : .nan)
-            return .position(index: index, numbers: numbers.count)
+            positions.append(x)
+            positions.append(y)
+            return .position(index: index, numbers: numbers)
         }
         var children: [CoordinateTree] = []
         var runStart = -1, runCount = 0, bad: Int?
@@ -194,7 +203,7 @@ struct JSONParser {
                 children.append(child)
             }
             skipSpace()
-            guard i < bytes.count else { throw error("unexpected end of file in coordinates") }
+            guard i < end else { throw error("unexpected end of file in coordinates") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; skipSpace(); continue }
             if bytes[i] == UInt8(ascii: "]") { i += 1; break }
             throw error("expected ',' or ']' in coordinates, found \(describeHere())")
@@ -208,22 +217,24 @@ struct JSONParser {
         i += 1
         // The usual string, without escapes or control characters, is made from its bytes in
         // place: no buffer to fill byte by byte (a regions file has a dozen strings per feature).
-        var end = i
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            guard let s = String(validating: bytes[i..<end], as: UTF8.self) else { throw error("string is not valid UTF-8", at: start) }
-            i = end + 1
+        var close = i
+        while close < end, bytes[close] != UInt8(ascii: "\""), bytes[close] != UInt8(ascii: "\\"), bytes[close] >= 0x20 { close += 1 }
+        if close < end, bytes[close] == UInt8(ascii: "\"") {
+            guard let s = String(validating: UnsafeBufferPointer(rebasing: bytes[i..<close]), as: UTF8.self) else {
+                throw error("string is not valid UTF-8", at: start)
+            }
+            i = close + 1
             return s
         }
         var out: [UInt8] = []
         while true {
-            guard i < bytes.count else { throw error("unterminated string", at: start) }
+            guard i < end else { throw error("unterminated string", at: start) }
             let c = bytes[i]
             if c == UInt8(ascii: "\"") { i += 1; break }
             if c < 0x20 { throw error("control character in a string (escape it)") }
             if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
             i += 1
-            guard i < bytes.count else { throw error("unterminated string", at: start) }
+            guard i < end else { throw error("unterminated string", at: start) }
             switch bytes[i] {
             case UInt8(ascii: "\""): out.append(0x22)
             case UInt8(ascii: "\\"): out.append(0x5C)
@@ -236,7 +247,7 @@ struct JSONParser {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800..<0xDC00).contains(scalar) {
-                    guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
+                    guard i + 2 < end, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
                         throw error("lone UTF-16 surrogate in \\u escape")
                     }
                     i += 2
@@ -256,7 +267,7 @@ struct JSONParser {
 
     /// Reads four hex digits after `\u`; leaves `i` on the last one.
     mutating func hex4() throws(Failure) -> UInt32 {
-        guard i + 4 < bytes.count else { throw error("truncated \\u escape") }
+        guard i + 4 < end else { throw error("truncated \\u escape") }
         var v: UInt32 = 0
         for k in 1...4 {
             let c = bytes[i + k]
@@ -282,19 +293,19 @@ struct JSONParser {
         var mantissa: UInt64 = 0
         var digits = 0
         var exponent = 0
-        guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("a number needs digits") }
-        if bytes[i] == 0x30, i + 1 < bytes.count, bytes[i + 1] >= 0x30, bytes[i + 1] <= 0x39 {
+        guard i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("a number needs digits") }
+        if bytes[i] == 0x30, i + 1 < end, bytes[i + 1] >= 0x30, bytes[i + 1] <= 0x39 {
             throw error("a number cannot start with 0")
         }
-        while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+        while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
             if digits < 19 { mantissa = mantissa * 10 + UInt64(bytes[i] - 0x30) } else { exponent += 1 }
             if mantissa > 0 { digits += 1 }
             i += 1
         }
-        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+        if i < end, bytes[i] == UInt8(ascii: ".") {
             i += 1
-            guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("a '.' in a number needs digits after it") }
-            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            guard i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("a '.' in a number needs digits after it") }
+            while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
                 if digits < 19 {
                     mantissa = mantissa * 10 + UInt64(bytes[i] - 0x30)
                     exponent -= 1
@@ -303,16 +314,16 @@ struct JSONParser {
                 i += 1
             }
         }
-        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+        if i < end, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             i += 1
             var expNegative = false
-            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+            if i < end, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
                 expNegative = bytes[i] == UInt8(ascii: "-")
                 i += 1
             }
-            guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("an exponent needs digits") }
+            guard i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("an exponent needs digits") }
             var e = 0
-            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            while i < end, bytes[i] >= 0x30, bytes[i] <= 0x39 {
                 if e < 100_000 { e = e * 10 + Int(bytes[i] - 0x30) }
                 i += 1
             }

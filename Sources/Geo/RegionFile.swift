@@ -23,54 +23,164 @@ public enum RegionFile {
     /// Parses a regions file into its regions, in feature order. `file` names the file in issues;
     /// `override`, when given, is the CRS of the coordinates instead of the file's `crs`. Throws
     /// `RegionFileError` with every problem found.
-    /// `bytes` is consumed: once the JSON is parsed the text is let go (when the caller gives it
-    /// up), so that a large file's text and its regions are not held at once.
     /// `parallel`: false keeps the reading on the calling thread (a reload that must leave the
     /// other cores to the fixes).
-    public static func parse(_ bytes: consuming [UInt8], file: String, crs override: String? = nil,
+    public static func parse(_ bytes: [UInt8], file: String, crs override: String? = nil,
                              requirements: Requirements = .full, parallel: Bool = true) throws(RegionFileError) -> [Region] {
-        var issues: [RegionIssue] = []
-        func fileIssue(_ message: String, line: Int? = nil, column: Int? = nil) -> RegionFileError {
-            RegionFileError(issues: [RegionIssue(file: file, feature: nil, id: nil, line: line, column: column, message: message)])
+        let outcome = bytes.withUnsafeBufferPointer { b in
+            Result { () throws(RegionFileError) in try parse(b, file: file, crs: override, requirements: requirements, parallel: parallel) }
         }
-        let doc: JSONDocument
-        do {
-            doc = try JSONDocument.parse(bytes)
-        } catch {
-            throw fileIssue("not JSON: \(error.message)", line: error.line, column: error.column)
-        }
-        bytes = []
-        guard case .object = doc.root else { throw fileIssue("the top level is \(doc.root.typeName), not a GeoJSON FeatureCollection object") }
-        guard doc.root["type"]?.string == "FeatureCollection" else {
-            throw fileIssue("\"type\" must be \"FeatureCollection\" (a regions file is a FeatureCollection of fences)")
-        }
-        guard case let .array(features)? = doc.root["features"] else {
-            throw fileIssue("\"features\" must be an array of Feature objects")
-        }
+        return try outcome.get()
+    }
 
-        // The coordinate reference system: the caller's, else the file's, else WGS84.
-        var transform: CRSTransform?
+    /// The same, from text the caller keeps alive (a mapped file) until this returns.
+    ///
+    /// The features are parsed one at a time, each into its own small document that is let go
+    /// once its region is made, never the whole file's tree (for 100,000 fences that tree and its
+    /// positions outweighed the regions). `done(range)` is told of each stretch of text once it
+    /// has been read (a mapped file gives those pages back; the text may be read again). A
+    /// text with a syntax error, or whose top level is not a FeatureCollection, is read again
+    /// whole, to report the first error with its line and column exactly as a single reading
+    /// finds it.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String, crs override: String? = nil,
+                             requirements: Requirements = .full, parallel: Bool = true,
+                             done: (Range<Int>) -> Void = { _ in }) throws(RegionFileError) -> [Region] {
+        var regions: [Region] = []
+        if let whole = try read(bytes, file: file, crs: override, requirements: requirements, parallel: parallel, done: done,
+                                count: { regions.reserveCapacity($0) }, each: { regions.append($0) }) {
+            return whole
+        }
+        return regions
+    }
+
+    /// The same, handing the regions over a block at a time as they are read, none kept: for a
+    /// reader that needs each region once (`treeline where --at`). The ids are checked across
+    /// the whole file all the same; a file with a problem throws at the end, after blocks have
+    /// been handed over, so the caller must use what it made of them only once this returns.
+    public static func forEachBlock(_ bytes: UnsafeBufferPointer<UInt8>, file: String, crs override: String? = nil,
+                                    requirements: Requirements = .full, done: (Range<Int>) -> Void = { _ in },
+                                    _ body: ([Region]) -> Void) throws(RegionFileError) {
+        var block: [Region] = []
+        block.reserveCapacity(Cores.block)
+        let whole = try read(bytes, file: file, crs: override, requirements: requirements, parallel: true, done: done,
+                             count: { _ in }) { region in
+            block.append(region)
+            if block.count == Cores.block {
+                body(block)
+                block.removeAll(keepingCapacity: true)
+            }
+        }
+        if !block.isEmpty { body(block) }
+        if let whole {
+            for start in stride(from: 0, to: whole.count, by: Cores.block) { body(Array(whole[start..<min(whole.count, start + Cores.block)])) }
+        }
+    }
+
+    /// Reads the features one by one, handing each region to `each` in order (after `count`, the
+    /// number of features). Returns the regions of a whole reading instead (none having gone to
+    /// `each`) when the text is read as one document.
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String, crs override: String?,
+                             requirements: Requirements, parallel: Bool, done: (Range<Int>) -> Void,
+                             count: (Int) -> Void, each: (Region) -> Void) throws(RegionFileError) -> [Region]? {
+        guard let collection = FeatureCollectionScan(bytes, done: done) else {
+            return try parseWhole(bytes, file: file, crs: override, requirements: requirements, parallel: parallel)
+        }
+        // A CRS that cannot be used is reported by the whole reading, after any syntax error.
+        guard let (transform, crs) = try? Self.crs(override: override, root: collection.root, file: file) else {
+            return try parseWhole(bytes, file: file, crs: override, requirements: requirements, parallel: parallel)
+        }
+        let parallel = parallel && transform == nil
+        let features = collection.features
+        count(features.count)
+        var issues: [RegionIssue] = []
+        var firstIndexOfID: [String: Int] = [:]
+        firstIndexOfID.reserveCapacity(features.count)
+        var unreadable = false
+        Cores.inOrder(features.count, parallel: parallel) { index -> (Region?, String?, [RegionIssue])? in
+            // At the depth of a feature in the whole text (the root object, its array).
+            guard let doc = try? JSONDocument.parse(bytes, range: features[index], depth: 2) else { return nil }
+            var context = FeatureContext(file: file, index: index, id: nil)
+            var own: [RegionIssue] = []
+            let region = Self.region(doc.root, doc: doc, transform: transform, crs: crs, requirements: requirements,
+                                     context: &context, issues: &own)
+            return (region, context.id, own)
+        } take: { index, read in
+            guard !unreadable, let (region, id, own) = read else { unreadable = true; return }
+            if let region = Self.take(region, id: id, issues: own, index: index, file: file, &issues, &firstIndexOfID), issues.isEmpty {
+                each(region)
+            }
+            if (index + 1) % Cores.block == 0 || index + 1 == features.count {
+                done(features[index / Cores.block * Cores.block].lowerBound..<features[index].upperBound)
+            }
+        }
+        // A feature that is not JSON makes the whole text not JSON: the whole reading words it
+        // (and gives no regions).
+        if unreadable { return try parseWhole(bytes, file: file, crs: override, requirements: requirements, parallel: parallel) }
+        if !issues.isEmpty { throw RegionFileError(issues: issues) }
+        return nil
+    }
+
+    /// One feature's outcome, in file order: its issues, its id's uniqueness, its region.
+    private static func take(_ region: Region?, id: String?, issues own: [RegionIssue], index: Int, file: String,
+                             _ issues: inout [RegionIssue], _ firstIndexOfID: inout [String: Int]) -> Region? {
+        issues.append(contentsOf: own)
+        if let id {
+            if let first = firstIndexOfID[id] {
+                issues.append(FeatureContext(file: file, index: index, id: id).issue("duplicate id: feature \(first) has the same id"))
+            } else {
+                firstIndexOfID[id] = index
+            }
+        }
+        return region
+    }
+
+    /// The coordinate reference system: the caller's, else the file's, else WGS84; and the
+    /// transform to WGS84 when it is another.
+    private static func crs(override: String?, root: JSONValue, file: String) throws(RegionFileError) -> (CRSTransform?, String?) {
         var crsName = override
-        if crsName == nil, let crs = doc.root["crs"] {
+        if crsName == nil, let crs = root["crs"] {
             switch crs {
             case let .string(s): crsName = s
             case .object:
                 guard let name = crs["properties"]?["name"]?.string else {
-                    throw fileIssue("\"crs\" must be a string such as \"EPSG:3763\" or {\"type\":\"name\",\"properties\":{\"name\":…}}")
+                    throw fileIssue(file, "\"crs\" must be a string such as \"EPSG:3763\" or {\"type\":\"name\",\"properties\":{\"name\":…}}")
                 }
                 crsName = name
             default:
-                throw fileIssue("\"crs\" must be a string such as \"EPSG:3763\", not \(crs.typeName)")
+                throw fileIssue(file, "\"crs\" must be a string such as \"EPSG:3763\", not \(crs.typeName)")
             }
         }
-        if let name = crsName, !Self.isWGS84(name) {
-            do {
-                transform = try CRSTransform(from: Self.normalizedCRS(name))
-            } catch {
-                throw fileIssue(error.description)
-            }
+        guard let name = crsName, !Self.isWGS84(name) else { return (nil, crsName) }
+        do {
+            return (try CRSTransform(from: Self.normalizedCRS(name)), crsName)
+        } catch {
+            throw fileIssue(file, error.description)
         }
+    }
 
+    private static func fileIssue(_ file: String, _ message: String, line: Int? = nil, column: Int? = nil) -> RegionFileError {
+        RegionFileError(issues: [RegionIssue(file: file, feature: nil, id: nil, line: line, column: column, message: message)])
+    }
+
+    /// The file as one JSON document, then its features: the reading that finds and words the
+    /// first syntax error, and the top level's problems.
+    static func parseWhole(_ bytes: UnsafeBufferPointer<UInt8>, file: String, crs override: String?,
+                           requirements: Requirements, parallel: Bool) throws(RegionFileError) -> [Region] {
+        let doc: JSONDocument
+        do {
+            doc = try JSONDocument.parse(bytes)
+        } catch {
+            throw fileIssue(file, "not JSON: \(error.message)", line: error.line, column: error.column)
+        }
+        guard case .object = doc.root else { throw fileIssue(file, "the top level is \(doc.root.typeName), not a GeoJSON FeatureCollection object") }
+        guard doc.root["type"]?.string == "FeatureCollection" else {
+            throw fileIssue(file, "\"type\" must be \"FeatureCollection\" (a regions file is a FeatureCollection of fences)")
+        }
+        guard case let .array(features)? = doc.root["features"] else {
+            throw fileIssue(file, "\"features\" must be an array of Feature objects")
+        }
+        let (transform, crs) = try Self.crs(override: override, root: doc.root, file: file)
+        var issues: [RegionIssue] = []
         var regions: [Region] = []
         regions.reserveCapacity(features.count)
         var firstIndexOfID: [String: Int] = [:]
@@ -78,7 +188,6 @@ public enum RegionFile {
         // Each feature is read and checked on its own, so a block of them goes across the cores
         // (not with a PROJ transform, which is one thread's); the ids and the issues are then
         // taken in file order, as one at a time would.
-        let crs = crsName
         let parallel = parallel && transform == nil
         Cores.inOrder(features.count, parallel: parallel) { index in
             var context = FeatureContext(file: file, index: index, id: nil)
@@ -87,16 +196,9 @@ public enum RegionFile {
                                      context: &context, issues: &own)
             return (region, context.id, own)
         } take: { index, read in
-            let (region, id, own) = read
-            issues.append(contentsOf: own)
-            if let id {
-                if let first = firstIndexOfID[id] {
-                    issues.append(FeatureContext(file: file, index: index, id: id).issue("duplicate id: feature \(first) has the same id"))
-                } else {
-                    firstIndexOfID[id] = index
-                }
+            if let region = Self.take(read.0, id: read.1, issues: read.2, index: index, file: file, &issues, &firstIndexOfID) {
+                regions.append(region)
             }
-            if let region { regions.append(region) }
         }
         if !issues.isEmpty { throw RegionFileError(issues: issues) }
         return regions

@@ -51,9 +51,9 @@ public enum Loader {
         var issues: [RegionIssue] = []
         var firstFile: [String: String] = [:]
         for path in paths {
-            let data = try bytes(path, what: "regions file")
+            let read = try regionFile(path, crs: crs, requirements: requirements, parallel: parallel)
             do {
-                let regions = try RegionFile.parse(consume data, file: path, crs: crs, requirements: requirements, parallel: parallel)
+                let regions = try read.get()
                 for (k, r) in regions.enumerated() {
                     if let other = firstFile[r.id] {
                         issues.append(RegionIssue(file: path, feature: k, id: r.id, line: nil, column: nil,
@@ -69,6 +69,50 @@ public enum Loader {
         }
         if let first = issues.first { throw LoadError(file: first.file, cause: .regions(RegionFileError(issues: issues))) }
         return all
+    }
+
+    /// One regions file's regions, or what is wrong with them; throws only when the file cannot
+    /// be read. A regular file is mapped and its pages given back as its features are read, so
+    /// that 80 MB of text is never resident beside the regions made of it.
+    static func regionFile(_ path: String, crs: String?, requirements: RegionFile.Requirements,
+                           parallel: Bool) throws(LoadError) -> Result<[Region], RegionFileError> {
+        let file: LogFile
+        do { file = try LogFile(path: path) } catch { throw LoadError(file: path, cause: .unreadable(error.renamed("regions file"))) }
+        let mapped = file.withMapping { bytes, release in
+            Result { () throws(RegionFileError) in
+                try RegionFile.parse(bytes, file: path, crs: crs, requirements: requirements, parallel: parallel, done: release)
+            }
+        }
+        if let mapped { return mapped }
+        let data = try bytes(path, what: "regions file")
+        return Result { () throws(RegionFileError) in
+            try RegionFile.parse(data, file: path, crs: crs, requirements: requirements, parallel: parallel)
+        }
+    }
+
+    /// A regions file's regions a block at a time, as they are read (see
+    /// `RegionFile.forEachBlock`): for a reader that needs each region once. A file with a
+    /// problem throws at the end, after blocks have been handed over.
+    public static func forEachRegionBlock(_ path: String, crs: String? = nil, _ body: ([Region]) -> Void) throws(LoadError) {
+        let file: LogFile
+        do { file = try LogFile(path: path) } catch { throw LoadError(file: path, cause: .unreadable(error.renamed("regions file"))) }
+        let mapped = file.withMapping { bytes, release in
+            Result { () throws(RegionFileError) in try RegionFile.forEachBlock(bytes, file: path, crs: crs, done: release, body) }
+        }
+        do {
+            if let mapped { return try mapped.get() }
+            let data = try bytes(path, what: "regions file")
+            let read = data.withUnsafeBufferPointer { bytes in
+                Result { () throws(RegionFileError) in try RegionFile.forEachBlock(bytes, file: path, crs: crs, body) }
+            }
+            try read.get()
+        } catch let error as RegionFileError {
+            throw LoadError(file: path, cause: .regions(error))
+        } catch let error as LoadError {
+            throw error
+        } catch {
+            fatalError("unreachable: \(error)")
+        }
     }
 
     /// The config file (YAML); the error names the file, line and key.
@@ -116,3 +160,4 @@ func releaseFreeMemory() {
 #if canImport(Glibc)
 @_silgen_name("malloc_trim") private func glibcMallocTrim(_ pad: Int) -> Int32
 #endif
+

@@ -56,6 +56,24 @@ public final class LogFile {
         }
     }
 
+    /// The whole file mapped read-only, for `body`, which may give back the pages of a range it
+    /// has read (`release(range)`; they are read again from the page cache if touched again): a
+    /// large file is then never resident as a whole. Nil for standard input or a pipe, or when
+    /// the file cannot be mapped: read it instead.
+    public func withMapping<T>(_ body: (UnsafeBufferPointer<UInt8>, _ release: (Range<Int>) -> Void) -> T) -> T? {
+        guard let size else { return nil }
+        if size == 0 { return body(UnsafeBufferPointer(start: nil, count: 0), { _ in }) }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+        defer { munmap(base, size) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
+        return body(bytes) { range in
+            // Only the pages wholly inside: a page shared with text still to be read stays.
+            let start = (max(0, range.lowerBound) + page - 1) / page * page, end = min(range.upperBound, size) / page * page
+            if end > start { _ = madvise(base + start, end - start, MADV_DONTNEED) }
+        }
+    }
+
     /// Reads the whole log through an `NMEAReader`, calling `onFix` for every epoch and
     /// `progress` with the bytes read so far after each chunk.
     @discardableResult
