@@ -45,7 +45,7 @@ public struct Fence: Sendable {
         case let .polygons(parts):
             precondition(!parts.isEmpty && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.count >= 3 } },
                          "a polygon fence needs rings of at least 3 positions (RegionFile refuses others)")
-            let all = parts.flatMap { $0.flatMap { $0 } }
+            let all = parts.flatMap { $0.flatMap { $0.map(ECEF.init) } }
             let frame = LocalFrame(origin: Self.centroid(all))
             var v: [Planar] = []
             v.reserveCapacity(all.count)
@@ -53,8 +53,7 @@ public struct Fence: Sendable {
             var longestEdge = 0.0, reach = 0.0
             for rings in parts {
                 for ring in rings {
-                    for c in ring {
-                        let e = ECEF(c)
+                    for e in all[v.count..<(v.count + ring.count)] {
                         reach = max(reach, frame.chord(e))
                         v.append(frame.project(e))
                     }
@@ -87,13 +86,16 @@ public struct Fence: Sendable {
         case let .circle(center, r):
             return circleBoxes(center: center, radius: r)
         case let .polygons(parts):
-            let frame = LocalFrame(origin: centroid(parts.flatMap { $0.flatMap { $0 } }))
+            let all = parts.flatMap { $0.flatMap { $0.map(ECEF.init) } }
+            let frame = LocalFrame(origin: centroid(all))
             var longestEdge = 0.0
             var v: [Planar] = []
+            var first = 0
             for rings in parts {
                 for ring in rings {
                     v.removeAll(keepingCapacity: true)
-                    for c in ring { v.append(frame.project(ECEF(c))) }
+                    for e in all[first..<(first + ring.count)] { v.append(frame.project(e)) }
+                    first += ring.count
                     for i in v.indices {
                         let a = v[i], b = v[i + 1 < v.count ? i + 1 : 0]
                         longestEdge = max(longestEdge, ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
@@ -166,10 +168,13 @@ public struct Fence: Sendable {
     }
 
     /// The normalised mean of the vertices' ECEF vectors, back on the ellipsoid's surface.
-    static func centroid(_ points: [Coordinate]) -> Coordinate {
+    static func centroid(_ points: [Coordinate]) -> Coordinate { centroid(points.map(ECEF.init)) }
+
+    /// The same from the points' ECEF positions, for a caller that needs those too (each costs
+    /// two sines and cosines: a fence's load is mostly those).
+    static func centroid(_ points: [ECEF]) -> Coordinate {
         var x = 0.0, y = 0.0, z = 0.0
-        for c in points {
-            let p = ECEF(c)
+        for p in points {
             x += p.x
             y += p.y
             z += p.z

@@ -25,13 +25,18 @@ enum PolygonCheck {
         }
         if !out.isEmpty { return out }
 
-        let all = parts.flatMap { $0.flatMap { $0 } }
+        // Each vertex's ECEF position once, for the centre, the size and the plane.
+        let all = parts.flatMap { $0.flatMap { $0.map(ECEF.init) } }
         let frame = LocalFrame(origin: Fence.centroid(all))
-        for c in all where frame.chord(ECEF(c)) > maxRadius {
-            out.append("is too large: a vertex lies \(Int(frame.chord(ECEF(c)) / 1000)) km from its centre (at most \(Int(maxRadius / 1000)) km); split it into smaller fences")
+        for e in all where frame.chord(e) > maxRadius {
+            out.append("is too large: a vertex lies \(Int(frame.chord(e) / 1000)) km from its centre (at most \(Int(maxRadius / 1000)) km); split it into smaller fences")
             return out
         }
-        let planar = parts.map { $0.map { $0.map { frame.project($0) } } }
+        var next = 0
+        let planar = parts.map { $0.map { ring in
+            defer { next += ring.count }
+            return all[next..<(next + ring.count)].map { frame.project($0) }
+        } }
         // Locators answer only for holes and for the parts of a MultiPolygon: most fences are one
         // ring, and building them anyway cost 3 % of loading 100,000 fences.
         let locators = multi || parts.contains(where: { $0.count > 1 }) ? planar.map { $0.map(RingLocator.init) } : []
