@@ -118,14 +118,20 @@ extension Treeline {
         }
 
         func run() throws {
-            // One point: the fences' rasters would cost more than they save.
-            let set = try Loader.regions(regions, crs: crs, rasters: at == nil)
-            let out = ByteWriter(fd: 1)
-            defer { out.flush() }
             if let at {
-                out.write { Self.line(set, at.coordinate, into: &$0) }
+                // One point needs each fence once: the file is read a block of fences at a time,
+                // each block asked and let go (`PointQuery`); nothing is written unless the whole
+                // file is valid.
+                var query = PointQuery(at.coordinate)
+                try Loader.forEachRegionBlock(regions, crs: crs) { query.add($0) }
+                let out = ByteWriter(fd: 1)
+                defer { out.flush() }
+                out.write { Self.line(query.point, inside: query.inside, nearest: query.nearest, into: &$0) }
                 return
             }
+            let set = try Loader.regions(regions, crs: crs)
+            let out = ByteWriter(fd: 1)
+            defer { out.flush() }
             let bytes = try Loader.bytes(points!, what: "points file")
             var lineNumber = 0
             for raw in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -142,20 +148,24 @@ extension Treeline {
         }
 
         static func line(_ set: RegionSet, _ c: Coordinate, into out: inout [UInt8]) {
+            let nearest = set.nearestBoundary(c).map { (id: set.regions[$0.index].id, signedDistance: $0.signedDistance) }
+            line(c, inside: set.containing(c).map { set.regions[$0].id }, nearest: nearest, into: &out)
+        }
+
+        static func line(_ c: Coordinate, inside: [String], nearest: (id: String, signedDistance: Double)?, into out: inout [UInt8]) {
             out.append(contentsOf: "{\"lat\":".utf8)
             JSONBytes.appendFixed(c.latitude, decimals: 7, to: &out)
             out.append(contentsOf: ",\"lon\":".utf8)
             JSONBytes.appendFixed(c.longitude, decimals: 7, to: &out)
             out.append(contentsOf: ",\"inside\":[".utf8)
-            let ids = set.containing(c).map { set.regions[$0].id }.sorted()
-            for (k, id) in ids.enumerated() {
+            for (k, id) in inside.sorted().enumerated() {
                 if k > 0 { out.append(UInt8(ascii: ",")) }
                 JSONBytes.appendString(id, to: &out)
             }
             out.append(contentsOf: "],\"nearest\":".utf8)
-            if let n = set.nearestBoundary(c) {
+            if let n = nearest {
                 out.append(contentsOf: "{\"id\":".utf8)
-                JSONBytes.appendString(set.regions[n.index].id, to: &out)
+                JSONBytes.appendString(n.id, to: &out)
                 out.append(contentsOf: ",\"distance_m\":".utf8)
                 JSONBytes.appendFixed(n.signedDistance, decimals: 2, to: &out)
                 out.append(UInt8(ascii: "}"))

@@ -117,3 +117,36 @@ extension FewQueries {
         #expect(a.regionOfCore == b.regionOfCore && a.coreOfRegion == b.coreOfRegion && a.boxes == b.boxes && a.blocks.count == b.blocks.count)
     }
 }
+
+extension FewQueries {
+    /// One point asked of blocks answers as the whole set: the same regions contain it, the same
+    /// boundary is nearest at the same distance, and of two equally near the earlier (here a
+    /// fence repeated under another id in a later block).
+    @Test func onePointAnswersAsTheWholeSet() {
+        var rng = SplitMix64(seed: 0x9E_A5)
+        let g = Geodesic.wgs84, base = Coordinate(latitude: 38.7, longitude: -9.14)
+        var regions: [Region] = []
+        for k in 0..<300 {
+            let centre = g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 4_000))
+            let size = rng.uniform(20, 800)
+            let shape: Shape = k % 5 == 4 ? .circle(center: centre, radius: size)
+                : .polygons(starPolygon(k, centre, size: size, n: [5, 8, 17, 40, 70][k % 5], rng: &rng))
+            regions.append(Region(id: "r\(k)", kind: .album, name: "r\(k)", shape: shape))
+        }
+        for k in stride(from: 0, to: 300, by: 37) {
+            regions.append(Region(id: "twin\(k)", kind: .album, name: "twin", shape: regions[k].shape))
+        }
+        let set = RegionSet(regions, rasters: false)
+        var twinsNearest = 0
+        for k in 0..<2_000 {
+            let c = g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 6_000))
+            var query = PointQuery(c)
+            for start in stride(from: 0, to: regions.count, by: 64) { query.add(Array(regions[start..<min(regions.count, start + 64)])) }
+            #expect(query.inside.sorted() == set.containing(c).map { regions[$0].id }.sorted(), "point \(k)")
+            let n = set.nearestBoundary(c)
+            #expect(query.nearest?.id == n.map { regions[$0.index].id } && query.nearest?.signedDistance == n?.signedDistance, "point \(k)")
+            if let id = query.nearest?.id, regions.contains(where: { $0.id == "twin" + id.dropFirst() }) { twinsNearest += 1 }
+        }
+        #expect(twinsNearest > 20, "ties between a fence and its later twin were met: \(twinsNearest)")
+    }
+}
