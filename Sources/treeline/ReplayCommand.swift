@@ -111,8 +111,14 @@ extension Treeline {
 
 extension Treeline.Replay {
     func runMonitor() throws {
+        // The log is read on a thread of its own from the start, while the fences load and then
+        // while the monitor works: parsing and the monitor take a core each. A log that cannot
+        // be opened is reported after the regions' problems, as when it was opened after them.
+        let opened = Result { () throws(LogFileError) in try LogFile(path: file) }
+        let size = (try? opened.get())?.size
+        let ahead = (try? opened.get()).map { ReadAhead($0) }
         let set = try Loader.regions(regions, crs: crs)
-        let log = try LogFile(path: file)
+        _ = try opened.get()
         let out = ByteWriter(fd: 1)
         let base = try config.map(Loader.config)?.monitor ?? MonitorConfig()
         var monitor = RegionMonitor(regions: set, config: monitor.applied(to: base))
@@ -129,9 +135,14 @@ extension Treeline.Replay {
         let recording = gpx != nil
         var thinner = TrackThinner()
         var track: [TrackPoint] = []
-        let bar = ProgressBar(total: log.size, label: file)
+        let bar = ProgressBar(total: size, label: file)
         defer { bar.finish() }
-        let counts = try log.replay(progress: bar.update) { fix in
+        var shownRead = 0
+        let counts = try ahead!.forEach { fix, bytesRead in
+            if bytesRead != shownRead {
+                bar.update(bytesRead)
+                shownRead = bytesRead
+            }
             let used = monitor.gate.accepted
             let lastTime = recording ? monitor.lastFix?.time : nil
             monitor.process(fix) { event in
