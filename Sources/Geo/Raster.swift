@@ -63,10 +63,15 @@ struct Raster {
             return first <= last ? first...last : nil
         }
 
+        /// The x of column `cx`'s centres, as every test of that column uses it.
+        func centreX(_ cx: Int) -> Double { minX + (Double(cx) + 0.5) * cellW }
+
         func fill(_ words: UnsafeMutableBufferPointer<UInt64>, vertices v: UnsafeBufferPointer<Planar>, ringEnds: UnsafeBufferPointer<Int32>) {
             let n = self.n
-            withUnsafeTemporaryAllocation(of: Bool.self, capacity: n * n) { edge in
-                edge.initialize(repeating: false)
+            // A row of cells is one word of the grid (32 cells of 2 bits), and one UInt32 here.
+            precondition(n == 32 && FenceCore.gridWords == n, "a raster row is one word")
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n) { edge in
+                edge.initialize(repeating: 0)
                 markEdges(edge, v, ringEnds)
                 // Cells no edge touches take the state of their centre: per row, the crossings of
                 // the centres' line with every edge, sorted; between odd and even crossings is inside.
@@ -96,28 +101,44 @@ struct Raster {
                             }
                         }
                         for cy in 0..<n {
-                            var row = UnsafeMutableBufferPointer(rebasing: xs[start[cy]..<start[cy + 1]])
-                            row.sort()
-                            var k = 0
-                            for cx in 0..<n {
-                                let cell = cy * n + cx
-                                let x = minX + (Double(cx) + 0.5) * cellW
-                                while k < row.count, row[k] <= x { k += 1 }  // crossings left of the centre
-                                let state: UInt64 = edge[cell] ? FenceCore.cellEdge : (k % 2 == 1 ? FenceCore.cellInside : FenceCore.cellOutside)
-                                words[cell >> 5] |= state << UInt64((cell & 31) * 2)
+                            // A centre is inside when an odd number of crossings lie at or left
+                            // of it. Each crossing flips every cell from the first whose centre
+                            // it reaches: that cell is estimated, then settled by the very test
+                            // (crossing <= centre) a cell-by-cell walk makes.
+                            var inside: UInt32 = 0
+                            for x in UnsafeMutableBufferPointer(rebasing: xs[start[cy]..<start[cy + 1]]) {
+                                let estimate = ((x - minX) / cellW - 0.5).rounded(.up)
+                                var c = estimate.isNaN ? 0 : Int(max(0, min(Double(n), estimate)))
+                                while c > 0, x <= centreX(c - 1) { c -= 1 }
+                                while c < n, !(x <= centreX(c)) { c += 1 }
+                                if c < n { inside ^= UInt32.max << UInt32(c) }
                             }
+                            let crossed = edge[cy]
+                            words[cy] = Self.spread(inside & ~crossed) * FenceCore.cellInside | Self.spread(crossed) * FenceCore.cellEdge
                         }
                     }
                 }
             }
         }
 
-        /// Marks the cells an edge (slightly enlarged) meets. Row by row, only the cells near
+        /// Bit i of `v` to bit 2i: a row's cells of one state as their 2-bit fields.
+        @inline(__always)
+        static func spread(_ v: UInt32) -> UInt64 {
+            var x = UInt64(v)
+            x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+            x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+            x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
+            x = (x | x << 2) & 0x3333_3333_3333_3333
+            x = (x | x << 1) & 0x5555_5555_5555_5555
+            return x
+        }
+
+        /// Marks the cells an edge (slightly enlarged) meets, a bit per cell in its row's word. Row by row, only the cells near
         /// where the edge is in that row are tested, one more each side: testing every cell of the
         /// edge's box cost as much as the rest of the load for fences of few vertices, whose edges
         /// cross half the grid. Any cell the test marks lies within that span (the margin is a
         /// whole cell, the test's enlargement a millionth of one), so the cells are the same.
-        func markEdges(_ edge: UnsafeMutableBufferPointer<Bool>, _ v: UnsafeBufferPointer<Planar>, _ ringEnds: UnsafeBufferPointer<Int32>) {
+        func markEdges(_ edge: UnsafeMutableBufferPointer<UInt32>, _ v: UnsafeBufferPointer<Planar>, _ ringEnds: UnsafeBufferPointer<Int32>) {
             Raster.forEachEdge(v, ringEnds) { b, a in
                 let loX = min(a.x, b.x), hiX = max(a.x, b.x), loY = min(a.y, b.y), hiY = max(a.y, b.y)
                 let x0 = max(0, Int((loX - minX) * scaleX) - 1), x1 = min(n - 1, Int((hiX - minX) * scaleX) + 1)
@@ -138,10 +159,10 @@ struct Raster {
                         to = min(x1, Int((h - minX) * scaleX) + 1)
                     }
                     guard from <= to else { continue }
-                    for cx in from...to where !edge[cy * n + cx] {
+                    for cx in from...to where edge[cy] & 1 << UInt32(cx) == 0 {
                         let lx = minX + Double(cx) * cellW
                         if Raster.segment(b, a, meetsBoxX: lx - cellW * 1e-6, lx + cellW * (1 + 1e-6), y: ly - cellH * 1e-6, ly + cellH * (1 + 1e-6)) {
-                            edge[cy * n + cx] = true
+                            edge[cy] |= 1 << UInt32(cx)
                         }
                     }
                 }
