@@ -2,10 +2,11 @@
 /// marked outside, inside, or crossed by an edge. A cell no edge touches is wholly inside or
 /// wholly outside, so its centre decides for all of it.
 ///
-/// Loading 100,000 fences builds 70,000 rasters, so the build works in buffers it owns rather than
-/// arrays: each edge visits only the rows its y-extent reaches (not all 32), and the crossings go
-/// to one flat, per-row bucketed store. Every test is the one a cell-by-cell, row-by-row build
-/// makes, with the same arithmetic, so the words are the same bit for bit (`RasterTests`).
+/// Loading 100,000 fences builds 70,000 rasters, so the build works a row at a time in words it
+/// owns rather than cell by cell in arrays: each edge visits only the rows its y-extent reaches
+/// (not all 32), and each crossing flips the row's cells past it in one operation. Every test is
+/// the one a cell-by-cell, row-by-row build makes, with the same arithmetic, so the words are the
+/// same bit for bit (`RasterTests`).
 struct Raster {
     var minX = 0.0, minY = 0.0, scaleX = 0.0, scaleY = 0.0
     var words = [UInt64](repeating: 0, count: FenceCore.gridWords)
@@ -70,53 +71,30 @@ struct Raster {
             let n = self.n
             // A row of cells is one word of the grid (32 cells of 2 bits), and one UInt32 here.
             precondition(n == 32 && FenceCore.gridWords == n, "a raster row is one word")
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n) { edge in
-                edge.initialize(repeating: 0)
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * n) { rows in
+                rows.initialize(repeating: 0)
+                let edge = UnsafeMutableBufferPointer(rebasing: rows[0..<n]), inside = UnsafeMutableBufferPointer(rebasing: rows[n...])
                 markEdges(edge, v, ringEnds)
-                // Cells no edge touches take the state of their centre: per row, the crossings of
-                // the centres' line with every edge, sorted; between odd and even crossings is inside.
-                // Counted first, then stored in one buffer, row after row.
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: n + 1) { start in
-                    start.initialize(repeating: 0)
-                    Raster.forEachEdge(v, ringEnds) { b, a in
-                        guard let rows = rows(a, b) else { return }
-                        for cy in rows {
-                            let y = centreY(cy)
-                            if (a.y > y) != (b.y > y) { start[cy + 1] += 1 }
-                        }
+                // Cells no edge touches take the state of their centre, inside when an odd number
+                // of the row's crossings with the edges lie at or left of it. Each crossing flips
+                // every cell from the first whose centre it reaches: that cell is estimated, then
+                // settled by the very test (crossing <= centre) a cell-by-cell walk makes.
+                Raster.forEachEdge(v, ringEnds) { b, a in
+                    guard let span = self.rows(a, b) else { return }
+                    for cy in span {
+                        let y = centreY(cy)
+                        guard (a.y > y) != (b.y > y) else { continue }
+                        let x = (b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x
+                        let estimate = ((x - minX) / cellW - 0.5).rounded(.up)
+                        var c = estimate.isNaN ? 0 : Int(max(0, min(Double(n), estimate)))
+                        while c > 0, x <= centreX(c - 1) { c -= 1 }
+                        while c < n, !(x <= centreX(c)) { c += 1 }
+                        if c < n { inside[cy] ^= UInt32.max << UInt32(c) }
                     }
-                    for cy in 0..<n { start[cy + 1] += start[cy] }
-                    withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, start[n])) { xs in
-                        withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { next in
-                            for cy in 0..<n { next[cy] = start[cy] }
-                            Raster.forEachEdge(v, ringEnds) { b, a in
-                                guard let rows = rows(a, b) else { return }
-                                for cy in rows {
-                                    let y = centreY(cy)
-                                    if (a.y > y) != (b.y > y) {
-                                        xs[next[cy]] = (b.x - a.x) * (y - a.y) / (b.y - a.y) + a.x
-                                        next[cy] += 1
-                                    }
-                                }
-                            }
-                        }
-                        for cy in 0..<n {
-                            // A centre is inside when an odd number of crossings lie at or left
-                            // of it. Each crossing flips every cell from the first whose centre
-                            // it reaches: that cell is estimated, then settled by the very test
-                            // (crossing <= centre) a cell-by-cell walk makes.
-                            var inside: UInt32 = 0
-                            for x in UnsafeMutableBufferPointer(rebasing: xs[start[cy]..<start[cy + 1]]) {
-                                let estimate = ((x - minX) / cellW - 0.5).rounded(.up)
-                                var c = estimate.isNaN ? 0 : Int(max(0, min(Double(n), estimate)))
-                                while c > 0, x <= centreX(c - 1) { c -= 1 }
-                                while c < n, !(x <= centreX(c)) { c += 1 }
-                                if c < n { inside ^= UInt32.max << UInt32(c) }
-                            }
-                            let crossed = edge[cy]
-                            words[cy] = Self.spread(inside & ~crossed) * FenceCore.cellInside | Self.spread(crossed) * FenceCore.cellEdge
-                        }
-                    }
+                }
+                for cy in 0..<n {
+                    let crossed = edge[cy]
+                    words[cy] = Self.spread(inside[cy] & ~crossed) * FenceCore.cellInside | Self.spread(crossed) * FenceCore.cellEdge
                 }
             }
         }
@@ -133,11 +111,11 @@ struct Raster {
             return x
         }
 
-        /// Marks the cells an edge (slightly enlarged) meets, a bit per cell in its row's word. Row by row, only the cells near
-        /// where the edge is in that row are tested, one more each side: testing every cell of the
-        /// edge's box cost as much as the rest of the load for fences of few vertices, whose edges
-        /// cross half the grid. Any cell the test marks lies within that span (the margin is a
-        /// whole cell, the test's enlargement a millionth of one), so the cells are the same.
+        /// Marks the cells an edge (slightly enlarged) meets, a bit per cell in its row's word.
+        /// Row by row, only the cells the edge's stretch in that row can reach are tested:
+        /// testing every cell of the edge's box cost as much as the rest of the load for fences of
+        /// few vertices, whose edges cross half the grid. Any cell the test marks lies within that
+        /// span (see below), so the cells are the same.
         func markEdges(_ edge: UnsafeMutableBufferPointer<UInt32>, _ v: UnsafeBufferPointer<Planar>, _ ringEnds: UnsafeBufferPointer<Int32>) {
             Raster.forEachEdge(v, ringEnds) { b, a in
                 let loX = min(a.x, b.x), hiX = max(a.x, b.x), loY = min(a.y, b.y), hiY = max(a.y, b.y)
@@ -155,8 +133,12 @@ struct Raster {
                     if dy != 0 {
                         let xa = a.x + (yl - a.y) * (dx / dy), xb = a.x + (yh - a.y) * (dx / dy)
                         let l = max(loX, min(xa, xb)), h = min(hiX, max(xa, xb))
-                        from = max(x0, Int((l - minX) * scaleX) - 1)
-                        to = min(x1, Int((h - minX) * scaleX) + 1)
+                        // A cell the test marks reaches the span [l, h] (its box is a
+                        // millionth of a cell larger than the cell): columns from l − 1 cell to
+                        // h, give or take a ten-thousandth of a cell for the rounding of l and
+                        // h, which is some 1e-14 of one.
+                        from = max(x0, Int(((l - minX) * scaleX - 1 - 1e-4).rounded(.up)))
+                        to = min(x1, Int(((h - minX) * scaleX + 1e-4).rounded(.down)))
                     }
                     guard from <= to else { continue }
                     for cx in from...to where edge[cy] & 1 << UInt32(cx) == 0 {
