@@ -83,36 +83,60 @@ public struct BoxIndex: Sendable {
     /// was split at the antimeridian can come twice for a query box that spans both halves).
     @inlinable
     public func forEach(intersecting q: GeoBox, _ body: (Int32) -> Void) {
-        guard !items.isEmpty else { return }
-        let top = levelStart.count - 2
+        withBuffers { $0.forEach(intersecting: q, body) }
+    }
+
+    /// The index's arrays, held for many queries (`Buffers.forEach(intersecting:_:)`): a query
+    /// alone takes them each time, which for a point costs about what its search does.
+    @inlinable
+    func withBuffers<T>(_ body: (Buffers) -> T) -> T {
         boxes.withUnsafeBufferPointer { b in
             levelStart.withUnsafeBufferPointer { ls in
-                items.withUnsafeBufferPointer { it in
-                    // Depth-first with an explicit stack of (level, node); depth ≤ levels × fanout.
-                    withUnsafeTemporaryAllocation(of: (Int32, Int32).self, capacity: (top + 1) * Self.fanout) { stack in
-                        var sp = 0
-                        for node in ls[top]..<ls[top + 1] where b[node].intersects(q) {
-                            stack[sp] = (Int32(top), Int32(node - ls[top]))
+                items.withUnsafeBufferPointer { it in body(Buffers(boxes: b, levelStart: ls, items: it)) }
+            }
+        }
+    }
+
+    @usableFromInline
+    struct Buffers {
+        @usableFromInline let boxes: UnsafeBufferPointer<Box>
+        @usableFromInline let levelStart: UnsafeBufferPointer<Int>
+        @usableFromInline let items: UnsafeBufferPointer<Int32>
+
+        @inlinable init(boxes: UnsafeBufferPointer<Box>, levelStart: UnsafeBufferPointer<Int>, items: UnsafeBufferPointer<Int32>) {
+            self.boxes = boxes
+            self.levelStart = levelStart
+            self.items = items
+        }
+
+        @inlinable
+        func forEach(intersecting q: GeoBox, _ body: (Int32) -> Void) {
+            guard !items.isEmpty else { return }
+            let b = boxes, ls = levelStart, it = items
+            let top = ls.count - 2
+            // Depth-first with an explicit stack of (level, node); depth ≤ levels × fanout.
+            withUnsafeTemporaryAllocation(of: (Int32, Int32).self, capacity: (top + 1) * BoxIndex.fanout) { stack in
+                var sp = 0
+                for node in ls[top]..<ls[top + 1] where b[node].intersects(q) {
+                    stack[sp] = (Int32(top), Int32(node - ls[top]))
+                    sp += 1
+                }
+                while sp > 0 {
+                    sp -= 1
+                    let (level, node) = (Int(stack[sp].0), Int(stack[sp].1))
+                    if level == 0 {
+                        body(it[node])
+                        continue
+                    }
+                    let below = level - 1
+                    let lo = ls[below] + node * BoxIndex.fanout
+                    let hi = min(lo + BoxIndex.fanout, ls[below + 1])
+                    for child in lo..<hi where b[child].intersects(q) {
+                        if below == 0 {
+                            body(it[child])
+                        } else {
+                            stack[sp] = (Int32(below), Int32(child - ls[below]))
                             sp += 1
-                        }
-                        while sp > 0 {
-                            sp -= 1
-                            let (level, node) = (Int(stack[sp].0), Int(stack[sp].1))
-                            if level == 0 {
-                                body(it[node])
-                                continue
-                            }
-                            let below = level - 1
-                            let lo = ls[below] + node * Self.fanout
-                            let hi = min(lo + Self.fanout, ls[below + 1])
-                            for child in lo..<hi where b[child].intersects(q) {
-                                if below == 0 {
-                                    body(it[child])
-                                } else {
-                                    stack[sp] = (Int32(below), Int32(child - ls[below]))
-                                    sp += 1
-                                }
-                            }
                         }
                     }
                 }

@@ -197,8 +197,20 @@ public struct RegionSet: Sendable {
     /// point come together, points in no particular order.
     public func forEachContaining(_ points: [Coordinate], _ body: (Int, Int) -> Void) {
         let order = Self.mortonOrder(points)
-        for i in order {
-            forEachContaining(points[Int(i)]) { body(Int(i), $0) }
+        // The arrays are taken once for all the points, not once per point.
+        withStore { cs, v, r, g in
+            index.withBuffers { index in
+                regionOfCore.withUnsafeBufferPointer { regionOf in
+                    for i in order {
+                        let c = points[Int(i)], p = ECEF(c)
+                        index.forEach(intersecting: GeoBox(minLat: c.latitude, minLon: c.longitude, maxLat: c.latitude, maxLon: c.longitude)) { k in
+                            if FenceCore.contains(at: cs.baseAddress.unsafelyUnwrapped + Int(k), c, p, vertices: v, ringEnds: r, grid: g) {
+                                body(Int(i), Int(regionOf[Int(k)]))
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 
