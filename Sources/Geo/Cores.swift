@@ -20,12 +20,14 @@ enum Cores {
     /// the outcome of one thread, at most a block held at once.
     static func inOrder<T>(_ n: Int, parallel: Bool = true, make: (Int) -> T, take: (Int, T) -> Void) {
         var results = [T?](repeating: nil, count: min(n, block))
+        // Worth it for the whole, worth it for each block (the last may be short).
+        let parallel = parallel && n >= worthIt
         var start = 0
         while start < n {
             let count = min(block, n - start), first = start
             results.withUnsafeMutableBufferPointer { buffer in
                 let out = buffer
-                forEach(count, parallel: parallel) { out[$0] = make(first + $0) }
+                forEach(count, parallel: parallel, worthIt: 2) { out[$0] = make(first + $0) }
             }
             for k in 0..<count {
                 take(first + k, results[k]!)
@@ -37,7 +39,8 @@ enum Cores {
 
     /// Calls `body(k)` once for every k in `0..<n`, across the cores when `n` is worth it and
     /// `parallel`; returns once all have run. `body` must touch only what is k's own.
-    static func forEach(_ n: Int, parallel: Bool = true, _ body: (Int) -> Void) {
+    /// `worthIt`: the fewest items to spread (the caller may know the work is worth it).
+    static func forEach(_ n: Int, parallel: Bool = true, worthIt: Int = worthIt, _ body: (Int) -> Void) {
         guard parallel, n >= worthIt, count > 1 else {
             for k in 0..<n { body(k) }
             return
