@@ -94,21 +94,9 @@ struct Raster {
                 }
                 for cy in 0..<n {
                     let crossed = edge[cy]
-                    words[cy] = Self.spread(inside[cy] & ~crossed) * FenceCore.cellInside | Self.spread(crossed) * FenceCore.cellEdge
+                    words[cy] = Bits.spread(inside[cy] & ~crossed) * FenceCore.cellInside | Bits.spread(crossed) * FenceCore.cellEdge
                 }
             }
-        }
-
-        /// Bit i of `v` to bit 2i: a row's cells of one state as their 2-bit fields.
-        @inline(__always)
-        static func spread(_ v: UInt32) -> UInt64 {
-            var x = UInt64(v)
-            x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
-            x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
-            x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
-            x = (x | x << 2) & 0x3333_3333_3333_3333
-            x = (x | x << 1) & 0x5555_5555_5555_5555
-            return x
         }
 
         /// Marks the cells an edge (slightly enlarged) meets, a bit per cell in its row's word.

@@ -216,21 +216,12 @@ public struct RegionSet: Sendable {
 
     /// Indices of `points` sorted along a Z-order curve of latitude and longitude.
     static func mortonOrder(_ points: [Coordinate]) -> [Int32] {
-        func spread(_ v: UInt32) -> UInt64 {
-            var x = UInt64(v)
-            x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
-            x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
-            x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
-            x = (x | x << 2) & 0x3333_3333_3333_3333
-            x = (x | x << 1) & 0x5555_5555_5555_5555
-            return x
-        }
         var keyed = [(key: UInt64, index: Int32)]()
         keyed.reserveCapacity(points.count)
         for (i, c) in points.enumerated() {
             let y = UInt32(max(0, min(4_294_967_295, (c.latitude + 90) / 180 * 4_294_967_295)))
             let x = UInt32(max(0, min(4_294_967_295, (c.longitude + 180) / 360 * 4_294_967_295)))
-            keyed.append((spread(x) | spread(y) << 1, Int32(i)))
+            keyed.append((Bits.spread(x) | Bits.spread(y) << 1, Int32(i)))
         }
         keyed.sort { $0.key < $1.key }
         return keyed.map(\.index)
