@@ -133,6 +133,9 @@ enum PolygonCheck {
     /// Every pair in order (rings of up to `directEdges`).
     static func selfIntersectionPairwise(_ r: [Planar]) -> (Int, Int)? {
         let n = r.count
+        // A valid ring has no pair that meets, which a sweep along x shows with few box tests;
+        // only a ring where some pair meets has its pairs walked in order, for the least.
+        if n >= sweepEdges, !anyEdgesMeet(r) { return nil }
         // Every pair in order, so the first that meets is the least. Pairs whose boxes are apart
         // cannot meet (as in `SegmentPairs`), and are passed over first.
         return r.withUnsafeBufferPointer { v -> (Int, Int)? in
@@ -146,6 +149,38 @@ enum PolygonCheck {
                 }
             }
             return nil
+        }
+    }
+
+    /// Rings of at least this many edges are swept before their pairs are walked.
+    static let sweepEdges = 12
+
+    /// Whether any two edges of ring `r` meet (other than neighbours at their shared end):
+    /// the edges in order of their least x, each against those that start before it ends, so
+    /// that exactly the pairs whose boxes overlap are tested, as the walk in order tests them.
+    static func anyEdgesMeet(_ r: [Planar]) -> Bool {
+        let n = r.count
+        return r.withUnsafeBufferPointer { v in
+            withUnsafeTemporaryAllocation(of: (loX: Double, hiX: Double, loY: Double, hiY: Double, edge: Int).self, capacity: n) { buffer in
+                var e = buffer
+                for i in 0..<n {
+                    let a = v[i], b = v[i + 1 < n ? i + 1 : 0]
+                    e.initializeElement(at: i, to: (min(a.x, b.x), max(a.x, b.x), min(a.y, b.y), max(a.y, b.y), i))
+                }
+                defer { e.deinitialize() }
+                e.sort { $0.loX < $1.loX }
+                for s in 0..<n {
+                    let p = e[s]
+                    var t = s + 1
+                    while t < n, e[t].loX <= p.hiX {
+                        let q = e[t]
+                        t += 1
+                        if q.hiY < p.loY || p.hiY < q.loY { continue }
+                        if edgesMeet(r, min(p.edge, q.edge), max(p.edge, q.edge)) { return true }
+                    }
+                }
+                return false
+            }
         }
     }
 
