@@ -194,20 +194,34 @@ public struct RegionSet: Sendable {
     /// Containment for many points at once: calls `body(point, region)` for every point of
     /// `points` inside a region. Points are visited in Morton (Z-curve) order of their position,
     /// so consecutive queries reuse the fences and index nodes already in cache; all pairs of one
-    /// point come together, points in no particular order.
-    public func forEachContaining(_ points: [Coordinate], _ body: (Int, Int) -> Void) {
+    /// point come together, points in no particular order. The points are asked across the cores
+    /// a stretch of the order at a time; `body` is called on the calling thread, in order.
+    public func forEachContaining(_ points: [Coordinate], parallel: Bool = true, _ body: (Int, Int) -> Void) {
         let order = Self.mortonOrder(points)
+        let stretch = 8_192, parts = Cores.count
         // The arrays are taken once for all the points, not once per point.
         withStore { cs, v, r, g in
             index.withBuffers { index in
                 regionOfCore.withUnsafeBufferPointer { regionOf in
-                    for i in order {
-                        let c = points[Int(i)], p = ECEF(c)
-                        index.forEach(intersecting: GeoBox(minLat: c.latitude, minLon: c.longitude, maxLat: c.latitude, maxLon: c.longitude)) { k in
-                            if FenceCore.contains(at: cs.baseAddress.unsafelyUnwrapped + Int(k), c, p, vertices: v, ringEnds: r, grid: g) {
-                                body(Int(i), Int(regionOf[Int(k)]))
+                    // Per part of a stretch, the pairs it found, in order.
+                    var found = [[(point: Int32, region: Int32)]](repeating: [], count: parts)
+                    for start in stride(from: 0, to: order.count, by: stretch) {
+                        let end = min(order.count, start + stretch), share = (end - start + parts - 1) / parts
+                        found.withUnsafeMutableBufferPointer { out in
+                            let out = out
+                            Cores.forEach(parts, parallel: parallel && end - start >= 1_024, worthIt: 2) { w in
+                                out[w].removeAll(keepingCapacity: true)
+                                for i in order[min(end, start + w * share)..<min(end, start + (w + 1) * share)] {
+                                    let c = points[Int(i)], p = ECEF(c)
+                                    index.forEach(intersecting: GeoBox(minLat: c.latitude, minLon: c.longitude, maxLat: c.latitude, maxLon: c.longitude)) { k in
+                                        if FenceCore.contains(at: cs.baseAddress.unsafelyUnwrapped + Int(k), c, p, vertices: v, ringEnds: r, grid: g) {
+                                            out[w].append((i, regionOf[Int(k)]))
+                                        }
+                                    }
+                                }
                             }
                         }
+                        for part in found { for pair in part { body(Int(pair.point), Int(pair.region)) } }
                     }
                 }
             }

@@ -150,3 +150,38 @@ extension FewQueries {
         #expect(twinsNearest > 20, "ties between a fence and its later twin were met: \(twinsNearest)")
     }
 }
+
+/// Containment asked for many points at once, across the cores, answers as each point asked
+/// alone, and hands the pairs over in the same order as on one thread.
+@Suite struct ManyPoints {
+    @Test func aBatchAnswersAsEachPointAlone() {
+        var rng = SplitMix64(seed: 0xBA7C4)
+        let g = Geodesic.wgs84, base = Coordinate(latitude: 38.7, longitude: -9.14)
+        var regions: [Region] = []
+        for k in 0..<400 {
+            let centre = g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 3_000))
+            let size = rng.uniform(50, 900)
+            let shape: Shape = k % 4 == 3 ? .circle(center: centre, radius: size)
+                : .polygons(starPolygon(k, centre, size: size, n: [6, 12, 30, 64, 90][k % 5], rng: &rng))
+            regions.append(Region(id: "r\(k)", kind: .album, name: "r\(k)", shape: shape))
+        }
+        let set = RegionSet(regions)
+        let points = (0..<20_000).map { _ in g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 4_000)) }
+        var pairs: [(Int, Int)] = [], serial: [(Int, Int)] = []
+        set.forEachContaining(points) { pairs.append(($0, $1)) }
+        set.forEachContaining(points, parallel: false) { serial.append(($0, $1)) }
+        #expect(pairs.count == serial.count && zip(pairs, serial).allSatisfy { $0 == $1 }, "the same pairs in the same order")
+        var byPoint = [[Int]](repeating: [], count: points.count)
+        for (p, r) in pairs { byPoint[p].append(r) }
+        for (k, c) in points.enumerated() {
+            #expect(byPoint[k].sorted() == set.containing(c), "point \(k)")
+        }
+        #expect(pairs.count > 20_000, "points inside several fences: \(pairs.count)")
+        // Each point's pairs come together.
+        var seen = Set<Int>(), last = -1
+        for (p, _) in pairs where p != last {
+            #expect(seen.insert(p).inserted, "point \(p) came back")
+            last = p
+        }
+    }
+}
