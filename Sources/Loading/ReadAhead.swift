@@ -18,6 +18,9 @@ public final class ReadAhead: Sendable {
         var waiting: [Batch] = []  // at most `depth`
         var end: Result<NMEAStats, LogFileError>?
         var stopped = false
+        /// Batches' arrays the caller is done with, for the reader to fill again: a new array
+        /// for each batch cost a fresh allocation and its pages.
+        var spare: [[Fix]] = []
     }
 
     private let free: DispatchSemaphore
@@ -37,7 +40,8 @@ public final class ReadAhead: Sendable {
                     fixes.append(fix)
                     if fixes.count == batch {
                         self.put(Batch(fixes: fixes, bytesRead: bytesRead))
-                        fixes.removeAll(keepingCapacity: true)
+                        fixes = self.shared.withLock { $0.spare.popLast() } ?? []
+                        fixes.reserveCapacity(batch)
                     }
                 }
             }
@@ -72,10 +76,13 @@ public final class ReadAhead: Sendable {
                 if !s.waiting.isEmpty { return .success(s.waiting.removeFirst()) }
                 return s.end.map { $0.map { _ in Batch(fixes: [], bytesRead: 0) } }
             }
-            switch next {
-            case let .success(batch)? where !batch.fixes.isEmpty:
+            switch consume next {
+            case .success(var batch)? where !batch.fixes.isEmpty:
                 free.signal()
                 for fix in batch.fixes { body(fix, batch.bytesRead) }
+                batch.fixes.removeAll(keepingCapacity: true)
+                let done = batch.fixes
+                shared.withLock { $0.spare.append(done) }
             case let .failure(error)?:
                 throw error
             default:
