@@ -116,8 +116,11 @@ struct Treelined: AsyncParsableCommand {
                     || next.mqtt != settings.mqtt || next.http != settings.http {
                     logger.warning("\(configPath): changes to gpsd:, socket:, database:, mqtt: or http: take effect at the next start (systemctl restart treelined)")
                 }
-                // What the reload replaced comes back to be freed here, off the actor.
-                _ = try await engine.reload(consume plan, config: next.monitor, retention: Self.retention(next)).get()
+                // What the reload replaced comes back to be freed off the actor, and off the few
+                // threads the actor and the services share: a country's fences take tens of
+                // milliseconds to free, which there would hold up the fixes.
+                let retired = Handover(try await engine.reload(consume plan, config: next.monitor, retention: Self.retention(next)).get())
+                _ = try? await Self.onItsOwnThread { () throws(DaemonError) in retired.value = nil }
                 await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
                 logger.notice("reloaded \(configPath): \(count) regions in the base layer from \(next.regions.joined(separator: ", "))")
                 notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
@@ -206,6 +209,12 @@ struct Treelined: AsyncParsableCommand {
             }.start()
         }
         return try result.get()
+    }
+
+    /// A value handed to another thread to be let go there: the only reference to it.
+    final class Handover<T>: @unchecked Sendable {
+        var value: T?
+        init(_ value: consuming T) { self.value = value }
     }
 
     /// `parallel`: false for a reload, which leaves the other cores to the fixes.
