@@ -125,14 +125,7 @@ extension FewQueries {
     @Test func onePointAnswersAsTheWholeSet() {
         var rng = SplitMix64(seed: 0x9E_A5)
         let g = Geodesic.wgs84, base = Coordinate(latitude: 38.7, longitude: -9.14)
-        var regions: [Region] = []
-        for k in 0..<300 {
-            let centre = g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 4_000))
-            let size = rng.uniform(20, 800)
-            let shape: Shape = k % 5 == 4 ? .circle(center: centre, radius: size)
-                : .polygons(starPolygon(k, centre, size: size, n: [5, 8, 17, 40, 70][k % 5], rng: &rng))
-            regions.append(Region(id: "r\(k)", kind: .album, name: "r\(k)", shape: shape))
-        }
+        var regions = starRegions(300, around: base, within: 4_000, sizes: 20...800, circleEvery: 5, vertices: [5, 8, 17, 40, 70], rng: &rng)
         for k in stride(from: 0, to: 300, by: 37) {
             regions.append(Region(id: "twin\(k)", kind: .album, name: "twin", shape: regions[k].shape))
         }
@@ -157,14 +150,7 @@ extension FewQueries {
     @Test func aBatchAnswersAsEachPointAlone() {
         var rng = SplitMix64(seed: 0xBA7C4)
         let g = Geodesic.wgs84, base = Coordinate(latitude: 38.7, longitude: -9.14)
-        var regions: [Region] = []
-        for k in 0..<400 {
-            let centre = g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 3_000))
-            let size = rng.uniform(50, 900)
-            let shape: Shape = k % 4 == 3 ? .circle(center: centre, radius: size)
-                : .polygons(starPolygon(k, centre, size: size, n: [6, 12, 30, 64, 90][k % 5], rng: &rng))
-            regions.append(Region(id: "r\(k)", kind: .album, name: "r\(k)", shape: shape))
-        }
+        let regions = starRegions(400, around: base, within: 3_000, sizes: 50...900, circleEvery: 4, vertices: [6, 12, 30, 64, 90], rng: &rng)
         let set = RegionSet(regions)
         let points = (0..<20_000).map { _ in g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 4_000)) }
         var pairs: [(Int, Int)] = [], serial: [(Int, Int)] = []

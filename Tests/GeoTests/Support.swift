@@ -82,3 +82,18 @@ func geodesicSegmentDistance(_ p: Coordinate, _ a: Coordinate, _ b: Coordinate) 
     }
     return min(best, at((lo + hi) / 2))
 }
+
+/// `count` albums ("r0", "r1", …) within `within` metres of `base`: star polygons of
+/// `vertices[k % vertices.count]` vertices (holes and parts as `starPolygon` makes them), every
+/// `circleEvery`-th a circle; sizes (radius or reach) drawn from `sizes`.
+func starRegions(_ count: Int, around base: Coordinate, within: Double, sizes: ClosedRange<Double>, circleEvery: Int,
+                 vertices: [Int], rng: inout SplitMix64) -> [Region] {
+    let g = Geodesic.wgs84
+    return (0..<count).map { k in
+        let centre = g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, within))
+        let size = rng.uniform(sizes.lowerBound, sizes.upperBound)
+        let shape: Shape = k % circleEvery == circleEvery - 1 ? .circle(center: centre, radius: size)
+            : .polygons(starPolygon(k, centre, size: size, n: vertices[k % vertices.count], rng: &rng))
+        return Region(id: "r\(k)", kind: .album, name: "r\(k)", shape: shape)
+    }
+}
