@@ -44,14 +44,14 @@ public enum Loader {
 
     /// The regions of several files, in order, each with the file it came from (a message about
     /// a region names the file to edit); ids unique across them.
-    /// `parallel`: see `RegionFile.parse`.
-    public static func regionList(_ paths: [String], crs: String? = nil,
-                                  requirements: RegionFile.Requirements = .full, parallel: Bool = true) throws(LoadError) -> [(region: Region, file: String)] {
+    /// `parallel`: see `RegionFile.parse`. `mapped`: see `regionFile`.
+    public static func regionList(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full,
+                                  parallel: Bool = true, mapped: Bool = true) throws(LoadError) -> [(region: Region, file: String)] {
         var all: [(region: Region, file: String)] = []
         var issues: [RegionIssue] = []
         var firstFile: [String: String] = [:]
         for path in paths {
-            let read = try regionFile(path, crs: crs, requirements: requirements, parallel: parallel)
+            let read = try regionFile(path, crs: crs, requirements: requirements, parallel: parallel, mapped: mapped)
             do {
                 let regions = try read.get()
                 for (k, r) in regions.enumerated() {
@@ -72,18 +72,21 @@ public enum Loader {
     }
 
     /// One regions file's regions, or what is wrong with them; throws only when the file cannot
-    /// be read. A regular file is mapped and its pages given back as its features are read, so
-    /// that 80 MB of text is never resident beside the regions made of it.
+    /// be read. `mapped`: a regular file is mapped and its pages given back as its features are
+    /// read, so that 80 MB of text is never resident beside the regions made of it. A mapped
+    /// file cut short while it is read ends the process (SIGBUS): a long-running reader that
+    /// must outlive a file rewritten in place (the daemon) reads a copy instead.
     static func regionFile(_ path: String, crs: String?, requirements: RegionFile.Requirements,
-                           parallel: Bool) throws(LoadError) -> Result<[Region], RegionFileError> {
+                           parallel: Bool, mapped: Bool) throws(LoadError) -> Result<[Region], RegionFileError> {
         let file: LogFile
         do { file = try LogFile(path: path) } catch { throw LoadError(file: path, cause: .unreadable(error.renamed("regions file"))) }
-        let mapped = file.withMapping { bytes, release in
+        if mapped, let read = file.withMapping({ bytes, release in
             Result { () throws(RegionFileError) in
                 try RegionFile.parse(bytes, file: path, crs: crs, requirements: requirements, parallel: parallel, done: release)
             }
+        }) {
+            return read
         }
-        if let mapped { return mapped }
         let data = try bytes(path, what: "regions file")
         return Result { () throws(RegionFileError) in
             try RegionFile.parse(data, file: path, crs: crs, requirements: requirements, parallel: parallel)

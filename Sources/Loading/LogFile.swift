@@ -59,7 +59,8 @@ public final class LogFile {
     /// The whole file mapped read-only, for `body`, which may give back the pages of a range it
     /// has read (`release(range)`; they are read again from the page cache if touched again): a
     /// large file is then never resident as a whole. Nil for standard input or a pipe, or when
-    /// the file cannot be mapped: read it instead.
+    /// the file cannot be mapped: read it instead. A file cut short while mapped ends the process
+    /// (SIGBUS) when the lost pages are touched: for short-lived readers only.
     public func withMapping<T>(_ body: (UnsafeBufferPointer<UInt8>, _ release: (Range<Int>) -> Void) -> T) -> T? {
         guard let size else { return nil }
         if size == 0 { return body(UnsafeBufferPointer(start: nil, count: 0), { _ in }) }

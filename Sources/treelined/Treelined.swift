@@ -217,9 +217,11 @@ struct Treelined: AsyncParsableCommand {
         init(_ value: consuming T) { self.value = value }
     }
 
-    /// `parallel`: false for a reload, which leaves the other cores to the fixes.
+    /// `parallel`: false for a reload, which leaves the other cores to the fixes. The files are
+    /// read, not mapped: a file rewritten in place during a reload must give an error, not end
+    /// the daemon.
     static func loadRegions(_ paths: [String], parallel: Bool = true) throws(DaemonError) -> [(region: Region, file: String)] {
-        do { return try Loader.regionList(paths, parallel: parallel) } catch { throw DaemonError(error.description) }
+        do { return try Loader.regionList(paths, parallel: parallel, mapped: false) } catch { throw DaemonError(error.description) }
     }
 
     /// The bridge's settings: the client id defaults to the host name, the password is read
