@@ -312,8 +312,25 @@ func benchLayout(counts: [Int], runs: Int, referenceRuns: Int) {
 /// a FeatureCollection carrying N `{"coordinates":[{}]}` objects (coordinates that are not numbers,
 /// each a failed attempt at a position array), and one valid polygon of N vertices (a star-shaped
 /// ring of radius ~2 km, wiggled so that no two edges are parallel: the self-intersection check).
+/// Read feature by feature, two more: N features each with a syntax error (a member given twice),
+/// and a top level of N members besides its features.
 /// Linear (or n log n) growth shows as a ratio near 8 (n log n: ~8.5–9); quadratic as ~64.
 func benchHostile(runs: Int) {
+    func brokenFeatures(_ n: Int) -> [UInt8] {
+        var out = Array(#"{"type":"FeatureCollection","features":["#.utf8)
+        for i in 0..<n {
+            if i > 0 { out.append(contentsOf: Array(",\n".utf8)) }
+            out.append(contentsOf: Array(#"{"type":"Feature","type":"Feature","properties":{"id":"f\#(i)","kind":"album"},"geometry":{"type":"Point","coordinates":[-8.24,40.1]}}"#.utf8))
+        }
+        out.append(contentsOf: Array("]}".utf8))
+        return out
+    }
+    func topMembers(_ n: Int) -> [UInt8] {
+        var out = Array(#"{"type":"FeatureCollection","features":[]"#.utf8)
+        for i in 0..<n { out.append(contentsOf: Array(",\"m\(i)\":\(i)".utf8)) }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
     func copies(_ n: Int) -> [UInt8] {
         var out = Array(#"{"type":"FeatureCollection","features":[],"x":["#.utf8)
         let one = Array(#"{"coordinates":[{}]}"#.utf8)
@@ -361,7 +378,8 @@ func benchHostile(runs: Int) {
     }
     print("hostile inputs, parsed as `treeline check` does; median of \(runs) runs after one warm-up")
     var json: [String] = []
-    for (case_, make, small) in [("coordinates-copies", copies, 8_000), ("ring-vertices", ring, 20_000)] as [(String, (Int) -> [UInt8], Int)] {
+    for (case_, make, small) in [("coordinates-copies", copies, 8_000), ("ring-vertices", ring, 20_000),
+                                 ("broken-features", brokenFeatures, 4_000), ("top-level-members", topMembers, 5_000)] as [(String, (Int) -> [UInt8], Int)] {
         let a = make(small), b = make(8 * small)
         let (ta, oa) = time(a, "\(case_)-\(small)"), (tb, ob) = time(b, "\(case_)-\(8 * small)")
         print("  \(case_): \(small) (\(a.count) bytes) \(fmt(ta, 4)) s; \(8 * small) (\(b.count) bytes) \(fmt(tb, 4)) s; ratio \(fmt(tb / ta, 2)) for 8x the input")

@@ -17,6 +17,7 @@ struct FeatureCollectionScan {
     init?(_ bytes: UnsafeBufferPointer<UInt8>, done: (Range<Int>) -> Void = { _ in }) {
         var p = JSONParser(bytes: bytes)
         var members: [(key: String, value: JSONValue)] = []
+        var names: Set<String> = []  // past 16 members (see `JSONParser.contains`)
         var features: [Range<Int>]?
         do throws(JSONParser.Failure) {
             try p.expect(UInt8(ascii: "{"), "'{'")
@@ -27,7 +28,7 @@ struct FeatureCollectionScan {
                 p.skipSpace()
                 guard p.i < p.end, bytes[p.i] == UInt8(ascii: "\"") else { return nil }
                 let key = try p.string()
-                guard key != "features" || features == nil, !members.contains(where: { $0.key == key }) else { return nil }
+                guard key != "features" || features == nil, !JSONParser.contains(members, key, &names) else { return nil }
                 try p.expect(UInt8(ascii: ":"), "':'")
                 p.skipSpace()
                 if key == "features" {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Reads a regions file: a GeoJSON (RFC 7946) FeatureCollection whose features are fences.
 ///
 /// Each feature is a Polygon, MultiPolygon, or Point with `properties.radius_m`, and has
@@ -62,18 +64,27 @@ public enum RegionFile {
                                     _ body: ([Region]) -> Void) throws(RegionFileError) {
         var block: [Region] = []
         block.reserveCapacity(Cores.block)
+        var handed = false
         let whole = try read(bytes, file: file, crs: override, requirements: requirements, parallel: true, done: done,
                              count: { _ in }) { region in
             block.append(region)
             if block.count == Cores.block {
                 body(block)
+                handed = true
                 block.removeAll(keepingCapacity: true)
             }
         }
-        if !block.isEmpty { body(block) }
         if let whole {
+            // Read again whole after a feature that was not JSON, which reads as JSON now: the
+            // text changed under the reading (a file rewritten in place), and blocks went out.
+            guard !handed else {
+                throw RegionFileError(issues: [RegionIssue(file: file, feature: nil, id: nil, line: nil, column: nil,
+                                                           message: "the file changed while it was read: read it again once it is written")])
+            }
             for start in stride(from: 0, to: whole.count, by: Cores.block) { body(Array(whole[start..<min(whole.count, start + Cores.block)])) }
+            return
         }
+        if !block.isEmpty { body(block) }
     }
 
     /// Reads the features one by one, handing each region to `each` in order (after `count`, the
@@ -96,9 +107,15 @@ public enum RegionFile {
         var firstIndexOfID: [String: Int] = [:]
         firstIndexOfID.reserveCapacity(features.count)
         var unreadable = false
+        // Once a feature is not JSON the whole text is read again: the features after it are
+        // not parsed (a file of many broken features would otherwise be read twice over).
+        let stop = Atomic<Bool>(false)
         Cores.inOrder(features.count, parallel: parallel) { index -> (Region?, String?, [RegionIssue])? in
             // At the depth of a feature in the whole text (the root object, its array).
-            guard let doc = try? JSONDocument.parse(bytes, range: features[index], depth: 2) else { return nil }
+            guard !stop.load(ordering: .relaxed), let doc = JSONDocument.value(in: bytes, range: features[index], depth: 2) else {
+                stop.store(true, ordering: .relaxed)
+                return nil
+            }
             var context = FeatureContext(file: file, index: index, id: nil)
             var own: [RegionIssue] = []
             let region = Self.region(doc.root, doc: doc, transform: transform, crs: crs, requirements: requirements,

@@ -29,7 +29,11 @@ public final class ReadAhead: Sendable {
 
     /// Starts reading `log` at once; from then on only this reader uses it.
     public init(_ log: LogFile, batch: Int = 4_096, depth: Int = 8) {
-        free = DispatchSemaphore(value: depth)
+        // Made at 0 and raised to `depth`: libdispatch traps when a semaphore is freed below the
+        // value it was made with, which a reader whose fixes were never taken (the caller failed
+        // before it asked for them) would leave.
+        free = DispatchSemaphore(value: 0)
+        for _ in 0..<depth { free.signal() }
         nonisolated(unsafe) let log = log
         DispatchQueue(label: "treeline.read-ahead").async { [self] in
             var fixes: [Fix] = []
