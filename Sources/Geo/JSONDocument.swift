@@ -24,38 +24,36 @@ public struct JSONDocument: Sendable {
         return try outcome.get()
     }
 
-    /// Parses the value in `range` of `bytes` (all of it by default), with nothing but space
-    /// around it; errors count lines and columns from the start of `bytes`.
     /// The value in `range` of `bytes` alone, `depth` deep in a larger text (for the nesting
     /// limit); nil when it is not JSON. The error is not placed: counting the lines before it is
     /// the whole text's work, for a reader that reads the whole text again to word it.
     static func value(in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int) -> JSONDocument? {
         var p = JSONParser(bytes: bytes, range: range)
         p.depth = depth
-        do throws(JSONParser.Failure) {
-            p.skipSpace()
-            let root = try p.value(key: nil)
-            p.skipSpace()
-            return p.i == p.end ? JSONDocument(root: root, positions: p.positions) : nil
-        } catch {
-            return nil
-        }
+        return try? p.document()
     }
 
-    /// `depth`: how deep the value is in a larger text (for the nesting limit).
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>? = nil, depth: Int = 0,
+    /// Parses the value in `range` of `bytes` (all of it by default), with nothing but space
+    /// around it; errors count lines and columns from the start of `bytes`.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>? = nil,
                       duplicateMembers: Bool = false) throws(JSONSyntaxError) -> JSONDocument {
         var p = JSONParser(bytes: bytes, range: range)
         p.duplicateMembers = duplicateMembers
-        p.depth = depth
         do throws(JSONParser.Failure) {
-            p.skipSpace()
-            let root = try p.value(key: nil)
-            p.skipSpace()
-            guard p.i == p.end else { throw p.error("unexpected text after the JSON value") }
-            return JSONDocument(root: root, positions: p.positions)
+            return try p.document()
         } catch {
             throw error.located(in: bytes)
         }
+    }
+}
+
+extension JSONParser {
+    /// The one value from here to the end, with nothing but space around it.
+    mutating func document() throws(Failure) -> JSONDocument {
+        skipSpace()
+        let root = try value(key: nil)
+        skipSpace()
+        guard i == end else { throw error("unexpected text after the JSON value") }
+        return JSONDocument(root: root, positions: positions)
     }
 }
