@@ -106,14 +106,14 @@ public enum RegionFile {
         var issues: [RegionIssue] = []
         var firstIndexOfID: [String: Int] = [:]
         firstIndexOfID.reserveCapacity(features.count)
-        var unreadable = false
         // Once a feature is not JSON the whole text is read again: the features after it are
-        // not parsed (a file of many broken features would otherwise be read twice over).
-        let stop = Atomic<Bool>(false)
+        // not parsed (a file of many broken features would otherwise be read twice over), nor
+        // taken.
+        let unreadable = Atomic<Bool>(false)
         Cores.inOrder(features.count, parallel: parallel) { index -> (Region?, String?, [RegionIssue])? in
             // At the depth of a feature in the whole text (the root object, its array).
-            guard !stop.load(ordering: .relaxed), let doc = JSONDocument.value(in: bytes, range: features[index], depth: 2) else {
-                stop.store(true, ordering: .relaxed)
+            guard !unreadable.load(ordering: .relaxed), let doc = JSONDocument.value(in: bytes, range: features[index], depth: 2) else {
+                unreadable.store(true, ordering: .relaxed)
                 return nil
             }
             var context = FeatureContext(file: file, index: index, id: nil)
@@ -122,7 +122,8 @@ public enum RegionFile {
                                      context: &context, issues: &own)
             return (region, context.id, own)
         } take: { index, read in
-            guard !unreadable, let (region, id, own) = read else { unreadable = true; return }
+            // A block is taken once all of it is made: the flag is final for it here.
+            guard !unreadable.load(ordering: .relaxed), let (region, id, own) = read else { return }
             if let region = Self.take(region, id: id, issues: own, index: index, file: file, &issues, &firstIndexOfID), issues.isEmpty {
                 each(region)
             }
@@ -132,7 +133,7 @@ public enum RegionFile {
         }
         // A feature that is not JSON makes the whole text not JSON: the whole reading words it
         // (and gives no regions).
-        if unreadable { return try parseWhole(bytes, file: file, crs: override, requirements: requirements, parallel: parallel) }
+        if unreadable.load(ordering: .relaxed) { return try parseWhole(bytes, file: file, crs: override, requirements: requirements, parallel: parallel) }
         if !issues.isEmpty { throw RegionFileError(issues: issues) }
         return nil
     }
