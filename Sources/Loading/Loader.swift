@@ -14,16 +14,20 @@ public enum Loader {
     /// A whole small file; `what` names its kind in messages ("points file").
     public static func bytes(_ path: String, what: String) throws(LoadError) -> [UInt8] {
         do {
-            let file = try LogFile(path: path)
-            var bytes: [UInt8] = []
-            // One allocation of the right size: growing by doubling would copy an 80 MB regions
-            // file several times and hold up to twice its size at the peak.
-            if let size = file.size { bytes.reserveCapacity(size) }
-            try file.forEachChunk { bytes.append(contentsOf: $0) }
-            return bytes
+            return try contents(of: LogFile(path: path))
         } catch {
             throw LoadError(file: path, cause: .unreadable(error.renamed(what)))
         }
+    }
+
+    /// All of an open file.
+    static func contents(of file: LogFile) throws(LogFileError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        // One allocation of the right size: growing by doubling would copy an 80 MB regions
+        // file several times and hold up to twice its size at the peak.
+        if let size = file.size { bytes.reserveCapacity(size) }
+        try file.forEachChunk { bytes.append(contentsOf: $0) }
+        return bytes
     }
 
     public static func regions(_ path: String, crs: String? = nil, requirements: RegionFile.Requirements = .full, rasters: Bool = true) throws(LoadError) -> RegionSet {
@@ -72,24 +76,13 @@ public enum Loader {
     }
 
     /// One regions file's regions, or what is wrong with them; throws only when the file cannot
-    /// be read. `mapped`: a regular file is mapped and its pages given back as its features are
-    /// read, so that 80 MB of text is never resident beside the regions made of it. A mapped
-    /// file cut short while it is read ends the process (SIGBUS): a long-running reader that
-    /// must outlive a file rewritten in place (the daemon) reads a copy instead.
+    /// be read. `mapped`: see `withRegionsText`.
     static func regionFile(_ path: String, crs: String?, requirements: RegionFile.Requirements,
                            parallel: Bool, mapped: Bool) throws(LoadError) -> Result<[Region], RegionFileError> {
-        let file: LogFile
-        do { file = try LogFile(path: path) } catch { throw LoadError(file: path, cause: .unreadable(error.renamed("regions file"))) }
-        if mapped, let read = file.withMapping({ bytes, release in
+        try withRegionsText(path, mapped: mapped) { bytes, release in
             Result { () throws(RegionFileError) in
                 try RegionFile.parse(bytes, file: path, crs: crs, requirements: requirements, parallel: parallel, done: release)
             }
-        }) {
-            return read
-        }
-        let data = try bytes(path, what: "regions file")
-        return Result { () throws(RegionFileError) in
-            try RegionFile.parse(data, file: path, crs: crs, requirements: requirements, parallel: parallel)
         }
     }
 
@@ -97,24 +90,25 @@ public enum Loader {
     /// `RegionFile.forEachBlock`): for a reader that needs each region once. A file with a
     /// problem throws at the end, after blocks have been handed over.
     public static func forEachRegionBlock(_ path: String, crs: String? = nil, _ body: ([Region]) -> Void) throws(LoadError) {
-        let file: LogFile
-        do { file = try LogFile(path: path) } catch { throw LoadError(file: path, cause: .unreadable(error.renamed("regions file"))) }
-        let mapped = file.withMapping { bytes, release in
+        let read = try withRegionsText(path, mapped: true) { bytes, release in
             Result { () throws(RegionFileError) in try RegionFile.forEachBlock(bytes, file: path, crs: crs, done: release, body) }
         }
+        if case let .failure(error) = read { throw LoadError(file: path, cause: .regions(error)) }
+    }
+
+    /// `body` with a regions file's text, opened once, and a way to give back the pages of a
+    /// stretch it has read. `mapped`: a regular file is mapped and those pages given back, so that
+    /// 80 MB of text is never resident beside the regions made of it. A mapped file cut short
+    /// while it is read ends the process (SIGBUS): a long-running reader that must outlive a file
+    /// rewritten in place (the daemon) reads a copy instead, as standard input is read.
+    static func withRegionsText<T>(_ path: String, mapped: Bool,
+                                   _ body: (UnsafeBufferPointer<UInt8>, _ release: (Range<Int>) -> Void) -> T) throws(LoadError) -> T {
         do {
-            if let mapped { return try mapped.get() }
-            let data = try bytes(path, what: "regions file")
-            let read = data.withUnsafeBufferPointer { bytes in
-                Result { () throws(RegionFileError) in try RegionFile.forEachBlock(bytes, file: path, crs: crs, body) }
-            }
-            try read.get()
-        } catch let error as RegionFileError {
-            throw LoadError(file: path, cause: .regions(error))
-        } catch let error as LoadError {
-            throw error
+            let file = try LogFile(path: path)
+            if mapped, let done = file.withMapping(body) { return done }
+            return try contents(of: file).withUnsafeBufferPointer { body($0, { _ in }) }
         } catch {
-            fatalError("unreachable: \(error)")
+            throw LoadError(file: path, cause: .unreadable(error.renamed("regions file")))
         }
     }
 
