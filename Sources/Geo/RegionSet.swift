@@ -128,12 +128,21 @@ public struct RegionSet: Sendable {
     /// Calls `body` with the index of every region that contains `c`. Allocates nothing.
     @inlinable
     public func forEachContaining(_ c: Coordinate, _ body: (Int) -> Void) {
-        let p = ECEF(c)
-        let q = GeoBox(minLat: c.latitude, minLon: c.longitude, maxLat: c.latitude, maxLon: c.longitude)
         withStore { cs, v, r, g in
-            index.forEach(intersecting: q) { k in
-                if FenceCore.contains(at: cs.baseAddress.unsafelyUnwrapped + Int(k), c, p, vertices: v, ringEnds: r, grid: g) { body(Int(regionOfCore[Int(k)])) }
+            index.withBuffers { index in
+                Self.forEachCore(containing: c, index, cs, v, r, g) { body(Int(regionOfCore[$0])) }
             }
+        }
+    }
+
+    /// The cores of the fences containing `c`, from the store's and the index's arrays.
+    @inlinable
+    static func forEachCore(containing c: Coordinate, _ index: BoxIndex.Buffers, _ cs: UnsafeBufferPointer<FenceCore>,
+                            _ v: UnsafeBufferPointer<Planar>, _ r: UnsafeBufferPointer<Int32>, _ g: UnsafeBufferPointer<UInt64>,
+                            _ body: (Int) -> Void) {
+        let p = ECEF(c)
+        index.forEach(intersecting: GeoBox(minLat: c.latitude, minLon: c.longitude, maxLat: c.latitude, maxLon: c.longitude)) { k in
+            if FenceCore.contains(at: cs.baseAddress.unsafelyUnwrapped + Int(k), c, p, vertices: v, ringEnds: r, grid: g) { body(Int(k)) }
         }
     }
 
@@ -212,12 +221,7 @@ public struct RegionSet: Sendable {
                             Cores.forEach(parts, parallel: parallel && end - start >= 1_024, worthIt: 2) { w in
                                 out[w].removeAll(keepingCapacity: true)
                                 for i in order[min(end, start + w * share)..<min(end, start + (w + 1) * share)] {
-                                    let c = points[Int(i)], p = ECEF(c)
-                                    index.forEach(intersecting: GeoBox(minLat: c.latitude, minLon: c.longitude, maxLat: c.latitude, maxLon: c.longitude)) { k in
-                                        if FenceCore.contains(at: cs.baseAddress.unsafelyUnwrapped + Int(k), c, p, vertices: v, ringEnds: r, grid: g) {
-                                            out[w].append((i, regionOf[Int(k)]))
-                                        }
-                                    }
+                                    Self.forEachCore(containing: points[Int(i)], index, cs, v, r, g) { out[w].append((i, regionOf[$0])) }
                                 }
                             }
                         }
