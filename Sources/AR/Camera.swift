@@ -60,26 +60,39 @@ public struct Camera: Sendable, Equatable {
         }
     }
 
-    /// What is wrong with these values; empty when they can be used.
+    /// The largest screen side, pixels (a 16K display).
+    public static let maxScreen = 16_384.0
+    /// The fields of view allowed, degrees: what a camera lens or a phone's screen can show.
+    public static let fovLimits = 1.0...179.0
+    /// The headings allowed, degrees (a compass gives 0–360; one turn either way is allowed).
+    public static let headingLimits = -360.0...720.0
+
+    /// What is wrong with these values; empty when they can be used. Each value is bounded to
+    /// what makes sense, and what is derived from them (pixels per degree, focal lengths) must be
+    /// finite and above 0: each input in range can still divide into infinity.
     public var problems: [SettingProblem] {
         var p: [SettingProblem] = []
-        if !(screenWidth > 0 && screenWidth.isFinite && screenHeight > 0 && screenHeight.isFinite) {
-            p.append(SettingProblem(.screen, "the screen must be wider and taller than 0 pixels"))
+        let sides = 1...Self.maxScreen
+        if !(sides.contains(screenWidth) && sides.contains(screenHeight)) {
+            p.append(SettingProblem(.screen, "the screen must be 1 to \(Int(Self.maxScreen)) pixels wide and tall"))
         }
-        let maxH = projection == .pinhole ? 180.0 : 360.0
-        if !(horizontalFOV > 0 && horizontalFOV < maxH || projection == .linear && horizontalFOV == 360) {
-            p.append(SettingProblem(.fieldOfView, projection == .pinhole
-                ? "a pinhole camera's horizontal field of view must be more than 0 and less than 180 degrees"
-                : "the horizontal field of view must be more than 0 and at most 360 degrees"))
+        let fov = Self.fovLimits
+        if !(fov.contains(horizontalFOV) && fov.contains(verticalFOV)) {
+            p.append(SettingProblem(.fieldOfView, "each field of view must be \(Int(fov.lowerBound)) to \(Int(fov.upperBound)) degrees"))
         }
-        if !(verticalFOV > 0 && verticalFOV < 180) {
-            p.append(SettingProblem(.fieldOfView, "the vertical field of view must be more than 0 and less than 180 degrees"))
+        if !Self.headingLimits.contains(heading) {
+            p.append(SettingProblem(.heading, "the heading must be degrees clockwise from true north, from -360 to 720"))
         }
-        if !heading.isFinite { p.append(SettingProblem(.heading, "the heading must be a number of degrees")) }
         let maxPitch = 90.0
         if !(pitch.isFinite && abs(pitch) <= maxPitch && (projection == .linear || abs(pitch) < maxPitch)) {
             p.append(SettingProblem(.pitch, projection == .pinhole ? "a pinhole camera's pitch must be between -90 and 90 degrees, exclusive"
                 : "the pitch must be between -90 and 90 degrees"))
+        }
+        if p.isEmpty {
+            let derived = [horizontalPixelsPerDegree, verticalPixelsPerDegree, focalLength, verticalFocalLength, pitchOffset]
+            if !derived.allSatisfy(\.isFinite) || !(horizontalPixelsPerDegree > 0 && verticalPixelsPerDegree > 0 && focalLength > 0 && verticalFocalLength > 0) {
+                p.append(SettingProblem(.screen, "this screen and field of view give no usable pixels per degree: use a screen of 1 to \(Int(Self.maxScreen)) pixels and a field of view of 1 to 179 degrees"))
+            }
         }
         return p
     }

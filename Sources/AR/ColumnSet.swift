@@ -40,11 +40,21 @@ struct ColumnSet {
     /// Adds to `queried` (once each) the columns that can hold a box overlapping a frame at `c`:
     /// |x' − c| < w up to rounding, so three columns, or four when c sits on a column edge. The
     /// slack, over 4 ulps of |c| + w, covers the rounding of the reference's x + w.
+    ///
+    /// The keys between are at most a handful for any width the options allow; whatever the
+    /// numbers, the loop is bounded by the columns there are (a key range wider than that is
+    /// answered from the columns' keys instead).
     func addColumns(around c: Double, to queried: inout [Int]) {
         let w = width
         let slack = (abs(c) + w) * 1e-15
-        for k in Self.key(c - w - slack, w)...Self.key(c + w + slack, w) {
-            if let col = index[k], !queried.contains(col) { queried.append(col) }
+        let low = Self.key(c - w - slack, w), high = Self.key(c + w + slack, w)
+        guard low <= high else { return }
+        if high - low <= count {
+            for k in low...high {
+                if let col = index[k], !queried.contains(col) { queried.append(col) }
+            }
+        } else {
+            for (k, col) in index.sorted(by: { $0.key < $1.key }) where low <= k && k <= high && !queried.contains(col) { queried.append(col) }
         }
     }
 

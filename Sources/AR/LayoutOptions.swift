@@ -33,18 +33,35 @@ public struct LayoutOptions: Sendable, Equatable {
         self.clampToScreen = clampToScreen
     }
 
-    /// What is wrong with these values; empty when they can be used.
+    /// The largest box side, pixels (a box is at most a screen).
+    public static let maxBox = Camera.maxScreen
+    /// The farthest a distance may be, metres: half the Earth's circumference.
+    public static let maxMetres = 20_038_000.0
+    /// The most pixels per metre a manual offset may take.
+    public static let maxPixelsPerMetre = 10_000.0
+    /// The most active POIs, and the most lifts of one box.
+    public static let maxCount = 10_000
+
+    /// What is wrong with these values; empty when they can be used. Every value is bounded to what
+    /// makes sense: the stacking's work grows with the boxes and their levels.
     public var problems: [SettingProblem] {
         var p: [SettingProblem] = []
-        if !(boxWidth > 0 && boxWidth.isFinite && boxHeight > 0 && boxHeight.isFinite) {
-            p.append(SettingProblem(.box, "the box must be wider and taller than 0 pixels"))
+        let sides = 1...Self.maxBox
+        if !(sides.contains(boxWidth) && sides.contains(boxHeight)) {
+            p.append(SettingProblem(.box, "the box must be 1 to \(Int(Self.maxBox)) pixels wide and tall"))
         }
-        if case let .manual(t, m) = offset, !(t >= 0 && t.isFinite && m >= 0 && m.isFinite) {
-            p.append(SettingProblem(.offset, "a manual offset needs a threshold of 0 metres or more and 0 or more pixels per metre"))
+        if case let .manual(t, m) = offset, !((0...Self.maxMetres).contains(t) && (0...Self.maxPixelsPerMetre).contains(m)) {
+            p.append(SettingProblem(.offset, "a manual offset needs a threshold of 0 to \(Int(Self.maxMetres)) metres and 0 to \(Int(Self.maxPixelsPerMetre)) pixels per metre"))
         }
-        if !(maxDistance >= 0 && maxDistance.isFinite) { p.append(SettingProblem(.maxDistance, "the maximum distance must be 0 (no limit) or more metres")) }
-        if maxVisible < 1 { p.append(SettingProblem(.maxVisible, "the number of active POIs must be at least 1")) }
-        if let maxLevels, maxLevels < 0 { p.append(SettingProblem(.maxLevels, "the level cap must be 0 or more")) }
+        if !(0...Self.maxMetres).contains(maxDistance) {
+            p.append(SettingProblem(.maxDistance, "the maximum distance must be 0 (no limit) to \(Int(Self.maxMetres)) metres"))
+        }
+        if !(1...Self.maxCount).contains(maxVisible) {
+            p.append(SettingProblem(.maxVisible, "the number of active POIs must be 1 to \(Self.maxCount)"))
+        }
+        if let maxLevels, !(0...Self.maxCount).contains(maxLevels) {
+            p.append(SettingProblem(.maxLevels, "the level cap must be 0 to \(Self.maxCount)"))
+        }
         return p
     }
 }

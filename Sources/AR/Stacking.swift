@@ -137,6 +137,10 @@ public struct Stacking: Sendable {
                 }
                 let lifted = hitY - h - gap
                 if let maxLevels, level >= maxLevels { hidden = true; break climb }
+                // Each lift passes one placed box and never meets it again, so a box is lifted at
+                // most once per box placed before it; numbers that would make it climb for ever
+                // (a lift that rounds to no move) end here, hidden.
+                if level >= rank || !(lifted < y) { hidden = true; break climb }
                 if let topLimit, lifted < topLimit { hidden = true; break climb }
                 y = lifted
                 level += 1
@@ -178,7 +182,9 @@ extension Stacking {
             while rows.count <= k { rows.append(rows[rows.count - 1] - h - gap) }
             return rows[k]
         }
-        var cap = maxLevels ?? Int.max
+        // A box climbs at most one row per box placed before it: the rows to look at are bounded
+        // by the boxes, whatever the caps.
+        var cap = min(maxLevels ?? Int.max, n)
         if let topLimit {
             var r = 0
             while r < cap, row(r + 1) >= topLimit { r += 1 }
