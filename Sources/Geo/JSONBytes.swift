@@ -23,22 +23,39 @@ public enum JSONBytes {
     /// A JSON string literal with the escapes RFC 8259 requires.
     public static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
+        var utf8 = s.utf8.makeIterator()
+        while let b = utf8.next() {
             switch b {
             case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
             case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
             case 0x0A: out.append(contentsOf: "\\n".utf8)
             case 0x0D: out.append(contentsOf: "\\r".utf8)
             case 0x09: out.append(contentsOf: "\\t".utf8)
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(b >> 4)])
-                out.append(hex[Int(b & 15)])
+            case 0..<0x20, 0x7F: appendEscape(UInt16(b), to: &out)
+            case 0xC2:
+                // U+0080–U+009F (C1 controls: U+009B is a terminal's CSI) as \u escapes.
+                let c = utf8.next()!
+                if c < 0xA0 { appendEscape(UInt16(c), to: &out) } else { out.append(b); out.append(c) }
+            case 0xE2:
+                // Bidi embeddings, overrides and isolates (U+202A–202E, U+2066–2069) as \u escapes:
+                // what shows the JSON raw (a log, a terminal) is not reordered.
+                let c = utf8.next()!, d = utf8.next()!
+                if (c == 0x80 && (0xAA...0xAE).contains(d)) || (c == 0x81 && (0xA6...0xA9).contains(d)) {
+                    appendEscape(0x2000 | UInt16(c & 0x3F) << 6 | UInt16(d & 0x3F), to: &out)
+                } else {
+                    out.append(b); out.append(c); out.append(d)
+                }
             default: out.append(b)
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// `\uXXXX`.
+    private static func appendEscape(_ unit: UInt16, to out: inout [UInt8]) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: "\\u".utf8)
+        for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int(unit >> UInt16(shift)) & 15]) }
     }
 }
 

@@ -270,7 +270,8 @@ public enum RegionFile {
         let start = issues.count
         var id = ""
         switch properties["id"] {
-        case let .string(s)? where !s.isEmpty: id = s
+        case let .string(s)? where !s.isEmpty:
+            if let problem = PlainText.problem(s, field: "properties.id") { issues.append(context.issue(problem)) } else { id = s }
         case nil: if !idOptional { issues.append(context.issue("properties.id is missing")) }
         default: issues.append(context.issue("properties.id must be a non-empty string"))
         }
@@ -286,6 +287,7 @@ public enum RegionFile {
         var name = id
         if let n = properties["name"] {
             if let s = n.string { name = s } else { issues.append(context.issue("properties.name must be a string")) }
+            if let problem = PlainText.problem(name, field: "properties.name") { issues.append(context.issue(problem)) }
         }
 
         // Kind-specific properties.
@@ -314,6 +316,9 @@ public enum RegionFile {
         if kind == .reforestation, rules {
             if case let .array(items)? = properties["species"], !items.isEmpty, items.allSatisfy({ $0.string != nil }) {
                 species = items.compactMap { $0.string }
+                if let problem = species.lazy.compactMap({ PlainText.problem($0, field: "properties.species") }).first {
+                    issues.append(context.issue(problem))
+                }
             } else {
                 issues.append(context.issue("a reforestation area needs species: a non-empty list of species names"))
             }
@@ -325,7 +330,9 @@ public enum RegionFile {
         func text(_ key: String) -> String? {
             switch properties[key] {
             case nil, .null?: return nil
-            case let .string(s)? where s.utf8.count <= Region.maxTextBytes: return s.isEmpty ? nil : s
+            case let .string(s)? where s.utf8.count <= Region.maxTextBytes:
+                if let problem = PlainText.problem(s, field: "properties.\(key)") { issues.append(context.issue(problem)); return nil }
+                return s.isEmpty ? nil : s
             case .string?: issues.append(context.issue("\(key) is over \(Region.maxTextBytes) bytes")); return nil
             default: issues.append(context.issue("\(key) must be a string")); return nil
             }

@@ -80,6 +80,7 @@ extension Request {
                 throw RequestError("\"species\" must be a non-empty list of species names")
             }
             u.species = items.compactMap(\.string)
+            if let problem = u.species!.lazy.compactMap({ PlainText.problem($0, field: "\"species\"") }).first { throw RequestError(problem) }
         }
         if let v = o["last_watered"] { u.lastWatered = v.isNull ? .some(nil) : try time(o, "last_watered") }
         if let v = o["note"] { u.note = v.isNull ? .some(nil) : try text(o, "note") }

@@ -98,8 +98,9 @@ public enum Request: Equatable, Sendable {
             return try subscribe(o)
         case "water":
             try allowed(["plant"])
-            guard let p = o["plant"] else { throw RequestError("missing \"plant\": the id of the plant watered") }
-            guard let id = p.string, !id.isEmpty else { throw RequestError("\"plant\" must be a plant's id (a string)") }
+            guard o["plant"] != nil else { throw RequestError("missing \"plant\": the id of the plant watered") }
+            guard o["plant"]?.string != nil else { throw RequestError("\"plant\" must be a plant's id (a string)") }
+            guard let id = try string(o, "plant") else { throw RequestError("\"plant\" must be a plant's id (a string)") }
             return .water(plant: id)
         case "state":
             try allowed([])
@@ -254,6 +255,7 @@ public enum Request: Equatable, Sendable {
             throw RequestError("\"\(key)\" is empty, so no event would ever match: leave it out to get every one")
         }
         let set = Set(items.compactMap(\.string))
+        if let problem = set.lazy.compactMap({ PlainText.problem($0, field: "\"\(key)\"") }).first { throw RequestError(problem) }
         if let known, let bad = set.subtracting(known).sorted().first {
             throw RequestError("\"\(key)\": unknown '\(TextExcerpt.short(bad))': one of \(known.sorted().joined(separator: ", "))")
         }
@@ -263,6 +265,7 @@ public enum Request: Equatable, Sendable {
     static func string(_ o: Members, _ key: String) throws(RequestError) -> String? {
         guard let v = o[key], !v.isNull else { return nil }
         guard let s = v.string, !s.isEmpty else { throw RequestError("\"\(key)\" must be a non-empty string") }
+        if let problem = PlainText.problem(s, field: "\"\(key)\"") { throw RequestError(problem) }
         return s
     }
 

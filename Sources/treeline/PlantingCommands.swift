@@ -101,7 +101,7 @@ extension Treeline {
             let out = String(decoding: json, as: UTF8.self)
             print(out)
             if let r = verdict.refusal {
-                FileHandle.standardError.write(Data("treeline plant: not here: \(r.message)\n".utf8))
+                FileHandle.standardError.write(Data("treeline plant: not here: \(PlainText.forTerminal(r.message))\n".utf8))
                 throw ExitCode(3)
             }
         }

@@ -64,7 +64,7 @@ private let rgSynthetic: [Region] = {
         [(lon, lat), (lon + d, lat), (lon + d, lat + d), (lon, lat + d)].map { Coordinate(latitude: $0.1, longitude: $0.0) }
     }
     return [
-        Region(id: "plant-never", kind: .plant, name: "Basil \"the green\"\nby the door", shape: .circle(center: c, radius: 2.5),
+        Region(id: "plant-never", kind: .plant, name: "Basil \"the green\" by the door", shape: .circle(center: c, radius: 2.5),
                intervalDays: 365, note: "a note with \\ and ünïcødé ✓", project: "kitchen"),
         Region(id: "plant-watered", kind: .plant, name: "Oak", shape: .circle(center: c, radius: 30), intervalDays: 1,
                lastWatered: UTCTime(year: 2026, month: 4, day: 20, nanosOfDay: 8 * 3_600_000_000_000 + 250_000_000), priority: -2.75),
