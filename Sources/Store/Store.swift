@@ -25,6 +25,7 @@ public final class Store: Sendable {
             if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
                 throw StoreError(path: path, message: "the folder \(directory) does not exist: create it, or set database: in the config to a writable place")
             }
+            try Self.createPrivately(path)
             var config = Configuration()
             config.busyMode = .timeout(5)
             config.prepareDatabase { db in
@@ -133,6 +134,19 @@ public final class Store: Sendable {
             // The last seq the MQTT broker acknowledged (PUBACK): publishing resumes after it. And
             // the last seq whose OwnTracks transition went out (transitions are not repeated).
             try db.execute(sql: "CREATE TABLE mqtt_ack (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, transitions INTEGER NOT NULL)")
+        }
+        m.registerMigration("v5: idempotency keys") { db in
+            // A command's key (scoped by its source: `mqtt:…`) and the answer it got, so that the
+            // same key is answered again and not run twice (`Store+Idempotency`). `n` orders them
+            // for pruning (the newest `idempotencyKeep` stay).
+            try db.execute(sql: """
+                CREATE TABLE idempotency_key (
+                    n INTEGER PRIMARY KEY AUTOINCREMENT,
+                    key TEXT NOT NULL UNIQUE,
+                    answer BLOB NOT NULL,
+                    time INTEGER NOT NULL
+                );
+                """)
         }
         return m
     }
