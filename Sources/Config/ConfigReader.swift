@@ -63,7 +63,8 @@ final class ConfigReader {
                         guard let k = self.number(n, key, min: 5) else { return }
                         if k == k.rounded(), k <= 65535 { m.keepalive = Int(k) } else { self.issue(n, key, "must be whole seconds from 5 to 65535") }
                     },
-                    "commands": { n, key in if let b = self.flag(n, key) { m.commands = b } },
+                    "commands": { n, key in if let c = self.mqttCommands(n, key) { m.commands = c } },
+                    "fleet_regions": { n, key in if let b = self.flag(n, key) { m.fleetRegions = b } },
                     "owntracks": { n, _ in
                         var o = OwnTracksConfig()
                         func name(_ n: Node, _ key: String) -> String? {
@@ -204,6 +205,36 @@ final class ConfigReader {
         guard let d = number(node, key, min: 1) else { return nil }
         guard d == d.rounded(), d <= 36_500 else { issue(node, key, "must be a whole number of days from 1 to 36500"); return nil }
         return Int(d)
+    }
+
+    /// `mqtt.commands`: a list of `MQTTConfig.commandNames` (in order, once each), or `false`
+    /// for none. `true`, the old form that took every command, is refused: the list is the point.
+    func mqttCommands(_ node: Node, _ key: String) -> [String]? {
+        let allowed = MQTTConfig.commandNames
+        guard let seq = node.sequence else {
+            if let s = node.scalar?.string, s.utf8.count <= 8, ["true", "yes", "on"].contains(s.lowercased()) {
+                issue(node, key, "true would take every command from any client of the broker: list the ones to take, e.g. [water, add_region] (allowed: \(allowed.joined(separator: ", ")))")
+                return nil
+            }
+            if let s = node.scalar?.string, s.utf8.count <= 8, ["false", "no", "off"].contains(s.lowercased()) { return [] }
+            issue(node, key, "must be a list of commands, e.g. [water, add_region] (allowed: \(allowed.joined(separator: ", "))), or false")
+            return nil
+        }
+        var names: [String] = []
+        var good = true
+        for item in seq {
+            guard let name = string(item, key) else { good = false; continue }
+            if name == "subscribe" {
+                issue(item, key, "subscribe is never taken over MQTT: subscribe to <topic>/events on the broker")
+                good = false
+            } else if !allowed.contains(name) {
+                issue(item, key, "unknown command '\(TextExcerpt.short(name))': allowed are \(allowed.joined(separator: ", "))")
+                good = false
+            } else if !names.contains(name) {
+                names.append(name)
+            }
+        }
+        return good ? names : nil
     }
 
     func flag(_ node: Node, _ key: String) -> Bool? {

@@ -11,7 +11,8 @@
 ///       tls: {ca_file: /etc/ssl/certs/ca.pem, cert_file: …, key_file: …}
 ///       owntracks: {user: crew, device: board-7, tid: b7, interval_s: 60, distance_m: 50,
 ///                   kinds: [plant, album, reforestation]}
-///       commands: false              # true: commands and the fleet's regions from the broker
+///       commands: [water, add_region] # the commands the broker may send (default none)
+///       fleet_regions: false         # true: take the fleet's regions (treeline/fleet/regions)
 public struct MQTTConfig: Sendable, Equatable {
     public var host = ""
     public var port = 1883
@@ -25,9 +26,19 @@ public struct MQTTConfig: Sendable, Equatable {
     public var keyFile: String?
     /// OwnTracks' formats too (`owntracks/<user>/<device>`); nil: not published.
     public var ownTracks: OwnTracksConfig?
-    /// Take the socket's commands on `<topic>/cmd` and `treeline/fleet/cmd`, and the fleet's
-    /// regions from `treeline/fleet/regions` (default false: the broker only hears).
-    public var commands = false
+    /// The socket's commands taken on `<topic>/cmd` and `treeline/fleet/cmd`, in the order
+    /// listed, once each (default none: no command topic is subscribed). Any client the broker
+    /// lets publish there may send them: list only what the fleet needs.
+    public var commands: [String] = []
+    /// Take the fleet's regions from the retained `treeline/fleet/regions` (default false).
+    public var fleetRegions = false
+
+    /// What `commands:` may list: the socket's commands (`Request.commands`) but `subscribe`,
+    /// which is the socket's own (over MQTT, `<topic>/events` is the subscription). Kept equal
+    /// to `Request.commands` by a test (Config does not depend on Server).
+    public static let commandNames = ["water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
+                                      "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures",
+                                      "track", "species"]
 
     public init() {}
 }

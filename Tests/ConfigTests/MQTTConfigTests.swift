@@ -15,11 +15,13 @@ import Testing
               keepalive_s: 20
               tls: {ca_file: /etc/ca.pem, cert_file: /etc/c.pem, key_file: /etc/k.pem}
               owntracks: {user: crew, device: b7, tid: b7, interval_s: 30, distance_m: 20, kinds: [plant]}
-              commands: true
+              commands: [water, add_region, remove_region]
+              fleet_regions: true
             """, file: "t.yaml")
         let m = try #require(c.mqtt)
         #expect(m.host == "broker.example.org" && m.port == 8883 && m.clientID == "board-7" && m.topic == "fleet/board-7")
-        #expect(m.keepalive == 20 && m.caFile == "/etc/ca.pem" && m.certFile == "/etc/c.pem" && m.keyFile == "/etc/k.pem" && m.commands)
+        #expect(m.keepalive == 20 && m.caFile == "/etc/ca.pem" && m.certFile == "/etc/c.pem" && m.keyFile == "/etc/k.pem")
+        #expect(m.commands == ["water", "add_region", "remove_region"] && m.fleetRegions)
         #expect(m.ownTracks?.user == "crew" && m.ownTracks?.tid == "b7" && m.ownTracks?.intervalSeconds == 30 && m.ownTracks?.kinds == ["plant"])
         #expect(try TreelineConfig.parse("gpsd: {port: 2947}", file: "t.yaml").mqtt == nil, "no section: no MQTT")
     }
@@ -33,7 +35,12 @@ import Testing
             ("mqtt: {host: b, tls: {cert_file: c.pem}}", "cert_file and key_file go together"),
             ("mqtt: {host: b, owntracks: {tid: abc}}", "mqtt.owntracks.tid: must be 1 or 2 characters"),
             ("mqtt: {host: b, owntracks: {kinds: [tree]}}", "unknown kind 'tree'"),
-            ("mqtt: {host: b, comands: true}", "did you mean commands?"),
+            ("mqtt: {host: b, comands: [water]}", "did you mean commands?"),
+            ("mqtt: {host: b, commands: true}", "mqtt.commands: true would take every command from any client of the broker: list the ones to take"),
+            ("mqtt: {host: b, commands: [water, export_all]}", "mqtt.commands: unknown command 'export_all': allowed are water, state,"),
+            ("mqtt: {host: b, commands: [subscribe]}", "mqtt.commands: subscribe is never taken over MQTT"),
+            ("mqtt: {host: b, commands: water}", "mqtt.commands: must be a list of commands"),
+            ("mqtt: {host: b, fleet_regions: maybe}", "mqtt.fleet_regions: must be true or false"),
         ]
         for (text, says) in cases {
             do {
@@ -43,5 +50,19 @@ import Testing
                 #expect(error.description.contains(says), "\(text): \(error.description)")
             }
         }
+    }
+
+    /// `commands:` is the list of commands the broker may send; none by default, `false` none,
+    /// `true` (the old form) refused; the fleet's regions have their own switch, off by default.
+    @Test func commandsAreAListAndOffByDefault() throws {
+        let none = try #require(try TreelineConfig.parse("mqtt: {host: b}", file: "t.yaml").mqtt)
+        #expect(none.commands.isEmpty && !none.fleetRegions)
+        let off = try #require(try TreelineConfig.parse("mqtt: {host: b, commands: false}", file: "t.yaml").mqtt)
+        #expect(off.commands.isEmpty)
+        let empty = try #require(try TreelineConfig.parse("mqtt: {host: b, commands: []}", file: "t.yaml").mqtt)
+        #expect(empty.commands.isEmpty)
+        let some = try #require(try TreelineConfig.parse("mqtt: {host: b, commands: [state, water, state]}", file: "t.yaml").mqtt)
+        #expect(some.commands == ["state", "water"], "in order, once each")
+        #expect(MQTTConfig.commandNames.contains("add_region") && !MQTTConfig.commandNames.contains("subscribe"))
     }
 }
