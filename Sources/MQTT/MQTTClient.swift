@@ -18,8 +18,10 @@ public final class MQTTClient: @unchecked Sendable {
     public var onDisconnect: @Sendable (MQTTError?) -> Void = { _ in }
     public var onPublished: @Sendable (Int32) -> Void = { _ in }
     public var onLog: @Sendable (String) -> Void = { _ in }
-    /// A message on a subscribed topic: its topic and payload.
-    public var onMessage: @Sendable (String, [UInt8]) -> Void = { _, _ in }
+    /// A message on a subscribed topic: its topic, its payload, and whether it came retained (the
+    /// broker's stored message, sent at a subscription; MQTT 3.1.1 clears the flag on a retained
+    /// message published while the subscription stands, which then comes as a live one).
+    public var onMessage: @Sendable (String, [UInt8], _ retained: Bool) -> Void = { _, _, _ in }
 
     private static let initialised: Void = { mosquitto_lib_init() }()
 
@@ -72,7 +74,7 @@ public final class MQTTClient: @unchecked Sendable {
         mosquitto_message_callback_set(h) { _, obj, message in
             guard let obj, let m = message?.pointee, let topic = m.topic else { return }
             let payload = m.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(m.payloadlen))) } ?? []
-            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onMessage(String(cString: topic), payload)
+            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().onMessage(String(cString: topic), payload, m.retain)
         }
         mosquitto_log_callback_set(h) { _, obj, level, text in
             guard let obj, let text, level & (MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0 else { return }

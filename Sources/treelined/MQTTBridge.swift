@@ -38,7 +38,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var acks: [Int32] = []
         var toldUnreachable = false
         /// Commands and the fleet's regions, as they came.
-        var messages: [(topic: String, payload: [UInt8])] = []
+        var messages: [(topic: String, payload: [UInt8], retained: Bool)] = []
     }
     final class Mailbox: Sendable {
         let inbox = Mutex(Inbox())
@@ -55,16 +55,22 @@ final class MQTTBridge: Service, @unchecked Sendable {
     }
     let ownTracks: OwnTracksTarget?
 
-    /// Whether commands and the fleet's regions are taken from the broker.
-    let commands: Bool
+    /// The commands taken from the broker (`mqtt.commands`; none: no command topic is
+    /// subscribed). Touched only by the publishing loop.
+    var commands: MQTTCommands
+    /// Whether the fleet's regions are taken (`mqtt.fleet_regions`), within `fleetLimits`.
+    let takesFleetRegions: Bool
+    let fleetLimits: FleetRegionLimits
     static let fleetCommands = "treeline/fleet/cmd"
     static let fleetRegions = "treeline/fleet/regions"
 
-    init(settings: MQTTSettings, topic: String, ownTracks: OwnTracksTarget?, commands: Bool, store: Store, engine: Engine,
-         logger: Logger) throws(MQTTError) {
+    init(settings: MQTTSettings, topic: String, ownTracks: OwnTracksTarget?, commands allowed: [String], fleetRegions: Bool,
+         fleetLimits: FleetRegionLimits = .standard, store: Store, engine: Engine, logger: Logger) throws(MQTTError) {
         client = try MQTTClient(settings, will: (topic + "/status", "offline"))
         self.ownTracks = ownTracks
-        self.commands = commands
+        commands = MQTTCommands(allowed: allowed, topic: topic)
+        takesFleetRegions = fleetRegions
+        self.fleetLimits = fleetLimits
         self.store = store
         self.engine = engine
         self.topic = topic
@@ -77,13 +83,9 @@ final class MQTTBridge: Service, @unchecked Sendable {
             case .success:
                 mailbox.inbox.withLock { $0.connected = true; $0.fresh = true }
                 // Commands at QoS 0: one sent while the board was away is not run days later.
-                // Without `commands`, what an earlier run's session subscribed to is dropped.
-                if commands {
-                    client.subscribe(topic + "/cmd", qos: 0)
-                    client.subscribe(Self.fleetCommands, qos: 0)
-                    client.subscribe(Self.fleetRegions)
-                } else {
-                    for t in [topic + "/cmd", Self.fleetCommands, Self.fleetRegions] { client.unsubscribe(t) }
+                // What is not taken is unsubscribed: an earlier run's session may hold it.
+                for (t, qos, take) in [(topic + "/cmd", 0, !allowed.isEmpty), (Self.fleetCommands, 0, !allowed.isEmpty), (Self.fleetRegions, 1, fleetRegions)] {
+                    if take { client.subscribe(t, qos: Int32(qos)) } else { client.unsubscribe(t) }
                 }
                 logger.notice("MQTT: connected to \(where_) as \(settings.clientID)")
             case .failure(let e):
@@ -103,7 +105,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
             if let e, was || first { logger.warning("MQTT: \(where_): \(e.description); events wait in the journal") }
         }
         client.onPublished = { mid in mailbox.inbox.withLock { $0.acks.append(mid) } }
-        client.onMessage = { topic, payload in mailbox.inbox.withLock { $0.messages.append((topic, payload)) } }
+        client.onMessage = { topic, payload, retained in mailbox.inbox.withLock { $0.messages.append((topic, payload, retained)) } }
         client.onLog = { logger.warning("MQTT: \($0)") }
     }
 
@@ -131,7 +133,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true); i.messages.removeAll() }
                 return (i.connected, i.fresh, i.acks, i.messages)
             }
-            for m in messages { await handle(m.topic, m.payload) }
+            for m in messages { await handle(m.topic, m.payload, retained: m.retained) }
             everConnected = everConnected || connected
             if !everConnected, !toldAbsent, monotonicNanos() - started > 3_000_000_000 {
                 toldAbsent = true
@@ -222,48 +224,68 @@ final class MQTTBridge: Service, @unchecked Sendable {
 
     // MARK: commands
 
-    /// A command (`<topic>/cmd`, `treeline/fleet/cmd`): the socket's JSON with an `"id"`; its
-    /// answer, with the id, goes to `<topic>/reply`. Or the fleet's regions.
-    func handle(_ messageTopic: String, _ payload: [UInt8]) async {
-        guard commands else { return }  // (a message of a session an earlier run subscribed)
+    /// A command (`<topic>/cmd`, `treeline/fleet/cmd`): the socket's JSON with an `"id"`, let
+    /// through by `MQTTCommands`; its answer, with the id, goes to `<topic>/reply`. Or the
+    /// fleet's regions.
+    func handle(_ messageTopic: String, _ payload: [UInt8], retained: Bool) async {
         if messageTopic == Self.fleetRegions {
-            let regions: [Region]
-            if payload.isEmpty {
-                regions = []  // the retained collection cleared: no fleet regions
-            } else {
-                do { regions = try RegionFile.parse(payload, file: Self.fleetRegions) } catch {
-                    logger.error("fleet regions refused, those in force stay: \(error.description)")
-                    return
-                }
-            }
-            switch await engine.mergeFleet(regions) {
-            case .success: break
-            case .failure(let e): logger.error("fleet regions: \(e.message)")
-            }
+            if takesFleetRegions { await takeFleetRegions(payload) }
             return
         }
-        var out: [UInt8] = Array(#"{"id":"#.utf8)
-        let answer: Result<[UInt8], RequestError>
-        let (parsed, id) = Request.parseWithID(payload)
-        if let id { JSONBytes.appendString(id, to: &out) } else { out.append(contentsOf: "null".utf8) }
-        switch parsed {
-        case .success(.subscribe):
-            answer = .failure(RequestError("subscribe is the socket's: over MQTT, subscribe to \(topic)/events"))
-        case .success(let request):
-            answer = await engine.answer(request)
-        case .failure(let e):
-            answer = .failure(e)
+        // (a message of a session an earlier run subscribed)
+        guard !commands.allowed.isEmpty, messageTopic == topic + "/cmd" || messageTopic == Self.fleetCommands else { return }
+        if retained {
+            if let words = commands.retained(on: messageTopic) { logger.notice("\(words)") }
+            return
         }
-        switch answer {
-        case .success(let json):
-            out.append(UInt8(ascii: ","))
-            out.append(contentsOf: json.dropFirst())
-        case .failure(let e):
-            out.append(contentsOf: #","class":"ERROR","message":"#.utf8)
-            JSONBytes.appendString(e.message, to: &out)
-            out.append(UInt8(ascii: "}"))
+        let reply: [UInt8]
+        switch commands.check(payload) {
+        case .failure(let refusal): reply = refusal.reply
+        case .success(let command): reply = await execute(command)
         }
-        _ = client.publish(topic + "/reply", out)
+        _ = client.publish(topic + "/reply", reply)
+    }
+
+    /// Runs a command let through, unless its key was answered before (then that answer again);
+    /// an answer that is not an ERROR is recorded under the key, right after the command ran.
+    func execute(_ command: MQTTCommands.Accepted) async -> [UInt8] {
+        do {
+            if let earlier = try store.idempotentAnswer(for: command.key) { return earlier }
+        } catch {
+            logger.error("MQTT: \(error)")
+            return MQTTCommands.reply(id: command.id, .failure(RequestError("the database failed; the command was not run (see the daemon's log)")))
+        }
+        let answer = await engine.answer(command.request)
+        let reply = MQTTCommands.reply(id: command.id, answer)
+        if case .success = answer {
+            do { try store.record(key: command.key, answer: reply, at: .now) } catch { logger.error("MQTT: command \(command.id) ran but its id was not recorded: \(error)") }
+        }
+        return reply
+    }
+
+    /// The fleet's regions (retained on `treeline/fleet/regions`): merged, if within the limits.
+    func takeFleetRegions(_ payload: [UInt8]) async {
+        let regions: [Region]
+        if let problem = fleetLimits.problem(bytes: payload.count) {
+            logger.error("fleet regions refused, those in force stay: \(problem)")
+            return
+        }
+        if payload.isEmpty {
+            regions = []  // the retained collection cleared: no fleet regions
+        } else {
+            do { regions = try RegionFile.parse(payload, file: Self.fleetRegions) } catch {
+                logger.error("fleet regions refused, those in force stay: \(error.description)")
+                return
+            }
+        }
+        if let problem = fleetLimits.problem(regions) {
+            logger.error("fleet regions refused, those in force stay: \(problem)")
+            return
+        }
+        switch await engine.mergeFleet(regions) {
+        case .success: break
+        case .failure(let e): logger.error("fleet regions: \(e.message)")
+        }
     }
 
     // MARK: OwnTracks

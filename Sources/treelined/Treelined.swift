@@ -146,7 +146,8 @@ struct Treelined: AsyncParsableCommand {
             }
             do {
                 services.append(.init(service: try MQTTBridge(settings: bridgeSettings, topic: topic, ownTracks: ownTracks,
-                                                              commands: mqtt.commands, store: store, engine: engine, logger: logger)))
+                                                              commands: mqtt.commands, fleetRegions: mqtt.fleetRegions,
+                                                              store: store, engine: engine, logger: logger)))
             } catch { throw DaemonError("\(config): \(error.description)") }
             logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttProgress())??.acked ?? 0))")
         }
