@@ -8,11 +8,11 @@ import Glibc
 /// The MQTT bridge with Debian's mosquitto broker, a password file, and gpsd fed the walk.
 extension Daemon {
     /// Adds an `mqtt:` section to the daemon's config: the broker, the user, a password file.
-    func connect(_ daemon: DaemonProcess, to broker: MosquittoProcess, clientID: String, extra: String = "") throws {
+    func connect(_ daemon: DaemonProcess, to broker: MosquittoProcess, clientID: String, extra: String = "", user: String? = nil) throws {
         let passwordFile = daemon.folder.appendingPathComponent("mqtt-password")
-        try Data((broker.password + "\n").utf8).write(to: passwordFile)
+        try Data(((user.flatMap { broker.users[$0] } ?? broker.password) + "\n").utf8).write(to: passwordFile)
         let config = try String(contentsOf: daemon.config, encoding: .utf8)
-        let section = "mqtt:\n  host: 127.0.0.1\n  port: \(broker.port)\n  client_id: \(clientID)\n  username: \(broker.username)\n  password_file: \(passwordFile.path)\n" + extra
+        let section = "mqtt:\n  host: 127.0.0.1\n  port: \(broker.port)\n  client_id: \(clientID)\n  username: \(user ?? broker.username)\n  password_file: \(passwordFile.path)\n" + extra
         try Data((config + section).utf8).write(to: daemon.config)
     }
 
@@ -262,7 +262,7 @@ extension Daemon {
                     for (k, gpsd) in [gpsd1, gpsd2, gpsd3].enumerated() {
                         let d = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
                         boards.append(d)
-                        try connect(d, to: broker, clientID: "board-\(k + 1)", extra: "  commands: true\n")
+                        try connect(d, to: broker, clientID: "board-\(k + 1)", extra: "  commands: [state, water]\n  fleet_regions: true\n")
                         try await d.start()
                     }
                     let total = Int(sampleRegionCount) + expected.count + 1  // the fleet's album too
@@ -357,5 +357,202 @@ extension Daemon {
             }
         }
         print("fix → socket subscriber, \(expected.count) events each: " + figures.joined(separator: "; "))
+    }
+}
+
+/// Commands over MQTT that anyone on the broker could send: retained ones, repeated ids, ones not
+/// in `mqtt.commands`, the broker's ACL, and the fleet's regions' limits.
+extension Daemon {
+    /// The names of the regions in force (over the socket).
+    func regionNames(_ daemon: DaemonProcess) throws -> [String] {
+        (json(try daemon.client().0.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    }
+
+    /// A retained command (a plant added: visible in the regions and the journal) published
+    /// before the daemon starts is not run at start, nor when the broker restarts (the bridge
+    /// subscribes again and gets it again), nor at the daemon's restart; each run logs it once.
+    @Test func aRetainedCommandIsNeverRun() async throws {
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/#"])
+        defer { subscriber.stop(); broker.finish() }
+        let retained = #"{"id":"r1","cmd":"add_region","kind":"plant","name":"Retained plant","interval_days":3,"at":[40.1,-8.2]}"#
+        try mosquittoPublish(broker: broker, topic: "treeline/board-r/cmd", payload: retained, retain: true)
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-r", extra: "  commands: [add_region, state]\n")
+            let notice = "a retained message on treeline/board-r/cmd is not run"
+            for run in 1...2 {
+                try await daemon.start()
+                try await waitFor(within: 10) { daemon.logText.components(separatedBy: notice).count == run + 1 }
+                if run == 1 {
+                    broker.stop()
+                    try await broker.start()
+                    try await waitFor(within: 20) { daemon.logText.components(separatedBy: "MQTT: connected").count == 3 }
+                    try await Task.sleep(for: .milliseconds(500))
+                }
+                #expect(daemon.logText.components(separatedBy: notice).count == run + 1, "once per topic and run: \(daemon.logText)")
+                #expect(!(try regionNames(daemon)).contains("Retained plant"))
+                #expect(!subscriber.messages.contains { $0.topic == "treeline/board-r/reply" }, "no answer: it did not run")
+                #expect(!subscriber.messages.contains { $0.topic == "treeline/board-r/events" && $0.payload.contains("Retained plant") }, "nothing journaled")
+                if run == 1 { #expect(daemon.terminate()?.status == 0) }
+            }
+            // The same command sent live runs: the topic and the command are taken.
+            try mosquittoPublish(broker: broker, topic: "treeline/board-r/cmd", payload: retained.replacingOccurrences(of: "r1", with: "live-1"))
+            let reply = await subscriber.waitFor(count: 1, topic: "treeline/board-r/reply", within: 10).first.map { json($0.payload) } ?? [:]
+            #expect(reply["id"] as? String == "live-1" && reply["class"] as? String != "ERROR", "\(reply)")
+            #expect(try regionNames(daemon).filter { $0 == "Retained plant" }.count == 1)
+        }
+    }
+
+    /// The same id sent twice runs once: the second reply is the first, byte for byte; and again
+    /// after the daemon restarts. The ids are kept in the database.
+    @Test func aCommandIDRunsOnceAcrossARestart() async throws {
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/board-i/reply"])
+        defer { subscriber.stop(); broker.finish() }
+        let command = #"{"id":"add-once-1","cmd":"add_region","kind":"plant","name":"Once","interval_days":3,"at":[40.1,-8.2]}"#
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-i", extra: "  commands: [add_region]\n")
+            try await daemon.start()
+            try await waitFor(within: 10) { daemon.logText.contains("MQTT: connected") }
+            try await broker.waitForLog("Sending SUBACK to board-i")
+            for k in 1...2 {
+                try mosquittoPublish(broker: broker, topic: "treeline/board-i/cmd", payload: command)
+                _ = await subscriber.waitFor(count: k, within: 10)
+            }
+            #expect(daemon.terminate()?.status == 0)
+            try await daemon.start()
+            try await waitFor(within: 10) { daemon.logText.components(separatedBy: "MQTT: connected").count == 3 }
+            try await Task.sleep(for: .milliseconds(300))
+            try mosquittoPublish(broker: broker, topic: "treeline/board-i/cmd", payload: command)
+            let replies = await subscriber.waitFor(count: 3, within: 10).map(\.payload)
+            #expect(replies.count == 3, "\(replies)")
+            #expect(Set(replies).count == 1, "the same answer each time: \(replies)")
+            #expect(json(replies.first)["class"] as? String != "ERROR", "\(replies)")
+            #expect(try regionNames(daemon).filter { $0 == "Once" }.count == 1, "run once")
+            // A different id runs.
+            try mosquittoPublish(broker: broker, topic: "treeline/board-i/cmd", payload: command.replacingOccurrences(of: "add-once-1", with: "add-once-2"))
+            _ = await subscriber.waitFor(count: 4, within: 10)
+            #expect(try regionNames(daemon).filter { $0 == "Once" }.count == 2)
+        }
+    }
+
+    /// A command not in `mqtt.commands` gets an ERROR naming what is allowed; a bad id too; and
+    /// with no commands listed no command topic is subscribed at all.
+    @Test func aCommandNotInTheListIsRefused() async throws {
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/+/reply"])
+        defer { subscriber.stop(); broker.finish() }
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-l", extra: "  commands: [water, state]\n")
+            try await daemon.start()
+            try await broker.waitForLog("Sending SUBACK to board-l")
+            try mosquittoPublish(broker: broker, topic: "treeline/board-l/cmd", payload: #"{"id":"x1","cmd":"export"}"#)
+            let refused = await subscriber.waitFor(count: 1, within: 10).first?.payload
+            #expect(refused == #"{"id":"x1","class":"ERROR","message":"export is not allowed over MQTT: mqtt.commands allows water, state"}"#)
+            try mosquittoPublish(broker: broker, topic: "treeline/fleet/cmd", payload: #"{"id":"\#(String(repeating: "z", count: 200))","cmd":"state"}"#)
+            let badID = await subscriber.waitFor(count: 2, within: 10).last.map { json($0.payload) } ?? [:]
+            #expect(badID["class"] as? String == "ERROR" && (badID["message"] as? String)?.contains("1 to 128 bytes") == true, "\(badID)")
+            try mosquittoPublish(broker: broker, topic: "treeline/board-l/cmd", payload: #"{"id":"s1","cmd":"state"}"#)
+            let state = await subscriber.waitFor(count: 3, within: 10).last.map { json($0.payload) } ?? [:]
+            #expect(state["class"] as? String == "STATE")
+        }
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-n")
+            try await daemon.start()
+            try await waitFor(within: 10) { daemon.logText.contains("MQTT: connected") }
+            try await Task.sleep(for: .milliseconds(300))
+            try mosquittoPublish(broker: broker, topic: "treeline/board-n/cmd", payload: #"{"id":"n1","cmd":"state"}"#)
+            try await Task.sleep(for: .seconds(1))
+            #expect(!subscriber.messages.contains { $0.topic == "treeline/board-n/reply" }, "no command topic without mqtt.commands")
+            #expect(!broker.runLogText.contains("board-n 0 treeline/board-n/cmd"), "not subscribed")
+        }
+    }
+
+    /// The broker's ACL as the README documents it: a client without the right (a read-only
+    /// viewer, another board) cannot publish a command — the board never sees it — while the
+    /// operator can; the board still publishes its events, and the operator reads them.
+    @Test func theDocumentedACLKeepsCommandsToTheOperator() async throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").standardized, encoding: .utf8)
+        #expect(readme.contains(MosquittoProcess.fleetACL.trimmingCharacters(in: .whitespacesAndNewlines)), "the README documents this ACL")
+        let users = ["operator": "op-\(UUID().uuidString)", "viewer": "v-\(UUID().uuidString)", "board-acl": "b-\(UUID().uuidString)", "board-other": "o-\(UUID().uuidString)"]
+        let broker = try MosquittoProcess(users: users, acl: MosquittoProcess.fleetACL)
+        defer { broker.finish() }
+        try await broker.start()
+        let watcher = MQTTSubscriber(broker: broker, topics: ["treeline/#"], username: "operator")
+        defer { watcher.stop() }
+        try watcher.start()
+        #expect(await watcher.waitUntilSubscribed())
+        func command(_ id: String) -> String { #"{"id":"\#(id)","cmd":"add_region","kind":"plant","name":"By \#(id)","interval_days":3,"at":[40.1,-8.2]}"# }
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-acl", extra: "  commands: [add_region]\n  fleet_regions: true\n", user: "board-acl")
+            try await daemon.start()
+            try await broker.waitForLog("Sending SUBACK to board-acl")
+            for who in ["viewer", "board-other"] {
+                try mosquittoPublish(broker: broker, topic: "treeline/board-acl/cmd", payload: command(who), username: who, password: users[who])
+                try mosquittoPublish(broker: broker, topic: "treeline/fleet/cmd", payload: command(who + "-fleet"), username: who, password: users[who])
+            }
+            try mosquittoPublish(broker: broker, topic: "treeline/board-acl/cmd", payload: command("operator"), username: "operator", password: users["operator"])
+            let reply = await watcher.waitFor(count: 1, topic: "treeline/board-acl/reply", within: 10)
+            #expect(reply.count == 1 && json(reply.first?.payload)["id"] as? String == "operator", "\(reply)")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(watcher.messages.filter { $0.topic == "treeline/board-acl/reply" }.count == 1, "only the operator's command was answered")
+            let names = try regionNames(daemon)
+            #expect(names.contains("By operator") && !names.contains { $0.hasPrefix("By viewer") || $0.hasPrefix("By board-other") }, "\(names)")
+            #expect(broker.runLogText.contains("Denied PUBLISH from"), "the broker said no")
+            #expect(watcher.messages.contains { $0.topic == "treeline/board-acl/events" }, "the board writes its own topics")
+        }
+    }
+
+    /// Fleet regions within the limits of `FleetRegionLimits`: a 1,000,000-vertex region (over
+    /// the message size), a ring over the vertices per ring and a collection over the features
+    /// are each refused with the limit named in the log, and the fleet's regions in force stay.
+    @Test func fleetRegionsOverTheLimitsAreRefusedAndTheOnesInForceStay() async throws {
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/board-f/status"])
+        defer { subscriber.stop(); broker.finish() }
+        let album = #"{"type":"Feature","properties":{"id":"fleet-album","kind":"album","name":"Crew photos"},"geometry":{"type":"Point","coordinates":[-8.2365,40.2020]}}"#
+        func ring(_ n: Int) -> String {
+            var text = "["
+            text.reserveCapacity(n * 30)
+            for k in 0...n {
+                let a = 2 * Double.pi * Double(k % n) / Double(n)
+                if k > 0 { text += "," }
+                text += "[" + String(format: "%.9f,%.9f", -8.2 + 0.01 * cos(a), 40.1 + 0.01 * sin(a)) + "]"
+            }
+            return text + "]"
+        }
+        func polygon(_ id: String, vertices: Int) -> String {
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"id":"\#(id)","kind":"album","name":"\#(id)"},"geometry":{"type":"Polygon","coordinates":[\#(ring(vertices))]}}]}"#
+        }
+        let many = (0...10_000).map { #"{"type":"Feature","properties":{"id":"m\#($0)","kind":"album","name":"m"},"geometry":{"type":"Point","coordinates":[-8.2,40.1]}}"# }
+        let cases: [(name: String, payload: String, says: String)] = [
+            ("a million vertices", polygon("huge", vertices: 1_000_000), "over the limit of 8388608 bytes"),
+            ("a long ring", polygon("long", vertices: 100_001), "a ring of 100001 vertices, over the limit of 100000 vertices per ring"),
+            ("many features", #"{"type":"FeatureCollection","features":[\#(many.joined(separator: ","))]}"#, "10001 features, over the limit of 10000"),
+        ]
+        let file = broker.folder.appendingPathComponent("fleet.geojson")
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-f", extra: "  fleet_regions: true\n")
+            try await daemon.start()
+            try mosquittoPublish(broker: broker, topic: "treeline/fleet/regions", payload: #"{"type":"FeatureCollection","features":[\#(album)]}"#, retain: true)
+            try await waitFor(within: 10) { (try? regionNames(daemon).contains("Crew photos")) == true }
+            let before = try regionNames(daemon)
+            for (k, c) in cases.enumerated() {
+                try Data(c.payload.utf8).write(to: file)
+                try mosquittoPublish(broker: broker, topic: "treeline/fleet/regions", payload: "", retain: true, timeout: 30, file: file)
+                try await waitFor(within: 30) { daemon.logText.components(separatedBy: "fleet regions refused").count == k + 2 }
+                #expect(daemon.logText.contains("fleet regions refused, those in force stay: " + c.says) || daemon.logText.contains(c.says), "\(c.name): \(daemon.logText.suffix(600))")
+                #expect(try regionNames(daemon) == before, "\(c.name): the fleet regions in force stay")
+            }
+            #expect(daemon.isRunning)
+        }
     }
 }

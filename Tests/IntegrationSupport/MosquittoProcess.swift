@@ -7,7 +7,9 @@ import Glibc
 /// its password file, `mosquitto.conf`, persistence (`mosquitto.db`: retained messages and
 /// persistent sessions survive a `stop` and `start`, as a real broker's would — not a `kill`,
 /// which saves nothing) and its log (`mosquitto.log`, every message type). Anonymous clients are
-/// refused. `finish` kills it and removes the folder.
+/// refused. With `acl`, its text is the broker's `acl_file` (what each user may read and write;
+/// `MosquittoProcess.fleetACL` is the one the README documents). `finish` kills it and removes
+/// the folder.
 public final class MosquittoProcess: @unchecked Sendable {
     public static let binary = "/usr/sbin/mosquitto"
     public let port: Int
@@ -20,6 +22,8 @@ public final class MosquittoProcess: @unchecked Sendable {
     public let username: String
     public let password: String
     public let tls: (caFile: String, certFile: String, keyFile: String)?
+    /// The `acl_file`, if one was given.
+    public let aclFile: URL?
     private let lock = NSLock()
     private var process: Process?
     private var stopped = false  // SIGSTOP'd
@@ -27,7 +31,7 @@ public final class MosquittoProcess: @unchecked Sendable {
     /// Writes the password file (`mosquitto_passwd -b`) and the config; starts nothing.
     public init(port: Int = NMEAFeeder.freePort(),
                 users: [String: String] = ["treeline": UUID().uuidString],
-                tls: (caFile: String, certFile: String, keyFile: String)? = nil) throws {
+                tls: (caFile: String, certFile: String, keyFile: String)? = nil, acl: String? = nil) throws {
         guard let first = users["treeline"] != nil ? "treeline" : users.keys.sorted().first else {
             throw POSIXError(.EINVAL, "MosquittoProcess needs at least one user (anonymous clients are refused)")
         }
@@ -41,6 +45,9 @@ public final class MosquittoProcess: @unchecked Sendable {
         config = folder.appendingPathComponent("mosquitto.conf")
         log = folder.appendingPathComponent("mosquitto.log")
         let passwords = folder.appendingPathComponent("passwords")
+        let aclPath = folder.appendingPathComponent("acl")
+        if let acl { try Data(acl.utf8).write(to: aclPath) }
+        aclFile = acl == nil ? nil : aclPath
         for (k, name) in ([first] + users.keys.sorted().filter { $0 != first }).enumerated() {
             let (status, output) = try Self.run("/usr/bin/mosquitto_passwd", (k == 0 ? ["-c"] : []) + ["-b", passwords.path, name, users[name]!])
             guard status == 0 else {
@@ -59,6 +66,7 @@ public final class MosquittoProcess: @unchecked Sendable {
         conf += """
             allow_anonymous false
             password_file \(passwords.path)
+            \(aclFile.map { "acl_file \($0.path)" } ?? "")
             persistence true
             persistence_location \(folder.path)/
             log_dest file \(log.path)
@@ -217,6 +225,37 @@ public final class MosquittoProcess: @unchecked Sendable {
     }
 }
 
+extension MosquittoProcess {
+    /// The fleet's `acl_file` as the README documents it ("The broker's ACL"): one user per
+    /// board, named as its client id (its topic is `treeline/<user>`); `operator` sends commands
+    /// and the fleet's regions; `viewer` only reads the boards' events, status and state.
+    public static let fleetACL = """
+        # Every board (user name = client id, topic treeline/<user>): writes its own topics,
+        # reads its commands and the fleet's; OwnTracks under its name.
+        pattern write treeline/%u/events
+        pattern write treeline/%u/status
+        pattern write treeline/%u/state
+        pattern write treeline/%u/reply
+        pattern read treeline/%u/cmd
+        pattern read treeline/fleet/cmd
+        pattern read treeline/fleet/regions
+        pattern write owntracks/crew/%u
+        pattern write owntracks/crew/%u/#
+
+        # The operator: commands to any board or the fleet, the fleet's regions; reads everything.
+        user operator
+        topic readwrite treeline/#
+        topic read owntracks/#
+
+        # Read-only dashboards (Home Assistant…): events, status, state; never a command.
+        user viewer
+        topic read treeline/+/events
+        topic read treeline/+/status
+        topic read treeline/+/state
+
+        """
+}
+
 final class UnsafeSendableBox<T>: @unchecked Sendable {
     var value: T
     init(_ value: T) { self.value = value }
@@ -231,11 +270,13 @@ public struct MosquittoClientError: Error, CustomStringConvertible {
 
 /// Publishes one message with `mosquitto_pub -q QOS [-r]` (as the broker's first user unless
 /// `username`/`password` are given) and waits for it (killed after `timeout` s, e.g. to a paused
-/// broker); a non-zero exit throws `MosquittoClientError`.
+/// broker); a non-zero exit throws `MosquittoClientError`. `file`: the payload is that file's
+/// bytes (`-f`: a payload too long for a command line), and `payload` is not used.
 public func mosquittoPublish(broker: MosquittoProcess, topic: String, payload: String, retain: Bool = false, qos: Int = 1,
-                             username: String? = nil, password: String? = nil, caFile: String? = nil, timeout: Double = 10) throws {
+                             username: String? = nil, password: String? = nil, caFile: String? = nil, timeout: Double = 10,
+                             file: URL? = nil) throws {
     var arguments = broker.clientArguments(username: username, password: password, caFile: caFile)
-    arguments += ["-q", String(qos), "-t", topic, "-m", payload, "-i", "test-pub-\(UUID().uuidString.prefix(8))"]
+    arguments += ["-q", String(qos), "-t", topic] + (file.map { ["-f", $0.path] } ?? ["-m", payload]) + ["-i", "test-pub-\(UUID().uuidString.prefix(8))"]
     if retain { arguments.append("-r") }
     let (status, output) = try MosquittoProcess.run("/usr/bin/mosquitto_pub", arguments, timeout: timeout)
     guard status == 0 else { throw MosquittoClientError(status: status, output: output) }
@@ -253,6 +294,8 @@ public final class MQTTSubscriber: @unchecked Sendable {
     public let topics: [String]
     public let clientID: String
     public let caFile: String?
+    /// The user it connects as (nil: the broker's first user).
+    public let username: String?
     private let lock = NSLock()
     private var received: [(topic: String, payload: String)] = []
     private var process: Process?
@@ -261,11 +304,13 @@ public final class MQTTSubscriber: @unchecked Sendable {
     private var starts = 0
     private let done = DispatchSemaphore(value: 0)
 
-    public init(broker: MosquittoProcess, topics: [String], clientID: String = "test-sub-\(UUID().uuidString.prefix(8))", tls caFile: String? = nil) {
+    public init(broker: MosquittoProcess, topics: [String], clientID: String = "test-sub-\(UUID().uuidString.prefix(8))", tls caFile: String? = nil,
+                username: String? = nil) {
         self.broker = broker
         self.topics = topics
         self.clientID = clientID
         self.caFile = caFile
+        self.username = username
     }
 
     /// Every message so far, in the order received (QoS 1: a message may come twice, e.g.
@@ -287,7 +332,8 @@ public final class MQTTSubscriber: @unchecked Sendable {
             return true
         }
         guard go else { return }
-        var arguments = broker.clientArguments(caFile: caFile) + ["-q", "1", "-v", "-c", "-i", clientID]
+        var arguments = broker.clientArguments(username: username, password: username.flatMap { broker.users[$0] }, caFile: caFile)
+            + ["-q", "1", "-v", "-c", "-i", clientID]
         for t in topics { arguments += ["-t", t] }
         let command = arguments
         Thread.detachNewThread { [self] in
