@@ -140,6 +140,8 @@ let package = Package(
         ),
         // Loading, NMEA and Rules: TrackCLITests counts the used, thinned fixes of a log itself.
         .testTarget(name: "CLITests", dependencies: ["treeline", "Geo", "Loading", "NMEA", "Rules"]),
+        // The web app's pure checks (a photo's format, a request's path), without a server.
+        .testTarget(name: "WebTests", dependencies: ["Web"]),
     ]
 )
 
