@@ -61,6 +61,7 @@ struct APIRoutes {
         router.get("/api/trees.geojson") { _, _ in await geoJSON(.trees) }
         router.get("/api/track.geojson") { _, _ in await geoJSON(.track) }
         router.post("/api/captures") { request, _ in try await photoCapture(request) }
+        router.get("/api/photos/:name") { request, _ in photo(request) }
         router.get("/api/web.json") { _, _ in webSettings() }
     }
 
@@ -75,12 +76,24 @@ struct APIRoutes {
     /// `POST /api`: exactly the socket's answer. A request that does not parse is 400; one
     /// the daemon refuses (no such region, outside the album, …) is 422; both with the socket's message.
     func command(_ request: Request) async throws -> Response {
+        // A page elsewhere may POST text/plain or a form without asking the browser first;
+        // only a script of this page's origin can send JSON.
+        guard Self.isJSON(request.headers[.contentType]) else {
+            let sent = request.headers[.contentType].map { "Content-Type \(TextExcerpt.short($0))" } ?? "no Content-Type"
+            return Self.error(RequestError("POST /api takes one command as JSON with Content-Type: application/json (\(sent) was sent)"), status: .unsupportedMediaType)
+        }
         let body = try await request.body.collect(upTo: settings.maxBodyBytes)
         let (bad, result) = await Commands.answer(Array(buffer: body), delegate: delegate)
         switch result {
         case .success(let json): return Self.json(json)
         case .failure(let e): return Self.error(e, status: bad ? .badRequest : .unprocessableContent)
         }
+    }
+
+    /// `application/json`, with parameters (`; charset=utf-8`) or none.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let type = contentType?.split(separator: ";", maxSplits: 1).first else { return false }
+        return type.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
     }
 
     /// `GET /api/events`: the subscription as Server-Sent Events. Each journal event carries
@@ -158,6 +171,21 @@ struct APIRoutes {
         return Self.json(out)
     }
 
+    /// `GET /api/photos/NAME`: a kept photo, by exactly the name the server wrote, with the
+    /// Content-Type of the format it was checked to be at upload and is checked to be again
+    /// now; in a sandbox and as a download's name, so that it is never a page of this origin.
+    func photo(_ request: Request) -> Response {
+        let prefix = "/api/photos/"
+        let name = request.uri.path.hasPrefix(prefix) ? String(request.uri.path.dropFirst(prefix.count)) : ""
+        guard let format = Photo.format(ofName: name), let bytes = Photo.load(folder: settings.photos, name: name, format: format) else {
+            return Self.error(RequestError("no photo \(TextExcerpt.short(name)) on this board: a capture's photo is at /api/photos/ and the file name the capture lists"), status: .notFound)
+        }
+        return Response(status: .ok, headers: [.contentType: format.contentType,
+                                               HTTPField.Name("Content-Disposition")!: #"inline; filename="\#(name)""#,
+                                               .contentSecurityPolicy: "sandbox"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     /// `POST /api/captures?album=ID&note=TEXT` with a photo as the body: kept in the photos
     /// folder and recorded as the socket's `capture` with its file. Refused (outside the album,
     /// no fresh fix): the photo is not kept.
@@ -173,14 +201,13 @@ struct APIRoutes {
         }
         defer { uploads.give() }
         let body = Array(buffer: try await request.body.collect(upTo: settings.maxPhotoBytes))
-        guard let ext = Photo.fileExtension(of: body) else {
-            return Self.error(RequestError("the body is not a JPEG, PNG, WebP, HEIC or GIF picture (\(body.count) bytes)"), status: .unsupportedMediaType)
+        guard let format = PhotoFormat.of(body) else {
+            return Self.error(RequestError("the body is not a whole \(PhotoFormat.accepted) picture (\(body.count) bytes): send the photo file itself as the body"), status: .unsupportedMediaType)
         }
-        let name = Photo.name(of: body, ext: ext)
+        let name = Photo.name(of: body, format: format)
         let path = settings.photos + "/" + name
         do {
-            try FileManager.default.createDirectory(atPath: settings.photos, withIntermediateDirectories: true)
-            try Data(body).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Photo.keep(body, folder: settings.photos, name: name)
         } catch {
             logger.error("cannot keep a photo in \(settings.photos): \(error)")
             return Self.error(RequestError("the photo could not be kept on the board (see treelined's log)"), status: .internalServerError)
@@ -198,25 +225,76 @@ struct APIRoutes {
     }
 }
 
-/// A photo's kind by its first bytes, and its file name: when and a hash of its bytes.
+/// A kept photo: its file name (when, a hash of its bytes, a random part, the extension of the
+/// format its bytes were checked to be), the file written 0600 in a folder 0700, and served back
+/// only by that name with that format's Content-Type.
 enum Photo {
-    static func fileExtension(of b: [UInt8]) -> String? {
-        if b.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "png" }
-        if b.count > 12, b.starts(with: Array("RIFF".utf8)), Array(b[8..<12]) == Array("WEBP".utf8) { return "webp" }
-        if b.starts(with: Array("GIF8".utf8)) { return "gif" }
-        if b.count > 12, Array(b[4..<8]) == Array("ftyp".utf8) { return "heic" }
-        return nil
-    }
-
-    static func name(of bytes: [UInt8], ext: String) -> String {
+    static func name(of bytes: [UInt8], format: PhotoFormat) -> String {
         let hash = SHA256.hash(data: bytes).prefix(8).map { String(format: "%02x", $0) }.joined()
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         // The time, the content's hash, and a random part: the same bytes sent twice are two files.
-        return "\(f.string(from: Date()))-\(hash)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).\(ext)"
+        return "\(f.string(from: Date()))-\(hash)-\(String(format: "%08x", UInt32.random(in: 0...UInt32.max))).\(format.fileExtension)"
+    }
+
+    /// The format a name written by `name(of:format:)` says, when `name` is exactly such a name:
+    /// `yyyyMMddTHHmmssZ-` 16 hex digits `-` 1 to 8 hex digits (older names have fewer) `.ext`.
+    static func format(ofName name: some StringProtocol) -> PhotoFormat? {
+        let b = Array(name.utf8)
+        func digits(_ r: Range<Int>) -> Bool { r.upperBound <= b.count && b[r].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        func hex(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) }
+        guard b.count > 34, digits(0..<8), b[8] == UInt8(ascii: "T"), digits(9..<15), b[15] == UInt8(ascii: "Z"), b[16] == UInt8(ascii: "-"),
+              b[17..<33].allSatisfy(hex), b[33] == UInt8(ascii: "-") else { return nil }
+        let rest = b[34...]
+        guard let dot = rest.firstIndex(of: UInt8(ascii: ".")), (1...8).contains(dot - 34), b[34..<dot].allSatisfy(hex) else { return nil }
+        return PhotoFormat(fileExtension: String(decoding: b[(dot + 1)...], as: UTF8.self))
+    }
+
+    /// Writes `bytes` as `folder/name`, mode 0600 in a folder of mode 0700 whatever the umask:
+    /// through a temporary file renamed into place, so a reader never sees half a photo.
+    static func keep(_ bytes: [UInt8], folder: String, name: String) throws(WebError) {
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST { throw WebError("cannot create \(folder): \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard lstat(folder, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { throw WebError("\(folder) is not a folder") }
+        if st.st_mode & 0o7777 != 0o700, chmod(folder, 0o700) != 0 { throw WebError("cannot make \(folder) 0700: \(String(cString: strerror(errno)))") }
+        let temporary = folder + "/." + name + ".part"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw WebError("cannot create \(temporary): \(String(cString: strerror(errno)))") }
+        var ok = fchmod(fd, 0o600) == 0
+        var written = 0
+        while ok && written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { ok = false } else { written += n }
+        }
+        ok = ok && fsync(fd) == 0
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        guard ok, rename(temporary, folder + "/" + name) == 0 else {
+            unlink(temporary)
+            throw WebError("cannot write \(folder)/\(name): \(reason)")
+        }
+    }
+
+    /// The bytes of the kept photo `name` when they are still the format its name says; nil
+    /// when there is no such regular file or they are not.
+    static func load(folder: String, name: String, format: PhotoFormat) -> [UInt8]? {
+        let fd = open(folder + "/" + name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var got = 0
+        while got < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            got += n
+        }
+        return PhotoFormat.check(bytes, are: format) ? bytes : nil
     }
 }
 

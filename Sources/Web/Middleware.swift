@@ -18,15 +18,15 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let offered = request.uri.queryParameters.get("token") {
             guard token.matches(Array(offered.utf8)) else { return Self.unauthorized("the token in the address is not this board's: open the URL `treeline web` prints on the board") }
-            // Back to the same page without the token: a path of this origin only (never
-            // "//host", which a browser would take for another site), the rest of the query
-            // encoded again.
+            // Back to the same page without the token: a plain path of this origin only (never
+            // "//host" or "/\\host", which a browser would take for another site; anything odd
+            // goes to "/"), the rest of the query encoded again.
             var allowed = CharacterSet.urlQueryAllowed
             allowed.remove(charactersIn: "&=+#")
             func encoded(_ s: Substring) -> String { String(s).addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
             var rest = request.uri.queryParameters.filter { $0.key != "token" }.map { "\(encoded($0.key))=\(encoded($0.value))" }.joined(separator: "&")
             if !rest.isEmpty { rest = "?" + rest }
-            let path = request.uri.path.hasPrefix("//") || !request.uri.path.hasPrefix("/") ? "/" : request.uri.path
+            let path = RequestChecks.redirectTarget(forPath: request.uri.path)
             var cookie = "\(Self.cookieName)=\(token.text); Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"
             if secureCookie { cookie += "; Secure" }
             return Response(status: .seeOther, headers: [.location: path + rest, .setCookie: cookie, .cacheControl: "no-store"])
@@ -42,11 +42,28 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
             for pair in header.split(separator: ";") {
                 let kv = pair.split(separator: "=", maxSplits: 1)
                 if kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces) == Self.cookieName, token.matches(Array(kv[1].utf8)) {
+                    // The browser sends the cookie to this board from a page on any of its
+                    // ports (SameSite counts every port as the same site): a change must come
+                    // from this origin's own page.
+                    if Self.changesState.contains(request.method),
+                       !RequestChecks.isSameOrigin(origin: request.headers[.origin], secFetchSite: request.headers[HTTPField.Name("Sec-Fetch-Site")!],
+                                                   host: request.head.authority, scheme: secureCookie ? "https" : "http") {
+                        return Self.crossOrigin(request)
+                    }
                     return try await next(request, context)
                 }
             }
         }
         return Self.unauthorized("this board's web app needs its token: open the URL `treeline web` prints on the board (…/?token=…), or send Authorization: Bearer <token>")
+    }
+
+    static var changesState: Set<HTTPRequest.Method> { [.post, .put, .patch, .delete] }
+
+    static func crossOrigin(_ request: Request) -> Response {
+        let from = request.headers[.origin].map { "from \(TextExcerpt.short($0))" } ?? "without an Origin"
+        var response = APIRoutes.error(RequestError("\(request.method.rawValue) \(TextExcerpt.short(request.uri.path)) \(from) is refused: with the cookie a change must come from this board's own page (same origin); other clients send Authorization: Bearer <token>"), status: .forbidden)
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
     static func unauthorized(_ message: String) -> Response {
@@ -78,8 +95,10 @@ struct ErrorsAsJSON<Context: RequestContext>: RouterMiddleware {
 }
 
 /// Headers every answer carries: no sniffing, no framing, no referrer (an address may hold the
-/// token), a content policy of this origin only (tiles, when configured, from their host).
-struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+/// token), a content policy of this origin only (tiles, when configured, from their host), and
+/// nothing of `/api` cached. One set, for the router's answers (`SecurityHeaders`) and for those
+/// written below it (`RequestLimits`' 413).
+struct SecurityHeaderSet: Sendable {
     let policy: String
 
     init(tiles: String?) {
@@ -101,13 +120,34 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
+    /// Sets them on `fields`. A content policy already there (a photo's `sandbox`) is kept and
+    /// the usual one added to it; `noStore`: `Cache-Control: no-store`.
+    func apply(to fields: inout HTTPFields, noStore: Bool) {
+        fields[.xContentTypeOptions] = "nosniff"
+        fields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        fields[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        fields[.contentSecurityPolicy] = fields[.contentSecurityPolicy].map { "\($0); \(policy)" } ?? policy
+        if noStore { fields[.cacheControl] = "no-store" }
+    }
+}
+
+struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+    let set: SecurityHeaderSet
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-        response.headers[.contentSecurityPolicy] = policy
-        if request.uri.path.hasPrefix("/api") { response.headers[.cacheControl] = "no-store" }
+        set.apply(to: &response.headers, noStore: request.uri.path.hasPrefix("/api"))
         return response
+    }
+}
+
+/// Refuses with 400, before any file or route is looked up, a path (as received, not decoded)
+/// that holds a NUL, a control character, a backslash or an encoded slash (`RequestChecks`).
+struct PathGuard<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let reason = RequestChecks.refusal(ofPath: request.uri.path) {
+            return APIRoutes.error(RequestError("\(reason): ask for the page's own addresses (/, /ar/, /api/…) as they are"), status: .badRequest)
+        }
+        return try await next(request, context)
     }
 }

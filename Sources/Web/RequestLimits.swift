@@ -21,12 +21,14 @@ final class RequestLimits: ChannelDuplexHandler, RemovableChannelHandler {
     let body: TimeAmount
     let bodyBytes: Int
     let photoBytes: Int
+    let headers: SecurityHeaderSet
     private var timer: Scheduled<Void>?
     private var limit = 0
     private var received = 0
     private var refused = false
 
-    init(head: TimeAmount, body: TimeAmount, bodyBytes: Int, photoBytes: Int) {
+    init(head: TimeAmount, body: TimeAmount, bodyBytes: Int, photoBytes: Int, headers: SecurityHeaderSet) {
+        self.headers = headers
         self.head = head
         self.body = body
         self.bodyBytes = bodyBytes
@@ -67,7 +69,9 @@ final class RequestLimits: ChannelDuplexHandler, RemovableChannelHandler {
         refused = true
         timer?.cancel()
         let message = RequestError("the body is over the limit of \(limit >= 1 << 20 ? "\(limit >> 20) MiB (http.max_photo_mib)" : "\(limit >> 10) KiB (http.max_body_kib)")").json
-        let response = HTTPResponse(status: .contentTooLarge, headerFields: [.contentType: "application/json", .contentLength: String(message.count), .connection: "close"])
+        var fields: HTTPFields = [.contentType: "application/json", .contentLength: String(message.count), .connection: "close"]
+        headers.apply(to: &fields, noStore: true)
+        let response = HTTPResponse(status: .contentTooLarge, headerFields: fields)
         context.write(wrapOutboundOut(.head(response)), promise: nil)
         context.write(wrapOutboundOut(.body(ByteBuffer(bytes: message))), promise: nil)
         let channel = context.channel

@@ -61,16 +61,23 @@ public struct WebService: Service {
         self.onListening = onListening
     }
 
+    static let tlsShutdownTimeout: TimeAmount = .milliseconds(300)
+
     public func run() async throws {
         let streams = OpenStreams()
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: SecurityHeaders(tiles: settings.tiles))
+        let headers = SecurityHeaderSet(tiles: settings.tiles)
+        router.add(middleware: SecurityHeaders(set: headers))
+        // Before anything looks a file up: a path with a NUL, a control character, a backslash
+        // or an encoded slash is 400 (the file middleware decodes the path, and a NUL cuts the
+        // name it opens short of the extension that types the answer).
+        router.add(middleware: PathGuard())
         router.add(middleware: ErrorsAsJSON())
         router.add(middleware: TokenGate(token: settings.token, secureCookie: settings.tls != nil))
         router.add(middleware: FileMiddleware(settings.root, searchForIndexHtml: true, logger: logger)
             .withAdditionalMediaType(MediaType(type: .application, subType: "javascript"), mappedToFileExtension: "mjs"))
         router.add(middleware: FileMiddleware(settings.leaflet, urlBasePath: "/leaflet", logger: logger))
-        router.add(middleware: FileMiddleware(settings.photos, urlBasePath: "/api/photos", logger: logger))
+        // Photos are a route of their own (`APIRoutes.photo`), not files served by extension.
         APIRoutes(settings: settings, delegate: delegate, hub: hub, streams: streams, logger: logger).add(to: router)
         // The AR view is the folder ar/. The router takes "/ar/" for "/ar" too, and the files
         // are served only when it finds nothing: so only the bare path is redirected.
@@ -79,14 +86,20 @@ public struct WebService: Service {
             return Response(status: .movedPermanently, headers: [.location: "/ar/"])
         }
 
-        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestLimits(head: settings.headDeadline, body: settings.bodyDeadline, bodyBytes: settings.maxBodyBytes, photoBytes: settings.maxPhotoBytes)],
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestLimits(head: settings.headDeadline, body: settings.bodyDeadline, bodyBytes: settings.maxBodyBytes, photoBytes: settings.maxPhotoBytes, headers: headers)],
                                                idleTimeout: .seconds(120))
         let server: HTTPServerBuilder
         if let tls = settings.tls {
             do {
                 let chain = try NIOSSLCertificate.fromPEMBytes(Array(tls.certificate.utf8)).map { NIOSSLCertificateSource.certificate($0) }
                 let key = try NIOSSLPrivateKey(bytes: Array(tls.key.utf8), format: .pem)
-                server = try .tls(.http1(configuration: http1), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+                var tlsConfiguration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+                // A connection closing (every open one at shutdown) waits this long for the
+                // client's close_notify, which a browser or a script may never send: NIO's
+                // default of 5 s held SIGTERM that long with a page open (the README's promise
+                // is 2 s). Every answer is delimited by its length or chunks, so nothing needs it.
+                tlsConfiguration.shutdownTimeout = Self.tlsShutdownTimeout
+                server = try .tls(.http1(configuration: http1), tlsConfiguration: tlsConfiguration)
             } catch {
                 throw WebError("the web app's certificate or key cannot be used: \(error)")
             }

@@ -7,9 +7,10 @@ import { arrange, busy, byId, el, setText, showMessage } from "./dom.js";
 import { clock, metres } from "./format.js";
 import { refreshRegions, whereText } from "./regions.js";
 
-// Photos the server kept (POST /api/captures) are named <time>-<hash>.<ext> and served back
-// from /api/photos/; a capture's file from elsewhere (a phone's path) cannot be shown.
-const SERVED_PHOTO = /^\d{8}T\d{6}Z-[0-9a-f]+\.(jpg|png|webp|gif)$/;
+// Photos the server kept (POST /api/captures) are named <time>-<hash>-<random>.<ext> and served
+// back from /api/photos/ by exactly that name; a capture's file from elsewhere (a phone's path)
+// cannot be shown.
+const SERVED_PHOTO = /^\d{8}T\d{6}Z-[0-9a-f]{16}-[0-9a-f]{1,8}\.(jpg|png|webp|heic|avif|gif)$/;
 
 const rows = new Map(); // id → {li, …}
 let albums = [];
