@@ -134,7 +134,9 @@ for query, words in [("since=x", "\"since\" must be a whole number"), ("kinds=tr
 
 # --- A photo captured outside its album is refused, and not kept on the board.
 import os
-png = bytes.fromhex("89504e470d0a1a0a") + b"\0" * 64
+# A real 1×1 PNG (a bare signature is refused as not a picture before the album is looked at).
+png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c49444154789c63f8cf"
+                    "c0000003010100c9fe92ef0000000049454e44ae426082")
 status, _, body = board.request("POST", "/api/captures?album=album-miradouro&note=far", body=png, headers={"Content-Type": "image/png"})
 answer = json.loads(body)
 check((status == 200 and answer.get("recorded") is False) or status == 422, f"a photo outside the album: {status} {body[:200]!r}")

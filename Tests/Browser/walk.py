@@ -157,6 +157,12 @@ if until("the album added here, entered", lambda: any(li.get_attribute("data-ins
     if until("the photo capture recorded", photo_capture, 15):
         status, _, body = board.request("GET", "/api/photos/" + os.path.basename(kept["file"]))
         check(status == 200 and body == open(photo, "rb").read(), f"the photo kept on the board is the one sent: {status}, {len(body)} bytes")
+        # The page shows it, by the name the board wrote, from /api/photos/.
+        served = "/api/photos/" + os.path.basename(kept["file"])
+        until("the photo shown in its album", lambda: driver.execute_script(
+            "const i = [...document.querySelectorAll('#albums-list img')].find(i => new URL(i.src).pathname === arguments[0]);"
+            " if (i) i.scrollIntoView(); return !!i && i.complete && i.naturalWidth > 0",
+            served), 15)
     result(captured_in=album, photo=os.path.basename(kept.get("file", "")))
 
 # --- Reload mid-walk: nothing lost, nothing doubled.

@@ -102,6 +102,41 @@ extension Daemon {
         }
     }
 
+    /// A hostile page or upload cannot turn the board's own origin against its user: a picture
+    /// that is a page is refused (415), a photo is served only by the name the board wrote, as
+    /// its checked type, in a sandbox; paths with a NUL, a control character, a backslash or an
+    /// encoded slash are 400 before any file is opened; with the cookie a change must be JSON
+    /// (415) from this origin (403: another port of the same host is another origin), while
+    /// the bearer token works from anywhere; the 413 carries the security headers; `/?token=`
+    /// sends the browser back to a plain path of this origin only. Files 0600, folder 0700.
+    @Test func aHostilePageOrUploadCannotUseTheBoardsOrigin() async throws {
+        try await walkWith("web_attacks", linesPerTick: 10, tick: 0.1, timeout: 240) { r, daemon in
+            #expect((r.results["photo"] as? String ?? "").hasSuffix(".png"))
+            #expect(daemon.isRunning)
+        }
+    }
+
+    /// SIGTERM ends the daemon within 2 s (as the README says) with a page open: an event
+    /// stream, the AR view's layout stream and an idle keep-alive connection, over TLS, whose
+    /// client never answers the close with its own close_notify.
+    @Test func sigtermEndsTheDaemonWithinTwoSecondsWithAPageOpen() async throws {
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            let port = try serveWeb(daemon)
+            try await daemon.start()
+            let script = try BrowserScript("held_open", arguments: webArguments(daemon, port: port))
+            #expect(await script.waitFor("READY", timeout: 30))
+            try await Task.sleep(for: .milliseconds(500))
+            let stopped = daemon.terminate(within: 10)
+            print("SIGTERM with a page open: \(stopped.map { String(format: "exit %d after %.2f s", $0.status, $0.seconds) } ?? "not within 10 s")")
+            #expect(stopped?.status == 0)
+            #expect((stopped?.seconds ?? 99) < 2, "SIGTERM took \(stopped?.seconds ?? 99) s with a page open")
+            let r = await script.finish(timeout: 30)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+    }
+
     /// The web app in Debian's chromium on a 360×740 screen, while gpsd is fed the walk at
     /// 100 lines a second: the position within 2 s of gpsd's fix, every event in Events with
     /// none lost or doubled across a reload, Water, Add plant here, Add album here and Capture
