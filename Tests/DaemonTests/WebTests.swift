@@ -116,6 +116,15 @@ extension Daemon {
         }
     }
 
+    /// The cross-port attack in chromium: a page on another port of the board's host (the same
+    /// site, so the cookie goes along) posts to /api by fetch no-cors and by a form; nothing is
+    /// added, and the board's own page still posts.
+    @Test func aPageOnAnotherPortCannotChangeTheBoardWithItsCookie() async throws {
+        try await afterTheWalk("cross_port", timeout: 120) { r in
+            #expect((r.results["own_page"] as? [Any])?.first as? Int == 200)
+        }
+    }
+
     /// SIGTERM ends the daemon within 2 s (as the README says) with a page open: an event
     /// stream, the AR view's layout stream and an idle keep-alive connection, over TLS, whose
     /// client never answers the close with its own close_notify.
