@@ -125,8 +125,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
-        // The daemon binary with a real gpsd, a real socket and a real SQLite file.
-        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Geo", "Loading"]),
+        // The daemon binary with a real gpsd, a real socket and a real SQLite file (Store: journals of
+        // any length written beforehand, for the catch-up tests).
+        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Geo", "Loading", "Store"]),
         // systemd's own checks of the units in systemd/.
         .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "NMEA", "TestSupport"]),

@@ -51,6 +51,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// A `read` held back until the client reads its answers.
     private var readHeld = false
     private var takingLines = false
+    /// `pump` is running (a flush inside it can call it again).
+    private var pumping = false
 
     init(delegate: any ServerDelegate, hub: Hub, queueLimit: Int, logger: Logger, maximumLine: Int = 64 * 1024) {
         self.delegate = delegate
@@ -258,14 +260,20 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     /// Sends what can be sent now: journal pages while catching up, else the queue.
+    ///
+    /// The subscription is changed in place, never through a copy written back later: a flush
+    /// below can drain the socket, which calls `channelWritabilityChanged` and so `pump` again
+    /// from inside this one. A copy would then still hold the old `lastSeq`, and the inner call
+    /// would send the same pages again (every event of a long catch-up twice). The inner call now
+    /// returns at once; this loop goes on while the channel takes more.
     private func pump() {
-        guard let context, var s = subscription, !closing else { return }
-        defer { if !closing { subscription = s } }
-        let channel = context.channel
-        while s.catchingUp && channel.isWritable {
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        while let context, !closing, let s = subscription, s.catchingUp, context.channel.isWritable {
             let page: [JournalEvent]
             do {
-                page = try delegate.store.events(after: s.lastSeq, filter: s.filter, limit: 256)
+                page = try delegate.store.events(after: s.lastSeq, filter: s.filter, limit: Self.pageSize)
             } catch {
                 logger.error("\(error)")
                 reply(error: "cannot read the journal: \(error.description)")
@@ -274,7 +282,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             // Read and switch in one step on this loop: an event committed after this read is
             // published here after it, and so comes live.
             if page.isEmpty {
-                s.catchingUp = false
+                subscription?.catchingUp = false
                 break
             }
             var scratch: [UInt8] = []
@@ -282,18 +290,23 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 scratch.removeAll(keepingCapacity: true)
                 e.appendLine(to: &scratch)
                 context.write(wrapOutboundOut(ByteBuffer(bytes: scratch)), promise: nil)
-                s.lastSeq = e.seq
             }
+            subscription?.lastSeq = page[page.count - 1].seq
             context.flush()
         }
+        guard let context, !closing, subscription?.catchingUp == false else { return }
         var wrote = false
-        while !s.catchingUp, channel.isWritable, let (e, line, received) = s.queue.popFirst() {
+        while context.channel.isWritable, let s = subscription, let (e, line, received) = s.queue.first {
+            subscription!.queue.removeFirst()
+            subscription!.lastSeq = e.seq
             send(e, line, received, timing: s.timing, context: context)
-            s.lastSeq = e.seq
             wrote = true
         }
         if wrote { context.flush() }
     }
+
+    /// Journal events read at a time while catching up.
+    static let pageSize = 256
 
     private func send(_ e: JournalEvent, _ line: ByteBuffer, _ received: UInt64?, timing: Bool, context: ChannelHandlerContext) {
         guard timing, let received else {
@@ -307,27 +320,30 @@ final class ConnectionHandler: ChannelDuplexHandler {
         context.write(wrapOutboundOut(timed), promise: nil)
     }
 
-    /// A committed batch from the hub.
+    /// A committed batch from the hub. As in `pump`, the subscription is changed in place: the
+    /// flush at the end may run `pump` (through a writability change), which takes from the queue.
     func deliver(_ batch: Batch) {
-        guard let context, var s = subscription, !closing else { return }
+        guard let context, let s = subscription, !closing else { return }
         // While catching up the journal has these (they were committed before being published).
         guard !s.catchingUp else { return }
-        defer { if !closing { subscription = s } }
+        let filter = s.filter, timing = s.timing
         var wrote = false
-        for (k, e) in batch.events.enumerated() where e.seq > s.lastSeq {
-            guard s.filter.matches(e.entry) else {
-                if s.queue.isEmpty { s.lastSeq = e.seq }
+        for (k, e) in batch.events.enumerated() {
+            // Each seq once: what the catch-up or an earlier batch sent is passed over.
+            guard let sub = subscription, e.seq > sub.lastSeq, (sub.queue.last?.0.seq ?? sub.lastSeq) < e.seq else { continue }
+            guard filter.matches(e.entry) else {
+                if sub.queue.isEmpty { subscription!.lastSeq = e.seq }
                 continue
             }
-            if s.queue.isEmpty && context.channel.isWritable {
-                send(e, batch.lines[k], batch.receivedNanos, timing: s.timing, context: context)
-                s.lastSeq = e.seq
+            if sub.queue.isEmpty && context.channel.isWritable {
+                send(e, batch.lines[k], batch.receivedNanos, timing: timing, context: context)
+                subscription!.lastSeq = e.seq
                 wrote = true
             } else {
-                s.queue.append((e, batch.lines[k], batch.receivedNanos))
-                if s.queue.count > queueLimit {
+                subscription!.queue.append((e, batch.lines[k], batch.receivedNanos))
+                if subscription!.queue.count > queueLimit {
                     if wrote { context.flush() }
-                    lagged(at: s.lastSeq, context: context)
+                    lagged(at: subscription?.lastSeq ?? e.seq, context: context)
                     return
                 }
             }
