@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""compare.py SUBSCRIBED EXPECTED: the EVENT lines a subscriber got against `treeline replay`'s.
+"""compare.py SUBSCRIBED EXPECTED [REGIONS]: the EVENT lines a subscriber got against `treeline replay`'s.
 
-Passes when the subscriber's EVENT lines carry seq 1…N, each once and in order, and each equals
-replay's event of the same rank: every field but `class`, `seq` and `received_ns` equal, numbers
+Passes when the subscriber's EVENT lines carry seq 1…N, each once and in order; the first are the
+`region_added` announcements of the features of REGIONS (the regions file the daemon started with),
+in the file's order, and each after them equals replay's event of the same rank: every field but `class`, `seq` and `received_ns` equal, numbers
 allowed to differ by one unit in their last printed digit (gpsd parses the NMEA coordinates with
 its own arithmetic, so a distance on a rounding tie may print 1.16 live and 1.17 replayed).
 Prints the first difference otherwise, and exits 1.
@@ -38,18 +39,28 @@ def same(a, b):
 
 got = load(sys.argv[1])
 expected = load(sys.argv[2])
+regions = []
+if len(sys.argv) > 3:
+    with open(sys.argv[3]) as f:
+        regions = [feature["properties"]["id"] for feature in json.load(f)["features"]]
 events = [e for e in got if e.get("class") == "EVENT"]
 others = [e for e in got if e.get("class") != "EVENT"]
 if others:
     print(f"compare: {len(others)} lines that are not events, e.g. {others[0]}")
 seqs = [int(e["seq"]) for e in events]
-if seqs != list(range(1, len(expected) + 1)):
+total = len(regions) + len(expected)
+if seqs != list(range(1, total + 1)):
     dup = len(seqs) - len(set(seqs))
-    print(f"compare: seqs are not 1…{len(expected)}: {len(seqs)} events, {dup} repeated, first {seqs[:5]}, last {seqs[-5:]}")
+    print(f"compare: seqs are not 1…{total}: {len(seqs)} events, {dup} repeated, first {seqs[:5]}, last {seqs[-5:]}")
     sys.exit(1)
+announced = [(e.get("type"), e.get("region")) for e in events[:len(regions)]]
+if announced != [("region_added", r) for r in regions]:
+    print(f"compare: the first {len(regions)} events are not the announcements of {regions}: {announced}")
+    sys.exit(1)
+events = events[len(regions):]
 for i, (e, x) in enumerate(zip(events, expected)):
     e = {k: v for k, v in e.items() if k not in ("class", "seq", "received_ns")}
     if not same(e, x):
         print(f"compare: event {i + 1} differs:\n  subscribed {json.dumps(e)}\n  replayed   {json.dumps(x)}")
         sys.exit(1)
-print(f"compare: {len(events)} events, seq 1…{len(events)}, each equal to replay's")
+print(f"compare: {len(regions)} announcements and {len(events)} events, seq 1…{total}, each once, each event equal to replay's")
