@@ -204,7 +204,7 @@ clean:
 # Prints each target's executions; fails if one crashed, its input kept in
 # Fuzz/Reproducers/TARGET/ (which `make test` replays). Details: Fuzz/README.md, Fuzz/fuzz.sh.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= nmea fields regions config request monitor
+FUZZ_TARGETS ?= nmea fields regions config request monitor commands
 FUZZ_JOBS    ?= 1
 fuzz: deps
 	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_JOBS="$(FUZZ_JOBS)" Fuzz/fuzz.sh

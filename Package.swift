@@ -81,11 +81,18 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The engine: the actor that takes fixes and commands, commits events with the state they
+        // leave and publishes them; every transport hands it the same typed commands. A library, so
+        // the daemon, its tests and the fuzz target that runs every command run the same code.
+        .target(name: "Engine", dependencies: [
+            "Geo", "Rules", "GPSD", "Store", "Server", "AR", "MQTT", "Web",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The systemd service: gpsd → monitor → journal → subscribers.
         .executableTarget(
             name: "treelined",
             dependencies: [
-                "Geo", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT", "Web",
+                "Engine", "Geo", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -150,10 +157,11 @@ let package = Package(
 // checks live in FuzzChecks. Built with `-DFUZZING` and the fuzzer and address sanitizers (only
 // by `make fuzz`, into .build-fuzz), an executable is libFuzzer's; in a normal build it is a
 // replayer (`fuzz-nmea FILE|DIR…`), which FuzzRegressionTests runs on every saved input.
-let fuzzTargets = ["nmea", "fields", "regions", "config", "request", "monitor"]
+let fuzzTargets = ["nmea", "fields", "regions", "config", "request", "monitor", "commands"]
 package.targets += [
     .target(name: "FuzzChecks", dependencies: [
-        "Geo", "NMEA", "Rules", "Config", "Server", .product(name: "NIOCore", package: "swift-nio"),
+        "Geo", "NMEA", "Rules", "Config", "Server", "Engine", "Store", "Loading", .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
     ], path: "Fuzz/Checks"),
     .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
 ] + fuzzTargets.map { .executableTarget(name: "fuzz-\($0)", dependencies: ["FuzzChecks"], path: "Fuzz/\($0)") }

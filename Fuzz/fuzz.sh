@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 SWIFT=${SWIFT:-swift}
-ALL="nmea fields regions config request monitor"
+ALL="nmea fields regions config request monitor commands"
 TARGETS=${FUZZ_TARGETS:-$ALL}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
@@ -46,7 +46,7 @@ bin=$("$SWIFT" build "${build_flags[@]}" --show-bin-path)
 seeds=$SCRATCH/seeds
 if [ ! -e "$seeds/.done" ]; then
     rm -rf "$seeds"
-    mkdir -p "$seeds"/{nmea,fields,regions,config,request,monitor}
+    mkdir -p "$seeds"/{nmea,fields,regions,config,request,monitor,commands}
     for f in Tests/ConformanceTests/gpsd-3.22/*.log Data/walk.nmea; do
         split -C 4000 -d -a 4 "$f" "$seeds/nmea/$(basename "$f")."
     done
@@ -55,11 +55,18 @@ if [ ! -e "$seeds/.done" ]; then
         | split -l 1 -d -a 5 - "$seeds/fields/line."
     cp Data/*.geojson "$seeds/regions/"
     cp Data/treeline.yaml "$seeds/config/"
+    cp Fuzz/Corpus/request/* "$seeds/commands/"
     touch "$seeds/.done"
 fi
 
 max_len() {
-    case $1 in fields) echo 300 ;; request) echo 2048 ;; regions) echo 8192 ;; *) echo 4096 ;; esac
+    case $1 in fields) echo 300 ;; request|commands) echo 2048 ;; regions) echo 8192 ;; *) echo 4096 ;; esac
+}
+
+# A command must be answered at once, as the daemon answers it: an input that takes 2 s is a hang
+# (the freeze a layout request once caused). The parsers and the monitor get 10 s.
+timeout_of() {
+    case $1 in commands) echo 2 ;; *) echo 10 ;; esac
 }
 
 mkdir -p "$SCRATCH/logs"
@@ -70,7 +77,7 @@ run() {
     # Swift runtime's own backtracer would hold the process on a crash: libFuzzer reports it.
     # shellcheck disable=SC2086
     SWIFT_BACKTRACE=enable=no "$bin/fuzz-$t" "$SCRATCH/corpus/$t" "Fuzz/Corpus/$t" "$seeds/$t" \
-        -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$t")" \
+        -max_total_time="$SECONDS_EACH" -timeout="$(timeout_of "$t")" -rss_limit_mb=2048 -max_len="$(max_len "$t")" \
         -print_final_stats=1 -artifact_prefix="Fuzz/Reproducers/$t/" $EXTRA >"$log" 2>&1
     echo $? >"$SCRATCH/logs/$t.status"
 }

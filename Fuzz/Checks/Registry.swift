@@ -9,6 +9,7 @@ public enum FuzzTargets {
         ("config", ConfigFuzz.check),
         ("request", RequestFuzz.check),
         ("monitor", MonitorFuzz.check),
+        ("commands", CommandsFuzz.check),
     ]
 
     public static func check(named name: String) -> Check? { all.first { $0.name == name }?.check }

@@ -1,16 +1,10 @@
+import Engine
 import Foundation
 import GPSD
 import Logging
 import Server
 import ServiceLifecycle
 import UnixSignals
-
-/// Monotonic clock, nanoseconds (the same clock in every process on the machine).
-func monotonicNanos() -> UInt64 {
-    var t = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
-}
 
 /// gpsd's fixes into the engine, until shutdown.
 struct FixService: Service {

@@ -1,9 +1,10 @@
 import Config
-import NIOCore
+import Engine
 import Foundation
 import Geo
 import Logging
 import MQTT
+import NIOCore
 import Server
 import ServiceLifecycle
 import Store

@@ -1,17 +1,18 @@
 import ArgumentParser
-import TreelineVersion
 import Config
+import Engine
 import Foundation
 import Geo
 import GPSD
+import Loading
 import Logging
 import MQTT
 import NIOPosix
-import Loading
 import Rules
 import Server
 import ServiceLifecycle
 import Store
+import TreelineVersion
 import Web
 
 @main

@@ -26,10 +26,11 @@ final class FuzzRegressionTests: XCTestCase {
     func testConfig() throws { try replay("config") }
     func testRequest() throws { try replay("request") }
     func testMonitor() throws { try replay("monitor") }
+    func testCommands() throws { try replay("commands") }
 
     /// Every target has a test above.
     func testEveryTargetIsReplayed() {
-        XCTAssertEqual(FuzzTargets.all.map(\.name), ["nmea", "fields", "regions", "config", "request", "monitor"])
+        XCTAssertEqual(FuzzTargets.all.map(\.name), ["nmea", "fields", "regions", "config", "request", "monitor", "commands"])
     }
 
     func inputs(_ name: String) -> [URL] {

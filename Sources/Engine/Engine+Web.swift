@@ -5,7 +5,7 @@ import Web
 
 /// What HTTP adds to the socket's protocol: layers as GeoJSON files.
 extension Engine: WebDelegate {
-    nonisolated func geoJSON(_ layer: GeoJSONLayer) async -> Result<[UInt8]?, RequestError> {
+    package nonisolated func geoJSON(_ layer: GeoJSONLayer) async -> Result<[UInt8]?, RequestError> {
         switch layer {
         case .regions:
             return .success(await regionsFeatureCollection())
@@ -23,7 +23,7 @@ extension Engine: WebDelegate {
         }
     }
 
-    func regionsChangeCount() -> Int { regionsVersion }
+    package func regionsChangeCount() -> Int { regionsVersion }
 
     /// Both layers' regions as a regions file (`export` without its class).
     func regionsFeatureCollection() -> [UInt8] {

@@ -8,7 +8,7 @@ extension Engine {
     // MARK: captures
 
     /// Records a capture at the last fix when it is inside the album; else the distance to walk.
-    func capture(album: String, file: String?, note: String?) -> Result<[UInt8], RequestError> {
+    package func capture(album: String, file: String?, note: String?) -> Result<[UInt8], RequestError> {
         guard let i = index(of: album) else { return .failure(RequestError("no album '\(album)': treeline albums lists them")) }
         let r = monitor.regions.regions[i]
         guard r.kind == .album else { return .failure(RequestError("'\(album)' is a \(r.kind.rawValue), not an album")) }
@@ -48,7 +48,7 @@ extension Engine {
         return .success(out)
     }
 
-    func captures(album: String?) -> Result<[UInt8], RequestError> {
+    package func captures(album: String?) -> Result<[UInt8], RequestError> {
         let list: [Capture]
         do { list = try store.captures(album: album) } catch { return .failure(RequestError("cannot read the captures: \(error)")) }
         if let album, list.isEmpty, index(of: album) == nil {
@@ -87,7 +87,7 @@ extension Engine {
 
     // MARK: trees
 
-    nonisolated func trees(area: String?, project: String?) -> Result<[UInt8], RequestError> {
+    package nonisolated func trees(area: String?, project: String?) -> Result<[UInt8], RequestError> {
         let list: [PlantedTree]
         do { list = try store.trees(area: area, project: project) } catch { return .failure(RequestError("cannot read the trees: \(error)")) }
         var out: [UInt8] = Array(#"{"class":"TREES","trees":["#.utf8)
@@ -100,7 +100,7 @@ extension Engine {
     }
 
     /// Removes a tree (nil: the last recorded).
-    func removeTree(_ id: Int64?) -> Result<[UInt8], RequestError> {
+    package func removeTree(_ id: Int64?) -> Result<[UInt8], RequestError> {
         let tree: PlantedTree?
         do { tree = try store.removeTree(id) } catch { return .failure(RequestError("the tree could not be removed: \(error)")) }
         guard let tree else {
@@ -125,7 +125,7 @@ extension Engine {
 
     // MARK: track
 
-    nonisolated func track(since: UTCTime?, until: UTCTime?) -> Result<[UInt8], RequestError> {
+    package nonisolated func track(since: UTCTime?, until: UTCTime?) -> Result<[UInt8], RequestError> {
         let points: [TrackPoint]
         do { points = try store.track(from: since, through: until) } catch { return .failure(RequestError("cannot read the track: \(error)")) }
         var out: [UInt8] = Array(#"{"class":"TRACK","points":["#.utf8)
@@ -172,5 +172,5 @@ extension Engine {
         }
     }
 
-    nonisolated func prunedThrough() -> Int64 { pruned.load(ordering: .acquiring) }
+    package nonisolated func prunedThrough() -> Int64 { pruned.load(ordering: .acquiring) }
 }

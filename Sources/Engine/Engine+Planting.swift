@@ -10,7 +10,7 @@ import Store
 extension Engine {
     // MARK: planting
 
-    func setCatalog(_ c: Result<SpeciesCatalog, DaemonError>) {
+    package func setCatalog(_ c: Result<SpeciesCatalog, DaemonError>) {
         switch c {
         case .success(let c): catalog = c
         case .failure(let e):
@@ -40,7 +40,7 @@ extension Engine {
         return out
     }
 
-    func canPlant(species: String?, area: String?, at: Coordinate?) -> Result<[UInt8], RequestError> {
+    package func canPlant(species: String?, area: String?, at: Coordinate?) -> Result<[UInt8], RequestError> {
         planting(at: at).flatMap { rules, c in
             do {
                 let verdict = rules.check(at: c, species: species, area: area, trees: try store.trees())
@@ -51,7 +51,7 @@ extension Engine {
         }
     }
 
-    func plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?) -> Result<[UInt8], RequestError> {
+    package func plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?) -> Result<[UInt8], RequestError> {
         if let planted, planted.nanoseconds > eventTime.nanoseconds + UTCTime.nanosPerDay {
             return .failure(RequestError("\"planted\" is in the future: give when the tree was planted, or leave it out for now"))
         }
@@ -69,7 +69,7 @@ extension Engine {
         }
     }
 
-    func plan(area: String, species name: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) -> Result<[UInt8], RequestError> {
+    package func plan(area: String, species name: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) -> Result<[UInt8], RequestError> {
         planting(at: at).flatMap { rules, c in
             let i: Int, species: Species
             do throws(PlantingVerdict.Refusal) { (i, species) = try rules.resolve(area: area, species: name) } catch { return .failure(RequestError(error.message)) }
@@ -108,7 +108,7 @@ extension Engine {
 
     // MARK: layout
 
-    func layout(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool) -> Result<[UInt8], RequestError> {
+    package func layout(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool) -> Result<[UInt8], RequestError> {
         guard let c = at ?? monitor.lastFix?.coordinate else {
             return .failure(RequestError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
         }
@@ -136,7 +136,7 @@ extension Engine {
     }
 
 
-    func species(_ query: String) -> Result<[UInt8], RequestError> {
+    package func species(_ query: String) -> Result<[UInt8], RequestError> {
         guard let catalog else { return .failure(RequestError("\(catalogProblem): set species: in the config to the catalog's path")) }
         var out: [UInt8] = Array(#"{"class":"SPECIES","species":["#.utf8)
         for (k, (species, match)) in catalog.search(query).enumerated() {

@@ -9,7 +9,7 @@ import Store
 /// a user added here is left alone (and logged). One transaction, each change with its event.
 /// A fleet region is the fleet's: on a board, `update_region` and `remove_region` refuse it.
 extension Engine {
-    func mergeFleet(_ regions: [Region]) -> Result<String, RequestError> {
+    package func mergeFleet(_ regions: [Region]) -> Result<String, RequestError> {
         var changes: [(change: RegionChange, event: JournalEntry, state: RegionState?)] = []
         var added: [Region] = [], updated: [Region] = [], skipped: [String] = []
         let time = eventTime

@@ -12,15 +12,15 @@ extension Engine {
     /// A new base layer made ready off the actor (`prepare`): the regions, how they differ from
     /// the journal's last announcement, and the set built over them and the user layer of
     /// `regionsVersion`.
-    struct BasePlan: Sendable {
-        var base: [Region]
+    package struct BasePlan: Sendable {
+        package var base: [Region]
         /// The file of each region, by id.
-        var files: [String: String]
-        var change: BaseLayerChange
+        package var files: [String: String]
+        package var change: BaseLayerChange
         /// A monitor over the new set with the new settings, yet without state; `reload` takes it
         /// (moved, not copied: see `RegionMonitor.carried(into:)`).
-        var monitor: RegionMonitor?
-        var regionsVersion: Int
+        package var monitor: RegionMonitor?
+        package var regionsVersion: Int
     }
 
     /// The user layer as stored, checked again as a regions file.
@@ -42,10 +42,10 @@ extension Engine {
     }
 
     /// The index in force of region `id`.
-    func index(of id: String) -> Int? { monitor.regions.regions.firstIndex { $0.id == id } }
+    package func index(of id: String) -> Int? { monitor.regions.regions.firstIndex { $0.id == id } }
 
     /// `base` or `user`, for region index `i`.
-    func layer(_ i: Int) -> String { i < base.count ? "base" : "user" }
+    package func layer(_ i: Int) -> String { i < base.count ? "base" : "user" }
 
     /// The monitor over `base + user`, taking over the state by id; `new` are ids that appeared
     /// (their first enter is `initial`). State changes not yet saved are saved under the new
@@ -79,7 +79,7 @@ extension Engine {
     /// last announcement, and the monitor's set over it and `user`, the user layer in force at
     /// `regionsVersion` (`userLayerInForce`). The actor then only journals the difference and
     /// swaps the set in (`reload`).
-    static func prepare(base next: [(region: Region, file: String)], user: [Region], regionsVersion: Int, config: MonitorConfig, store: Store) throws(DaemonError) -> BasePlan {
+    package static func prepare(base next: [(region: Region, file: String)], user: [Region], regionsVersion: Int, config: MonitorConfig, store: Store) throws(DaemonError) -> BasePlan {
         let announced: [StoredFeature]
         do { announced = try store.announcedBase() } catch { throw DaemonError(error.description) }
         let regions = next.map(\.region)
@@ -90,7 +90,7 @@ extension Engine {
     }
 
     /// The user layer and the count of changes to the regions in force it belongs to.
-    func userLayerInForce() -> (user: [Region], regionsVersion: Int) { (user, regionsVersion) }
+    package func userLayerInForce() -> (user: [Region], regionsVersion: Int) { (user, regionsVersion) }
 
     /// Journals what changed in the base layer since the journal last announced it (all of it,
     /// the first time); returns the ids added.
@@ -135,7 +135,7 @@ extension Engine {
 
     /// Committed events out: the seq, the counts, the subscribers (with the fix's receive time
     /// for `timing`).
-    func published(_ committed: [JournalEvent], receivedNanos: UInt64? = nil) {
+    package func published(_ committed: [JournalEvent], receivedNanos: UInt64? = nil) {
         guard let last = committed.last else { return }
         seq.store(last.seq, ordering: .releasing)
         for e in committed {
@@ -146,7 +146,7 @@ extension Engine {
     }
 
     /// The kind named in a stored Feature (for the removal of a region no longer read).
-    static func kind(ofFeature text: String) -> String {
+    package static func kind(ofFeature text: String) -> String {
         guard let doc = try? JSONDocument.parse(Array(text.utf8)), let k = doc.root["properties"]?["kind"]?.string else { return "" }
         return k
     }
@@ -204,7 +204,7 @@ extension Engine {
         return RequestError("\"last_watered\" \(String(decoding: text, as: UTF8.self)) is in the future: give when the plant was last watered")
     }
 
-    func addRegion(_ new: NewRegion) -> Result<[UInt8], RequestError> {
+    package func addRegion(_ new: NewRegion) -> Result<[UInt8], RequestError> {
         var region: Region
         switch new {
         case .feature(let r):
@@ -246,7 +246,7 @@ extension Engine {
 
     /// Several Features into the user layer in one transaction: every id checked first (taken,
     /// used, or twice in the batch), then all added or none.
-    func addRegions(_ given: [Region]) -> Result<[UInt8], RequestError> {
+    package func addRegions(_ given: [Region]) -> Result<[UInt8], RequestError> {
         var regions: [Region] = []
         var problems: [String] = []
         var named = Set<String>()
@@ -294,7 +294,7 @@ extension Engine {
         return .success(out)
     }
 
-    func updateRegion(_ id: String, _ update: RegionUpdate) -> Result<[UInt8], RequestError> {
+    package func updateRegion(_ id: String, _ update: RegionUpdate) -> Result<[UInt8], RequestError> {
         guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id), !fleetIDs.contains(id) else { return .failure(notInUserLayer(id)) }
         if let watered = update.lastWatered, let e = futureWatering(watered) { return .failure(e) }
         var region: Region
@@ -332,7 +332,7 @@ extension Engine {
         return .success(Self.line(event))
     }
 
-    func removeRegion(_ id: String) -> Result<[UInt8], RequestError> {
+    package func removeRegion(_ id: String) -> Result<[UInt8], RequestError> {
         guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id), !fleetIDs.contains(id) else { return .failure(notInUserLayer(id)) }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
         let entry = Self.removalEntry(id: id, kind: user[k].kind.rawValue, layer: "user", inside: monitor.inside[i], time: eventTime)
@@ -383,7 +383,7 @@ extension Engine {
     }
 
     /// An event as its reply line (`{"class":"EVENT","seq":N,…}`, no newline).
-    static func line(_ e: JournalEvent) -> [UInt8] {
+    package static func line(_ e: JournalEvent) -> [UInt8] {
         var out: [UInt8] = []
         e.appendLine(to: &out)
         out.removeLast()
@@ -392,7 +392,7 @@ extension Engine {
 
     // MARK: listing
 
-    func regionIDs() -> Set<String> { Set(monitor.regions.regions.map(\.id)) }
+    package func regionIDs() -> Set<String> { Set(monitor.regions.regions.map(\.id)) }
 
     /// `{"class":"REGIONS","regions":[…]}`: each region in force with its layer, inside or not,
     /// its signed distance from the last fix (`distance_m`, positive inside), and what its kind
@@ -464,7 +464,7 @@ extension Engine {
 
     /// Both layers as a regions file (`{"class":"EXPORT","type":"FeatureCollection",…}`), plants
     /// with their last watering as the monitor has it: loaded back as a file, nothing is lost.
-    func export() -> [UInt8] {
+    package func export() -> [UInt8] {
         var out: [UInt8] = Array(#"{"class":"EXPORT","type":"FeatureCollection","features":["#.utf8)
         appendFeatures(to: &out)
         out.append(contentsOf: "]}".utf8)

@@ -14,32 +14,32 @@ import Synchronization
 /// An event is published only after its commit returned, so a subscriber never sees an event
 /// that a crash could take back, and a seq is never given twice. When a commit fails (disk full,
 /// say) the events wait in memory and go with the next commit; they are not dropped.
-actor Engine: ServerDelegate {
-    nonisolated let store: Store
-    nonisolated let hub: Hub
-    nonisolated let version: String
-    nonisolated let seq: Atomic<Int64>
+package actor Engine: ServerDelegate {
+    package nonisolated let store: Store
+    package nonisolated let hub: Hub
+    package nonisolated let version: String
+    package nonisolated let seq: Atomic<Int64>
     /// The highest seq retention pruned (for subscribers asking from before it).
     nonisolated let pruned: Atomic<Int64>
-    let logger: Logger
+    package let logger: Logger
 
-    var monitor: RegionMonitor
+    package var monitor: RegionMonitor
     /// The two layers: the regions files' (read-only here; `baseFiles` names each one's file)
     /// and the database's, which commands change. The monitor watches `base + user`, in that order.
-    var base: [Region]
+    package var base: [Region]
     var baseFiles: [String: String]
-    var user: [Region]
+    package var user: [Region]
     /// Every id either layer ever had (never given again by a command), and those the user
     /// layer had (a regions file may not take one).
     var usedIDs: Set<String>
     var userUsedIDs: Set<String>
     /// Whether an MQTT bridge publishes the journal: retention keeps what it has not sent.
     var mqttBridged = false
-    func setMQTTBridged() { mqttBridged = true }
+    package func setMQTTBridged() { mqttBridged = true }
     /// The user layer's regions that came from the fleet's collection (`mergeFleet`).
     var fleetIDs: Set<String>
     /// The species catalog (nil: none could be read; planting commands say so).
-    var catalog: SpeciesCatalog?
+    package var catalog: SpeciesCatalog?
     var catalogProblem = "no species catalog"
     var gpsdStatus = "not connected yet"
     private var fixes = 0
@@ -61,17 +61,17 @@ actor Engine: ServerDelegate {
     var lastUsedFix: Fix?
     /// When each region in force was first announced, and a count of changes to the regions.
     var regionsAdded: [String: UTCTime] = [:]
-    var regionsVersion = 0
+    package var regionsVersion = 0
     /// How long events and track points are kept, and when pruning last ran (monotonic ns).
-    var retention: Retention
+    package var retention: Retention
     var lastPruneCheck: UInt64?
     /// Called when the gpsd status or the regions change (systemd's STATUS=).
-    let onStatus: @Sendable (String) -> Void
+    package let onStatus: @Sendable (String) -> Void
 
     /// Opens the engine on `store`: the user layer is read from it, the base layer (`base`, from
     /// the regions files) is compared with what the journal last announced and the difference
     /// journaled, and the monitor's state is restored.
-    init(store: Store, base: [(region: Region, file: String)], config: MonitorConfig, retention: Retention, hub: Hub,
+    package init(store: Store, base: [(region: Region, file: String)], config: MonitorConfig, retention: Retention, hub: Hub,
          version: String, logger: Logger, onStatus: @escaping @Sendable (String) -> Void) throws(DaemonError) {
         self.store = store
         self.hub = hub
@@ -114,7 +114,7 @@ actor Engine: ServerDelegate {
 
     /// Journals what changed in the regions files while the daemon was stopped (their regions
     /// new since then are new to the monitor too), then prunes if it is time.
-    func start() throws(DaemonError) {
+    package func start() throws(DaemonError) {
         do {
             let added = try announceBase(time: eventTime)
             for id in added { if let i = index(of: id) { monitor.treatAsNew(i) } }
@@ -129,7 +129,7 @@ actor Engine: ServerDelegate {
         pruneIfDue()
     }
 
-    nonisolated func lastSeq() -> Int64 { seq.load(ordering: .acquiring) }
+    package nonisolated func lastSeq() -> Int64 { seq.load(ordering: .acquiring) }
 
     var statusLine: String {
         "\(gpsdStatus); \(monitor.regions.count) regions; \(fixes) fixes, \(monitor.gate.accepted) used; last seq \(lastSeq())"
@@ -137,7 +137,7 @@ actor Engine: ServerDelegate {
 
     // MARK: fixes
 
-    func gpsd(_ status: GPSDStatus) {
+    package func gpsd(_ status: GPSDStatus) {
         switch status {
         case .connected, .disconnected: gpsdStatus = status.description
         case .device(let d): gpsdStatus = "connected, receiver \(d)"
@@ -152,7 +152,7 @@ actor Engine: ServerDelegate {
     }
 
     /// One fix from gpsd, received at `receivedNanos` (monotonic clock).
-    func process(_ fix: Fix, receivedNanos: UInt64) {
+    package func process(_ fix: Fix, receivedNanos: UInt64) {
         fixes += 1
         var entries: [JournalEntry] = []
         let regions = monitor.regions
@@ -186,7 +186,7 @@ actor Engine: ServerDelegate {
         hub.publish(position: out)
     }
 
-    static func entry(_ e: RegionEvent, _ regions: RegionSet) -> JournalEntry {
+    package static func entry(_ e: RegionEvent, _ regions: RegionSet) -> JournalEntry {
         var json: [UInt8] = []
         e.appendJSON(to: &json, regions: regions)
         let r = regions.regions[e.region]
@@ -225,7 +225,7 @@ actor Engine: ServerDelegate {
 
     /// Reads of records alone (trees, the track) are answered beside the actor, as WAL lets
     /// them: a long track does not hold up the fixes. The rest, in turn on the actor.
-    nonisolated func answer(_ request: Request) async -> Result<[UInt8], RequestError> {
+    package nonisolated func answer(_ request: Request) async -> Result<[UInt8], RequestError> {
         switch request {
         case let .trees(area, project): return trees(area: area, project: project)
         case let .track(since, until): return track(since: since, until: until)
@@ -258,7 +258,7 @@ actor Engine: ServerDelegate {
         }
     }
 
-    func water(plant: String) -> Result<JournalEvent, RequestError> {
+    package func water(plant: String) -> Result<JournalEvent, RequestError> {
         guard let i = monitor.regions.regions.firstIndex(where: { $0.id == plant }) else {
             return .failure(RequestError("no region '\(plant)': `treeline state` or {\"cmd\":\"regions\"} lists them"))
         }
@@ -273,7 +273,7 @@ actor Engine: ServerDelegate {
         return .success(last)
     }
 
-    func state() -> [UInt8] {
+    package func state() -> [UInt8] {
         var out: [UInt8] = []
         out.append(contentsOf: #"{"class":"STATE","version":"#.utf8)
         JSONBytes.appendString(version, to: &out)
@@ -336,7 +336,7 @@ actor Engine: ServerDelegate {
     /// old one kept, when a file's id is one the user layer has. `plan` was made by `prepare`
     /// without the actor, so fixes flow while a large layer is built; here only its difference
     /// is journaled and its set swapped in (built again only if the user layer changed meanwhile).
-    func reload(_ plan: consuming BasePlan, config: MonitorConfig, retention: Retention) -> Result<Retired, DaemonError> {
+    package func reload(_ plan: consuming BasePlan, config: MonitorConfig, retention: Retention) -> Result<Retired, DaemonError> {
         let userIDs = Set(user.map(\.id))
         if !userIDs.isEmpty, let clash = plan.base.first(where: { userIDs.contains($0.id) }) {
             return .failure(DaemonError("\(plan.files[clash.id] ?? ""): region '\(clash.id)' has the id of a region added at runtime: rename it in the file, or remove the runtime one first (treeline regions remove \(clash.id))"))
@@ -368,10 +368,10 @@ actor Engine: ServerDelegate {
 
     /// What a reload replaced: freeing a country's worth of fences takes time too, so it goes
     /// back to the caller, which lets it go off the actor.
-    struct Retired: Sendable {
-        var base: [Region]
-        var files: [String: String]
-        var monitor: RegionMonitor?
+    package struct Retired: Sendable {
+        package var base: [Region]
+        package var files: [String: String]
+        package var monitor: RegionMonitor?
     }
 
     /// The time of region changes and waterings: the last fix's (event times are GPS times);
@@ -379,5 +379,5 @@ actor Engine: ServerDelegate {
     var eventTime: UTCTime { monitor.lastFix?.time ?? UTCTime.now }
 
     /// For the watchdog: the actor answers, so it is not stuck.
-    func heartbeat() -> String { statusLine }
+    package func heartbeat() -> String { statusLine }
 }

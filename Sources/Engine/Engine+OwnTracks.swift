@@ -4,17 +4,17 @@ import Rules
 
 /// What the MQTT bridge's OwnTracks side needs of the engine, in one look.
 extension Engine {
-    struct OwnTracksView: Sendable {
-        var position: OwnTracks.Position?
-        var inside: [(id: String, name: String)]
+    package struct OwnTracksView: Sendable {
+        package var position: OwnTracks.Position?
+        package var inside: [(id: String, name: String)]
         /// The circle regions of the chosen kinds, and when each was first announced.
-        var waypoints: [OwnTracks.Waypoint]
-        var created: [String: UTCTime]
+        package var waypoints: [OwnTracks.Waypoint]
+        package var created: [String: UTCTime]
         /// Changes with every change of the regions in force.
-        var regionsVersion: Int
+        package var regionsVersion: Int
     }
 
-    func ownTracks(kinds: Set<String>) -> OwnTracksView {
+    package func ownTracks(kinds: Set<String>) -> OwnTracksView {
         var position: OwnTracks.Position?
         if let f = monitor.lastFix {
             let detail = lastUsedFix
