@@ -44,6 +44,31 @@ public enum Request: Equatable, Sendable {
     /// (`Panorama`); the heading is then not needed.
     case layout(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool)
 
+    /// The command's name, as `cmd` gives it (and as `mqtt.commands` lists it).
+    public var name: String {
+        switch self {
+        case .subscribe: "subscribe"
+        case .water: "water"
+        case .state: "state"
+        case .regions: "regions"
+        case .export: "export"
+        case .addRegion: "add_region"
+        case .addRegions: "add_regions"
+        case .updateRegion: "update_region"
+        case .removeRegion: "remove_region"
+        case .canPlant: "can_plant"
+        case .plant: "plant"
+        case .trees: "trees"
+        case .removeTree(let id): id == nil ? "undo_tree" : "remove_tree"
+        case .capture: "capture"
+        case .captures: "captures"
+        case .track: "track"
+        case .plan: "plan"
+        case .species: "species"
+        case .layout: "layout"
+        }
+    }
+
     public static let commands = ["subscribe", "water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
                                   "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species"]
 

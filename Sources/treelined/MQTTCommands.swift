@@ -53,7 +53,7 @@ struct MQTTCommands {
         case .success(let r): request = r
         case .failure(let e): return .failure(Refusal(id: id, message: e.message))
         }
-        let name = Self.name(of: request)
+        let name = request.name
         guard allowed.contains(name) else {
             let list = allowed.isEmpty ? "none" : allowed.joined(separator: ", ")
             let why = name == "subscribe" ? "subscribe is the socket's (subscribe to \(topic)/events on the broker); it is" : name + " is"
@@ -91,30 +91,5 @@ struct MQTTCommands {
             out.append(UInt8(ascii: "}"))
         }
         return out
-    }
-
-    /// The command's name, as `Request.commands` and `mqtt.commands` spell it.
-    static func name(of request: Request) -> String {
-        switch request {
-        case .subscribe: return "subscribe"
-        case .water: return "water"
-        case .state: return "state"
-        case .regions: return "regions"
-        case .export: return "export"
-        case .addRegion: return "add_region"
-        case .addRegions: return "add_regions"
-        case .updateRegion: return "update_region"
-        case .removeRegion: return "remove_region"
-        case .canPlant: return "can_plant"
-        case .plant: return "plant"
-        case .trees: return "trees"
-        case .removeTree(let id): return id == nil ? "undo_tree" : "remove_tree"
-        case .capture: return "capture"
-        case .captures: return "captures"
-        case .track: return "track"
-        case .plan: return "plan"
-        case .species: return "species"
-        case .layout: return "layout"
-        }
     }
 }

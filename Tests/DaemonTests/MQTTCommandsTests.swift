@@ -48,7 +48,7 @@ import Testing
 
     @Test func theNamesAreTheSocketsButSubscribe() {
         #expect(Set(MQTTConfig.commandNames + ["subscribe"]) == Set(Request.commands) && MQTTConfig.commandNames.count + 1 == Request.commands.count)
-        #expect(MQTTCommands.name(of: .removeTree(id: nil)) == "undo_tree" && MQTTCommands.name(of: .removeTree(id: 3)) == "remove_tree")
+        #expect(Request.removeTree(id: nil).name == "undo_tree" && Request.removeTree(id: 3).name == "remove_tree")
     }
 }
 
