@@ -36,9 +36,14 @@ enum Commands {
         return (false, await delegate.answer(request))
     }
 
-    /// A photo's capture: the socket's `capture` with the stored file.
+    /// A photo's capture: the socket's `capture` with the stored file. The album and the note come
+    /// from the query, not through the parser: checked here as the parser checks them.
     static func capture(album: String, note: String?, file: String, delegate: any WebDelegate) async -> Result<[UInt8], RequestError> {
-        await delegate.answer(.capture(album: album, file: file, note: note))
+        if let problem = PlainText.problem(album, field: "album") ?? note.flatMap({ PlainText.problem($0, field: "note") }) {
+            return .failure(RequestError(problem))
+        }
+        if let note, note.utf8.count > Region.maxTextBytes { return .failure(RequestError("\"note\" is over \(Region.maxTextBytes) bytes")) }
+        return await delegate.answer(.capture(album: album, file: file, note: note))
     }
 
     static let subscribeParameters = ["since", "kinds", "types", "regions", "positions", "timing"]
@@ -98,6 +103,9 @@ enum Commands {
         var userDistance: Double
     }
 
+    /// The farthest the board may move before the AR view's panorama is laid out again, metres.
+    static let maxUserDistance = 10_000.0
+
     static let layoutParameters = ["screen", "fov", "box", "projection", "offset", "max_distance", "max_visible", "max_levels", "clamp",
                                    "user_distance_m"]
 
@@ -113,8 +121,8 @@ enum Commands {
             }
             guard seen.insert(key).inserted else { return .failure(RequestError("query parameter '\(key)' is given twice")) }
             if key == "user_distance_m" {
-                guard let d = Double(value), d.isFinite, d >= 0 else {
-                    return .failure(RequestError("\"user_distance_m\" must be 0 or more metres (how far the board moves before the layout is made again)"))
+                guard let d = Double(value), (0...Self.maxUserDistance).contains(d) else {
+                    return .failure(RequestError("\"user_distance_m\" must be 0 to \(Int(Self.maxUserDistance)) metres (how far the board moves before the layout is made again)"))
                 }
                 userDistance = d
                 continue

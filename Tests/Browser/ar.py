@@ -139,8 +139,11 @@ def compare_with_cli(label, extra=()):
 
 
 # --- The stream refuses what it cannot lay out, with the socket's words.
-for query, words in [("screen=360,740&fov=60", '"fov" must be'), ("screen=0,740&fov=60,80", "wider and taller"),
-                     ("screen=360,740&fov=60,80&user_distance_m=-1", "user_distance_m"), ("screen=360,740&fov=60,80&zoom=2", "unknown query parameter")]:
+for query, words in [("screen=360,740&fov=60", '"fov" must be'), ("screen=0,740&fov=60,80", "1 to 16384 pixels wide and tall"),
+                     ("screen=1e300,1e300&fov=1e-300,1e-300", "1 to 16384 pixels wide and tall"),
+                     ("screen=360,740&fov=60,80&box=1e-300,1e-300", "the box must be 1 to 16384"),
+                     ("screen=360,740&fov=60,80&user_distance_m=-1", "user_distance_m"),
+                     ("screen=360,740&fov=60,80&user_distance_m=1e300", "user_distance_m"), ("screen=360,740&fov=60,80&zoom=2", "unknown query parameter")]:
     status, _, body = board.request("GET", "/api/layout?" + query)
     try:
         message = json.loads(body)["message"]
