@@ -144,6 +144,28 @@ extension Daemon {
         }
     }
 
+    /// The MQTT bridge reads the same journal, at most 100 unacknowledged at a time: a backlog of
+    /// 5,000 events crosses that window 50 times, and the broker's subscriber gets seq 1 to 5,000
+    /// in order, each once (the bridge repeats only after a lost connection).
+    @Test func theBrokerGetsABacklogInOrderEachOnce() async throws {
+        let count = 5_000
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/backlog/events"])
+        defer { subscriber.stop(); broker.finish() }
+        let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tl-mq-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let daemon = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: [try Self.emptyRegions(in: scratch)])
+        defer { daemon.finish() }
+        try Self.writeJournal(count, to: daemon.database)
+        try connect(daemon, to: broker, clientID: "backlog")
+        try await daemon.start()
+        let got = await subscriber.waitFor(count: count, topic: "treeline/backlog/events", within: 120)
+        try await Task.sleep(for: .milliseconds(500))  // anything more would be a repeat
+        let seqs = subscriber.messages.filter { $0.topic == "treeline/backlog/events" }.compactMap { (json($0.payload)["seq"] as? NSNumber)?.int64Value }
+        #expect(got.count >= count)
+        #expect(seqs == Array(1...Int64(count)), "\(seqs.count) events for \(count) seqs, first difference at \(Array(zip(seqs, 1...Int64(count))).firstIndex { $0 != $1 } ?? min(seqs.count, count))")
+    }
+
     /// At start-up the daemon announces 300 regions; a client that connects as soon as the socket
     /// opens, and subscribes from 0, gets each `region_added` exactly once, in order. 20 starts.
     @Test func aSubscriberAtStartUpGetsEachAnnouncementOnce() async throws {
