@@ -5,14 +5,7 @@ import Testing
 /// Names, notes, ids and species with control or text-direction characters are refused at every
 /// entry (a command, a feature, a regions file); a message that quotes them escapes them.
 @Suite struct HostileText {
-    func error(_ line: String) -> String? {
-        do {
-            _ = try Request.parse(Array(line.utf8))
-            return nil
-        } catch {
-            return error.message
-        }
-    }
+    func error(_ line: String) -> String? { parseError(line) }
 
     /// What sets a terminal's title and clears its screen, as JSON escapes.
     static let evil = #"evil\u001b]0;pwned\u0007\u001b[2J"#

@@ -30,15 +30,18 @@ import Testing
     }
 }
 
-@Suite struct Requests {
-    func error(_ line: String) -> String? {
-        do {
-            _ = try Request.parse(Array(line.utf8))
-            return nil
-        } catch {
-            return error.message
-        }
+/// The message a request line is refused with; nil when it parses.
+func parseError(_ line: String) -> String? {
+    do {
+        _ = try Request.parse(Array(line.utf8))
+        return nil
+    } catch {
+        return error.message
     }
+}
+
+@Suite struct Requests {
+    func error(_ line: String) -> String? { parseError(line) }
 
     @Test func commands() throws {
         #expect(try Request.parse(Array(#"{"cmd":"state"}"#.utf8)) == .state)
