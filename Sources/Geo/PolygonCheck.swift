@@ -4,6 +4,11 @@ enum PolygonCheck {
     /// A polygon must fit a local frame: beyond this distance from its centre, refuse it.
     static let maxRadius = 1_000_000.0
 
+    /// Problems told at most for one polygon: a message that lists them all can be larger than the
+    /// request (a thousand identical holes are half a million overlapping pairs), and each costs
+    /// its check. The first ones are what to mend first.
+    static let maxProblems = 10
+
     static func problems(_ parts: [[[Coordinate]]]) -> [String] {
         var out: [String] = []
         let multi = parts.count > 1
@@ -51,6 +56,7 @@ enum PolygonCheck {
             }
             guard out.isEmpty else { continue }
             let shell = rings[0]
+            let boxes = rings.map(RingBox.init)
             for hi in 1..<max(1, rings.count) {
                 let hole = rings[hi]
                 let of = multi ? " of part \(pi + 1)" : ""
@@ -59,15 +65,20 @@ enum PolygonCheck {
                 } else if samples(hole).contains(where: { locators[pi][0].side($0) == .outside }) {
                     out.append("hole \(hi)\(of) lies outside its outer ring")
                 }
-                for hj in 1..<hi where ringsCross(rings[hj], hole) || ringsOverlap(locators[pi][hj], locators[pi][hi]) {
+                // Holes whose boxes are apart cannot meet: only the others are compared.
+                for hj in 1..<hi where boxes[hj].meets(boxes[hi])
+                    && (ringsCross(rings[hj], hole) || ringsOverlap(locators[pi][hj], locators[pi][hi])) {
                     out.append("holes \(hj) and \(hi)\(of) overlap")
+                    if out.count >= maxProblems { return out + ["(more problems are not listed: mend these first)"] }
                 }
+                if out.count >= maxProblems { return out + ["(more problems are not listed: mend these first)"] }
             }
         }
         if out.isEmpty, multi {
             for a in 0..<planar.count {
                 for b in (a + 1)..<planar.count where partsOverlap(locators[a], locators[b]) {
                     out.append("parts \(a + 1) and \(b + 1) overlap; a MultiPolygon's parts must be disjoint")
+                    if out.count >= maxProblems { return out + ["(more problems are not listed: mend these first)"] }
                 }
             }
         }
@@ -76,9 +87,31 @@ enum PolygonCheck {
 
     enum Side { case inside, boundary, outside }
 
-    /// Whether the areas of two rings that do not properly cross share interior.
+    /// Whether the areas of two rings that do not properly cross share interior: a vertex or an
+    /// edge's midpoint of one strictly inside the other, or, for rings that lie on each other's
+    /// boundary (two identical holes), a point strictly inside one that is inside the other.
     static func ringsOverlap(_ p: RingLocator, _ q: RingLocator) -> Bool {
         samples(p.ring).contains { q.side($0) == .inside } || samples(q.ring).contains { p.side($0) == .inside }
+            || interiorPoint(p).map { q.side($0) == .inside } == true || interiorPoint(q).map { p.side($0) == .inside } == true
+    }
+
+    /// A point strictly inside a ring: an edge's midpoint moved a little to each side of the edge,
+    /// the first that the ring has inside (nil for a ring too thin to find one).
+    static func interiorPoint(_ l: RingLocator) -> Planar? {
+        let r = l.ring
+        for i in 0..<min(r.count, 8) {
+            let a = r[i], b = r[(i + 1) % r.count]
+            let dx = b.x - a.x, dy = b.y - a.y
+            let length = (dx * dx + dy * dy).squareRoot()
+            guard length > 0 else { continue }
+            let step = min(length, 1) * 1e-3
+            let m = Planar(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+            for sign in [1.0, -1.0] {
+                let c = Planar(x: m.x - sign * dy / length * step, y: m.y + sign * dx / length * step)
+                if l.side(c) == .inside { return c }
+            }
+        }
+        return nil
     }
 
     /// A ring's vertices and the midpoints of its edges: where a ring that does not properly
@@ -241,4 +274,20 @@ enum PolygonCheck {
     }
 
     static func area(_ r: [Planar]) -> Double { PlanarRing.signedArea(r) }
+
+    /// A ring's bounding box, closed: rings that touch at a point have boxes that meet.
+    struct RingBox {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+
+        init(_ ring: [Planar]) {
+            for p in ring {
+                minX = min(minX, p.x)
+                minY = min(minY, p.y)
+                maxX = max(maxX, p.x)
+                maxY = max(maxY, p.y)
+            }
+        }
+
+        func meets(_ o: RingBox) -> Bool { minX <= o.maxX && o.minX <= maxX && minY <= o.maxY && o.minY <= maxY }
+    }
 }

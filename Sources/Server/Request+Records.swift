@@ -6,6 +6,10 @@ extension Request {
     static func addRegion(_ o: Members, doc: JSONDocument) throws(RequestError) -> Request {
         if let feature = o["feature"] {
             try allowed(["feature"], in: o, cmd: "add_region")
+            var counted = 0
+            if let problem = GeometryLimits.standard.problem(feature: feature, counted: &counted) {
+                throw RequestError("the feature is not taken: \(problem); split it into several regions")
+            }
             do {
                 return .addRegion(.feature(try RegionFile.feature(feature, in: doc, source: "add_region", idOptional: true)))
             } catch {
@@ -44,11 +48,23 @@ extension Request {
         return .addRegion(.short(short))
     }
 
+    /// Features one `add_regions` may carry.
+    static let maxFeatures = 10_000
+
     /// `add_regions`: `{"features":[Feature, …]}`, each checked as a regions file's; every
-    /// problem of every feature is told.
+    /// problem of every feature is told. Within `GeometryLimits` (counted before any is built).
     static func addRegions(_ o: Members, doc: JSONDocument) throws(RequestError) -> Request {
         guard case let .array(features)? = o["features"], !features.isEmpty else {
             throw RequestError("\"features\" must be a non-empty list of GeoJSON Features")
+        }
+        guard features.count <= maxFeatures else {
+            throw RequestError("\(features.count) features, over the limit of \(maxFeatures) in one add_regions: send them in several")
+        }
+        var counted = 0
+        for (k, f) in features.enumerated() {
+            if let problem = GeometryLimits.standard.problem(feature: f, counted: &counted) {
+                throw RequestError("nothing added: feature \(k): \(problem); split it, or send the features in several add_regions")
+            }
         }
         var regions: [Region] = []
         var problems: [String] = []

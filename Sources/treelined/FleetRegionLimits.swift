@@ -8,11 +8,11 @@ struct FleetRegionLimits: Equatable {
     /// The message, in bytes (checked before it is parsed).
     var bytes = 8 << 20
     var features = 10_000
-    /// Rings of one polygon: its outer ring and its holes.
-    var ringsPerPolygon = 64
-    var verticesPerRing = 100_000
-    /// Vertices of all the regions together.
-    var vertices = 1_000_000
+    /// Rings of one polygon (its outer ring and its holes), vertices per ring and in all: as a
+    /// command's (`GeometryLimits`).
+    var ringsPerPolygon = GeometryLimits.standard.ringsPerPolygon
+    var verticesPerRing = GeometryLimits.standard.verticesPerRing
+    var vertices = GeometryLimits.standard.vertices
 
     static let standard = FleetRegionLimits()
 

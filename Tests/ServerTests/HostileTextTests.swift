@@ -77,6 +77,19 @@ import Testing
         #expect(error(#"{"cmd":"\#(Self.evil)"}"#).map { PlainText.firstUnsafe(in: $0) == nil } == true)
     }
 
+    /// A polygon of many holes in one line: refused before a ring is built (1,100 identical holes
+    /// held the engine 13 s, 3,000 over HTTP more than a minute).
+    @Test func aPolygonOfManyHolesIsRefusedAtOnce() {
+        let outer = "[[-8.3,40],[-8.1,40],[-8.1,40.2],[-8.3,40.2],[-8.3,40]]", hole = "[[-8.2,40.1],[-8.199,40.1],[-8.199,40.101],[-8.2,40.1]]"
+        let rings = ([outer] + Array(repeating: hole, count: 1_100)).joined(separator: ",")
+        let feature = #"{"type":"Feature","properties":{"kind":"album","name":"holes"},"geometry":{"type":"Polygon","coordinates":[\#(rings)]}}"#
+        #expect(error(#"{"cmd":"add_region","feature":\#(feature)}"#)
+            == "the feature is not taken: a polygon of 1101 rings, over the limit of 64 rings (its outer ring and 63 holes); split it into several regions")
+        #expect(error(#"{"cmd":"add_regions","features":[\#(feature)]}"#)?.hasPrefix("nothing added: feature 0: a polygon of 1101 rings") == true)
+        let many = Array(repeating: #"{"type":"Feature","properties":{"kind":"album","name":"a"},"geometry":{"type":"Point","coordinates":[-8.2,40.1]}}"#, count: 10_001)
+        #expect(error(#"{"cmd":"add_regions","features":[\#(many.joined(separator: ","))]}"#)?.hasPrefix("10001 features, over the limit of 10000") == true)
+    }
+
     /// The layout request that froze the daemon, over the socket or MQTT: refused at once.
     @Test func theFreezingLayoutIsRefused() {
         #expect(error(#"{"cmd":"layout","panorama":true,"at":[40.1012,-8.2391],"fov":[1e-300,1e-300],"screen":[1e300,1e300]}"#)
