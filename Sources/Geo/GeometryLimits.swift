@@ -30,12 +30,14 @@ public struct GeometryLimits: Sendable, Equatable {
         case .position:
             counted += 1
         case .positions(_, let count, _):
-            if count > verticesPerRing { return "a ring of \(count) vertices, over the limit of \(verticesPerRing) vertices per ring" }
-            counted += count
+            // A ring's vertices, as its region keeps them: its closing position repeats the first.
+            let vertices = max(count - 1, 1)
+            if vertices > verticesPerRing { return "a ring of \(vertices) vertices, over the limit of \(verticesPerRing) vertices per ring" }
+            counted += vertices
         case .list(let children):
             // A polygon: a list of rings (each a list of positions).
             if children.allSatisfy({ if case .positions = $0 { true } else { false } }), children.count > ringsPerPolygon {
-                return "a polygon of \(children.count) rings, over the limit of \(ringsPerPolygon) rings (its outer ring and \(ringsPerPolygon - 1) holes)"
+                return "a polygon of \(children.count) rings, over the limit of \(ringsPerPolygon) rings per polygon (its outer ring and \(ringsPerPolygon - 1) holes)"
             }
             for child in children {
                 if let problem = problem(child, counted: &counted) { return problem }

@@ -267,7 +267,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
     /// The fleet's regions (retained on `treeline/fleet/regions`): merged, if within the limits.
     func takeFleetRegions(_ payload: [UInt8]) async {
         let regions: [Region]
-        if let problem = fleetLimits.problem(bytes: payload.count) {
+        if let problem = fleetLimits.problem(bytes: payload.count) ?? fleetLimits.problem(document: payload) {
             logger.error("fleet regions refused, those in force stay: \(problem)")
             return
         }

@@ -807,6 +807,8 @@ try:
         while log_text(args.daemon_log).count("fleet regions refused") <= refused and time.monotonic() < deadline:
             time.sleep(0.02)
         refusal_seconds[label] = round(time.monotonic() - started, 2)
+        # Counted on the JSON before any region is built: refused within a second, whatever it holds.
+        check(refusal_seconds[label] < 1, f"fleet {label}: refused within 1 s ({refusal_seconds[label]} s)")
         check(log_text(args.daemon_log).count("fleet regions refused") == refused + 1 and says[label] in log_text(args.daemon_log),
               f"fleet {label}: refused in the log, naming the limit ({says[label]}): {short(log_text(args.daemon_log)[-600:], 600)}")
         check(region_ids() == ids_before, f"fleet {label}: the regions in force stay")

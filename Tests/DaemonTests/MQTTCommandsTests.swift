@@ -71,4 +71,19 @@ import Testing
         #expect(limits.problem([polygon("a", rings: 1, vertices: 4), polygon("b", rings: 1, vertices: 4)])?.contains("over 6 vertices in all") == true)
         #expect(limits.problem([polygon("a", rings: 2, vertices: 3)]) == nil)
     }
+
+    /// Counted on the JSON, before a region is built: a ring over the limit costs its parsing only.
+    @Test func theMessageIsCountedBeforeItsRegionsAreBuilt() {
+        func collection(_ features: [String]) -> [UInt8] { Array(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#.utf8) }
+        func polygon(_ id: String, _ ring: String, rings: Int = 1) -> String {
+            #"{"type":"Feature","properties":{"id":"\#(id)","kind":"album","name":"x"},"geometry":{"type":"Polygon","coordinates":[\#(Array(repeating: ring, count: rings).joined(separator: ","))]}}"#
+        }
+        let three = "[[0,0],[1,0],[1,1],[0,0]]", four = "[[0,0],[1,0],[1,1],[0,1],[0,0]]", five = "[[0,0],[1,0],[1,1],[0,1],[0,0.5],[0,0]]"
+        #expect(limits.problem(document: collection([polygon("a", four)])) == nil, "4 vertices: the closing position repeats the first")
+        #expect(limits.problem(document: collection([polygon("a", five)])) == "feature 0 (region a): a ring of 5 vertices, over the limit of 4 vertices per ring")
+        #expect(limits.problem(document: collection([polygon("a", three, rings: 3)]))?.contains("a polygon of 3 rings, over the limit of 2 rings per polygon") == true)
+        #expect(limits.problem(document: collection([polygon("a", three), polygon("b", four)])) == "feature 1 (region b): over 6 vertices in all")
+        #expect(limits.problem(document: collection(Array(repeating: polygon("a", three), count: 3))) == "3 features, over the limit of 2")
+        #expect(limits.problem(document: Array("not json".utf8)) == nil, "left to the reader, which says where")
+    }
 }

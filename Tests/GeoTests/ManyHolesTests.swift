@@ -44,14 +44,14 @@ import Testing
             return GeometryLimits.standard.problem(feature: features[0], counted: &n)
         }
         #expect(try counted(63) == nil)
-        #expect(try counted(64) == "a polygon of 65 rings, over the limit of 64 rings (its outer ring and 63 holes)")
-        let small = GeometryLimits(ringsPerPolygon: 64, verticesPerRing: 4, vertices: 9)
+        #expect(try counted(64) == "a polygon of 65 rings, over the limit of 64 rings per polygon (its outer ring and 63 holes)")
+        let small = GeometryLimits(ringsPerPolygon: 64, verticesPerRing: 3, vertices: 9)
         let doc = try JSONDocument.parse(Self.file(holes: [Self.hole]))
         guard case .array(let features)? = doc.root["features"] else { return }
         var n = 0
-        #expect(small.problem(feature: features[0], counted: &n) == "a ring of 5 vertices, over the limit of 4 vertices per ring")
-        let loose = GeometryLimits(ringsPerPolygon: 64, verticesPerRing: 5, vertices: 8)
+        #expect(small.problem(feature: features[0], counted: &n) == "a ring of 4 vertices, over the limit of 3 vertices per ring", "the closing position repeats the first")
+        let loose = GeometryLimits(ringsPerPolygon: 64, verticesPerRing: 5, vertices: 6)
         n = 0
-        #expect(loose.problem(feature: features[0], counted: &n) == "over 8 vertices in all")
+        #expect(loose.problem(feature: features[0], counted: &n) == "over 6 vertices in all")
     }
 }

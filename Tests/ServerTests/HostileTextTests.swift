@@ -84,7 +84,7 @@ import Testing
         let rings = ([outer] + Array(repeating: hole, count: 1_100)).joined(separator: ",")
         let feature = #"{"type":"Feature","properties":{"kind":"album","name":"holes"},"geometry":{"type":"Polygon","coordinates":[\#(rings)]}}"#
         #expect(error(#"{"cmd":"add_region","feature":\#(feature)}"#)
-            == "the feature is not taken: a polygon of 1101 rings, over the limit of 64 rings (its outer ring and 63 holes); split it into several regions")
+            == "the feature is not taken: a polygon of 1101 rings, over the limit of 64 rings per polygon (its outer ring and 63 holes); split it into several regions")
         #expect(error(#"{"cmd":"add_regions","features":[\#(feature)]}"#)?.hasPrefix("nothing added: feature 0: a polygon of 1101 rings") == true)
         let many = Array(repeating: #"{"type":"Feature","properties":{"kind":"album","name":"a"},"geometry":{"type":"Point","coordinates":[-8.2,40.1]}}"#, count: 10_001)
         #expect(error(#"{"cmd":"add_regions","features":[\#(many.joined(separator: ","))]}"#)?.hasPrefix("10001 features, over the limit of 10000") == true)
