@@ -12,26 +12,30 @@ final class DaemonConnection {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
+    /// `fd` is set only once connected: a class whose init throws after every stored property is
+    /// set runs `deinit`, which would close the descriptor a second time (`subscribe` reconnects
+    /// in a loop).
     init(path: String) throws {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
+            close(s)
             throw UserError("socket path \(path) is too long")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let r = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard r == 0 else {
             let code = errno
             let why = String(cString: strerror(code))
-            close(fd)
+            close(s)
             throw UserError(Self.connectFailure(path: path, errno: code, why: why))
         }
+        fd = s
     }
 
     deinit { close(fd) }

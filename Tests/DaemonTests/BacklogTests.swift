@@ -218,19 +218,21 @@ final class TCPClient {
     let fd: Int32
     private var pending: [UInt8] = []
 
+    /// `fd` is set only once connected (see `SocketClient.init`: no second close by `deinit`).
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let r = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard r == 0 else {
-            close(fd)
+            close(s)
             throw POSIXError(.ECONNREFUSED, "cannot connect to 127.0.0.1:\(port)")
         }
+        fd = s
     }
 
     deinit { close(fd) }

@@ -11,20 +11,25 @@ public final class SocketClient: @unchecked Sendable {
     /// time: a reader that falls behind must not spend its time moving its backlog).
     private var start = 0
 
+    /// `fd` is set only once connected: an init that throws after setting every stored property
+    /// runs `deinit`, whose close would then close the descriptor a second time, by then perhaps
+    /// another thread's (a daemon's notify socket, a child's pipe), as a test that polls for the
+    /// socket did thousands of times.
     public init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let r = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard r == 0 else {
             let e = errno
-            close(fd)
+            close(s)
             throw POSIXError(POSIXErrorCode(rawValue: e) ?? .ECONNREFUSED, "cannot connect to \(path)")
         }
+        fd = s
     }
 
     deinit { close(fd) }
