@@ -295,11 +295,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
             context.flush()
         }
         guard let context, !closing, subscription?.catchingUp == false else { return }
+        // No copy of the subscription is held while its queue changes: a copy would make every
+        // pop (and every append in `deliver`) copy the whole queue.
+        let timing = subscription?.timing ?? false
         var wrote = false
-        while context.channel.isWritable, let s = subscription, let (e, line, received) = s.queue.first {
-            subscription!.queue.removeFirst()
-            subscription!.lastSeq = e.seq
-            send(e, line, received, timing: s.timing, context: context)
+        while context.channel.isWritable, let (e, line, received) = subscription?.queue.popFirst() {
+            subscription?.lastSeq = e.seq
+            send(e, line, received, timing: timing, context: context)
             wrote = true
         }
         if wrote { context.flush() }
@@ -323,19 +325,20 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// A committed batch from the hub. As in `pump`, the subscription is changed in place: the
     /// flush at the end may run `pump` (through a writability change), which takes from the queue.
     func deliver(_ batch: Batch) {
-        guard let context, let s = subscription, !closing else { return }
         // While catching up the journal has these (they were committed before being published).
-        guard !s.catchingUp else { return }
-        let filter = s.filter, timing = s.timing
+        guard let context, !closing, let filter = subscription?.filter, let timing = subscription?.timing,
+              subscription?.catchingUp == false else { return }
         var wrote = false
         for (k, e) in batch.events.enumerated() {
-            // Each seq once: what the catch-up or an earlier batch sent is passed over.
-            guard let sub = subscription, e.seq > sub.lastSeq, (sub.queue.last?.0.seq ?? sub.lastSeq) < e.seq else { continue }
+            // Each seq once: what the catch-up or an earlier batch sent is passed over. Scalars
+            // only are read: no copy of the subscription is held while its queue grows.
+            guard let lastSeq = subscription?.lastSeq, e.seq > lastSeq, (subscription?.queue.last?.0.seq ?? lastSeq) < e.seq else { continue }
+            let queueEmpty = subscription?.queue.isEmpty ?? true
             guard filter.matches(e.entry) else {
-                if sub.queue.isEmpty { subscription!.lastSeq = e.seq }
+                if queueEmpty { subscription?.lastSeq = e.seq }
                 continue
             }
-            if sub.queue.isEmpty && context.channel.isWritable {
+            if queueEmpty && context.channel.isWritable {
                 send(e, batch.lines[k], batch.receivedNanos, timing: timing, context: context)
                 subscription!.lastSeq = e.seq
                 wrote = true
