@@ -150,6 +150,12 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["treeline", "Geo", "Loading", "NMEA", "Rules"]),
         // The web app's pure checks (a photo's format, a request's path), without a server.
         .testTarget(name: "WebTests", dependencies: ["Web"]),
+        // The wire byte for byte: every command's request and reply, the journal's lines, the
+        // GeoJSON layers and OwnTracks payloads, against protocol.golden.
+        .testTarget(name: "GoldenTests", dependencies: [
+            "Engine", "Server", "Store", "Geo", "Rules", "Loading", "MQTT", "Web",
+            .product(name: "Logging", package: "swift-log"),
+        ], exclude: ["protocol.golden"]),
     ]
 )
 
