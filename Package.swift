@@ -31,33 +31,40 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // MQTT imports CMosquitto: Debian's libmosquitto (2.0.11), no hand-written MQTT.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "Geo"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Geo", "Regions", "JSON"]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
 
         // The version, in one place (Makefile reads it for `make deb`).
         .target(name: "TreelineVersion"),
 
         // Pure logic: no I/O.
-        .target(name: "Geo", dependencies: ["CPROJ"]),
+        // JSON as the daemon reads and writes it (RFC 8259, bytes in and out), and the plain text
+        // and wording of what it says.
+        .target(name: "JSON"),
+        // Geometry: coordinates and geodesy, fences and their index, CRSs (PROJ), fixes and tracks.
+        .target(name: "Geo", dependencies: ["JSON", "CPROJ"]),
+        // Regions: what a fence is for (plant, album, reforestation), the regions file, the set
+        // of regions with their fences.
+        .target(name: "Regions", dependencies: ["Geo", "JSON"]),
         .target(name: "NMEA", dependencies: ["Geo"]),
-        .target(name: "Rules", dependencies: ["Geo"]),
+        .target(name: "Rules", dependencies: ["Geo", "Regions", "JSON"]),
         // The stacking projector: AR screen layout of points of interest.
-        .target(name: "AR", dependencies: ["Geo"]),
-        .target(name: "Map", dependencies: ["Geo", "Rules", "AR"]),
+        .target(name: "AR", dependencies: ["Geo", "Regions", "JSON"]),
+        .target(name: "Map", dependencies: ["Geo", "Regions", "JSON", "Rules", "AR"]),
 
         // Edges.
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
         // Files: NMEA logs read in chunks (or stdin), and the loaders of regions files, the config
         // and the species catalog, with one typed error that names the file; both executables use them.
-        .target(name: "Loading", dependencies: ["NMEA", "Geo", "Rules", "Config"]),
-        .target(name: "Config", dependencies: ["Geo", "Rules", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Loading", dependencies: ["NMEA", "Geo", "Regions", "JSON", "Rules", "Config"]),
+        .target(name: "Config", dependencies: ["Geo", "Regions", "JSON", "Rules", .product(name: "Yams", package: "Yams")]),
         // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
         // region, plants' watering. Events are committed with the state they leave.
-        .target(name: "Store", dependencies: ["Rules", "Geo", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Store", dependencies: ["Rules", "Geo", "Regions", "JSON", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Unix-socket protocol (SwiftNIO): newline-delimited JSON, subscriptions that resume
         // by sequence number, bounded queues for slow readers.
         .target(name: "Server", dependencies: [
-            "Rules", "Geo", "Store", "AR",
+            "Rules", "Geo", "Regions", "JSON", "Store", "AR",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -67,7 +74,7 @@ let package = Package(
         // as Server-Sent Events, GeoJSON, the page's files; a bearer token; the board's own
         // self-signed certificate.
         .target(name: "Web", dependencies: [
-            "Server", "Store", "Geo", "Rules", "Config", "Loading", "AR",
+            "Server", "Store", "Geo", "Regions", "JSON", "Rules", "Config", "Loading", "AR",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -85,14 +92,14 @@ let package = Package(
         // leave and publishes them; every transport hands it the same typed commands. A library, so
         // the daemon, its tests and the fuzz target that runs every command run the same code.
         .target(name: "Engine", dependencies: [
-            "Geo", "Rules", "GPSD", "Store", "Server", "AR", "MQTT", "Web",
+            "Geo", "Regions", "JSON", "Rules", "GPSD", "Store", "Server", "AR", "MQTT", "Web",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The systemd service: gpsd → monitor → journal → subscribers.
         .executableTarget(
             name: "treelined",
             dependencies: [
-                "Engine", "Geo", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT", "Web",
+                "Engine", "Geo", "Regions", "JSON", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -104,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "NMEA", "Loading", "Rules", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
+                "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -112,7 +119,7 @@ let package = Package(
         // Benchmarks: `swift run -c release treeline-bench --help`.
         .executableTarget(
             name: "treeline-bench",
-            dependencies: ["NMEA", "Loading", "Geo", "Rules", "AR", "TestSupport"],
+            dependencies: ["NMEA", "Loading", "Geo", "Regions", "JSON", "Rules", "AR", "TestSupport"],
             path: "Benchmarks/TreelineBench"
         ),
 
@@ -122,38 +129,38 @@ let package = Package(
         // Real processes for integration tests: an NMEA feeder standing in for a receiver, gpsd,
         // the treeline and treelined executables.
         .target(name: "IntegrationSupport", path: "Tests/IntegrationSupport"),
-        .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
-        .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "Regions", "JSON", "TestSupport"]),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "Regions", "JSON", "TestSupport"]),
         // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Loading", "treeline", "IntegrationSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Rules", "Geo", "Loading", "NMEA", "TestSupport"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Regions", "JSON", "Loading", "treeline", "IntegrationSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Rules", "Geo", "Regions", "JSON", "Loading", "NMEA", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: [
-            "Server", "Store", "Rules", "Geo",
+            "Server", "Store", "Rules", "Geo", "Regions", "JSON",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         // The daemon binary with a real gpsd, a real socket and a real SQLite file (Store: journals of
         // any length written beforehand, for the catch-up tests).
-        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Geo", "Loading", "Store"]),
+        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Geo", "Regions", "JSON", "Loading", "Store"]),
         // systemd's own checks of the units in systemd/.
         .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
-        .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "NMEA", "TestSupport"]),
-        .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "AR"]),
-        .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "Regions", "JSON", "NMEA", "TestSupport"]),
+        .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "Regions", "JSON", "AR"]),
+        .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "Regions", "JSON", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["NMEA", "Loading", "Geo"],
+            dependencies: ["NMEA", "Loading", "Geo", "Regions", "JSON"],
             resources: [.copy("gpsd-3.22")]
         ),
         // Loading, NMEA and Rules: TrackCLITests counts the used, thinned fixes of a log itself.
-        .testTarget(name: "CLITests", dependencies: ["treeline", "Geo", "Loading", "NMEA", "Rules"]),
+        .testTarget(name: "CLITests", dependencies: ["treeline", "Geo", "Regions", "JSON", "Loading", "NMEA", "Rules"]),
         // The web app's pure checks (a photo's format, a request's path), without a server.
         .testTarget(name: "WebTests", dependencies: ["Web"]),
         // The wire byte for byte: every command's request and reply, the journal's lines, the
         // GeoJSON layers and OwnTracks payloads, against protocol.golden.
         .testTarget(name: "GoldenTests", dependencies: [
-            "Engine", "Server", "Store", "Geo", "Rules", "Loading", "MQTT", "Web",
+            "Engine", "Server", "Store", "Geo", "Regions", "JSON", "Rules", "Loading", "MQTT", "Web",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["protocol.golden"]),
     ]
@@ -166,7 +173,7 @@ let package = Package(
 let fuzzTargets = ["nmea", "fields", "regions", "config", "request", "monitor", "commands"]
 package.targets += [
     .target(name: "FuzzChecks", dependencies: [
-        "Geo", "NMEA", "Rules", "Config", "Server", "Engine", "Store", "Loading", .product(name: "NIOCore", package: "swift-nio"),
+        "Geo", "Regions", "JSON", "NMEA", "Rules", "Config", "Server", "Engine", "Store", "Loading", .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
     ], path: "Fuzz/Checks"),
     .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),

@@ -16,6 +16,8 @@ import NMEA
 import Loading
 import Rules
 import TestSupport
+import JSON
+import Regions
 
 func now() -> Double {
     var ts = timespec()

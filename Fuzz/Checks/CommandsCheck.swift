@@ -9,6 +9,8 @@ import Logging
 import Rules
 import Server
 import Store
+import JSON
+import Regions
 
 /// `commands`: each line of the input (at most 16) as a socket command, run as the daemon runs it:
 /// parsed by the socket's parser, then answered by the daemon's own engine, on a real SQLite

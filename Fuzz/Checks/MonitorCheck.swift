@@ -1,6 +1,7 @@
 import Geo
 import NMEA
 import Rules
+import Regions
 
 /// `monitor`: the input read as NMEA, every fix fed to RegionMonitors over a small fixed set of
 /// regions (near Data/walk.nmea's walk, around 40.10 N 8.24 W, and around 0,0 and on the

@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// `regions`: a regions file parsed (as geometry only, then in full); when it parses, a RegionSet
 /// is built and queried at points drawn from the input's hash: near its fences' vertices and

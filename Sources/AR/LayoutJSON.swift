@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 extension LayoutItem {
     /// One JSON object (no newline): `id`, `distance` (m), `bearing` (°), `x` (null where a

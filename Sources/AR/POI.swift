@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// A point of interest: a plant, an album zone, a planting area, a viewpoint.
 public struct POI: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import Geo
+import JSON
+import Regions
 
 /// Reads a POI file: a GeoJSON FeatureCollection of `Point` features, each with `properties.id`
 /// (a unique non-empty string) and optionally `name` (a string, default the id) and `priority`

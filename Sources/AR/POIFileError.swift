@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// Every problem found in a POI file; the file is refused as a whole.
 public struct POIFileError: Error, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Geo
 import Rules
 import Yams
+import JSON
 
 /// Reads a composed YAML tree into a `TreelineConfig`, collecting every problem with its line,
 /// column and key. Each key is named once, in the table of its section, with what it sets.

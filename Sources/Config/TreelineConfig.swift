@@ -1,6 +1,7 @@
 import Geo
 import Rules
 import Yams
+import JSON
 
 /// The daemon's configuration file (YAML), whose `monitor:` section the CLI reads too:
 ///

@@ -2,6 +2,7 @@ import Geo
 import Rules
 import Server
 import Store
+import Regions
 
 /// Regions set for a whole fleet: a FeatureCollection (MQTT's retained `treeline/fleet/regions`)
 /// merged into the user layer by id. A region of it is added, or updated when it changed; a

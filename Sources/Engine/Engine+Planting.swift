@@ -4,6 +4,7 @@ import Geo
 import Rules
 import Server
 import Store
+import JSON
 
 /// Planting (can_plant, plant, plan, trees) and the AR layout: answers from the regions in force,
 /// the catalog and the recorded trees.

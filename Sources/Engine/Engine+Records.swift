@@ -2,6 +2,7 @@ import Geo
 import Rules
 import Server
 import Store
+import JSON
 
 /// Records beside the journal: captures in albums, trees, the track; and retention.
 extension Engine {

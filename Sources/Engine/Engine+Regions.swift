@@ -2,6 +2,8 @@ import Geo
 import Rules
 import Server
 import Store
+import JSON
+import Regions
 
 /// The two layers of regions. The base layer comes from the regions files and changes only by
 /// reload; the user layer lives in the database and changes by command. Every change is one

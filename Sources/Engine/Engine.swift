@@ -7,6 +7,8 @@ import Rules
 import Server
 import Store
 import Synchronization
+import JSON
+import Regions
 
 /// The daemon's core: fixes in, events committed to the journal with the state they leave, then
 /// published. One at a time (an actor): fixes, `water`, a reload.

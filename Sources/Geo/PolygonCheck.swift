@@ -1,15 +1,15 @@
 /// Validity checks for polygon fences, in a local metric frame: what a user must fix before the
 /// fence can be trusted (RFC 7946 and OGC simple-feature rules, plus Treeline's own limits).
-enum PolygonCheck {
+package enum PolygonCheck {
     /// A polygon must fit a local frame: beyond this distance from its centre, refuse it.
-    static let maxRadius = 1_000_000.0
+    package static let maxRadius = 1_000_000.0
 
     /// Problems told at most for one polygon: a message that lists them all can be larger than the
     /// request (a thousand identical holes are half a million overlapping pairs), and each costs
     /// its check. The first ones are what to mend first.
-    static let maxProblems = 10
+    package static let maxProblems = 10
 
-    static func problems(_ parts: [[[Coordinate]]]) -> [String] {
+    package static func problems(_ parts: [[[Coordinate]]]) -> [String] {
         var out: [String] = []
         let multi = parts.count > 1
         func label(_ part: Int, _ ring: Int) -> String {
@@ -85,7 +85,7 @@ enum PolygonCheck {
         return out
     }
 
-    enum Side { case inside, boundary, outside }
+    package enum Side { case inside, boundary, outside }
 
     /// Whether the areas of two rings that do not properly cross share interior: a vertex or an
     /// edge's midpoint of one strictly inside the other, or, for rings that lie on each other's
@@ -116,7 +116,7 @@ enum PolygonCheck {
 
     /// A ring's vertices and the midpoints of its edges: where a ring that does not properly
     /// cross another can still pass into it (through shared vertices) shows.
-    static func samples(_ r: [Planar]) -> [Planar] {
+    package static func samples(_ r: [Planar]) -> [Planar] {
         var out = r
         for i in 0..<r.count {
             let a = r[i], b = r[(i + 1) % r.count]
@@ -137,16 +137,16 @@ enum PolygonCheck {
         return b.contains { samples($0.ring).contains { inArea($0, a) } } || a.contains { samples($0.ring).contains { inArea($0, b) } }
     }
 
-    static func orient(_ a: Planar, _ b: Planar, _ c: Planar) -> Double {
+    package static func orient(_ a: Planar, _ b: Planar, _ c: Planar) -> Double {
         (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
     }
 
-    static func onSegment(_ a: Planar, _ b: Planar, _ p: Planar) -> Bool {
+    package static func onSegment(_ a: Planar, _ b: Planar, _ p: Planar) -> Bool {
         min(a.x, b.x) <= p.x && p.x <= max(a.x, b.x) && min(a.y, b.y) <= p.y && p.y <= max(a.y, b.y)
     }
 
     /// Whether segments ab and cd share a point; `proper` only counts a crossing of interiors.
-    static func segmentsMeet(_ a: Planar, _ b: Planar, _ c: Planar, _ d: Planar, proper: Bool) -> Bool {
+    package static func segmentsMeet(_ a: Planar, _ b: Planar, _ c: Planar, _ d: Planar, proper: Bool) -> Bool {
         if max(a.x, b.x) < min(c.x, d.x) || max(c.x, d.x) < min(a.x, b.x) ||
             max(a.y, b.y) < min(c.y, d.y) || max(c.y, d.y) < min(a.y, b.y) { return false }
         let d1 = orient(c, d, a), d2 = orient(c, d, b), d3 = orient(a, b, c), d4 = orient(a, b, d)
@@ -159,12 +159,12 @@ enum PolygonCheck {
     /// The first pair of edges (by start index) that meet other than at a shared end point.
     /// Candidates come from a quadtree of the edges (`SegmentPairs`), so a valid ring of n
     /// vertices costs about n log n; the least pair that meets is the one reported.
-    static func selfIntersection(_ r: [Planar]) -> (Int, Int)? {
+    package static func selfIntersection(_ r: [Planar]) -> (Int, Int)? {
         r.count <= directEdges ? selfIntersectionPairwise(r) : selfIntersectionByQuadtree(r)
     }
 
     /// Every pair in order (rings of up to `directEdges`).
-    static func selfIntersectionPairwise(_ r: [Planar]) -> (Int, Int)? {
+    package static func selfIntersectionPairwise(_ r: [Planar]) -> (Int, Int)? {
         let n = r.count
         // A valid ring has no pair that meets, which a sweep along x shows with few box tests;
         // only a ring where some pair meets has its pairs walked in order, for the least.
@@ -186,12 +186,12 @@ enum PolygonCheck {
     }
 
     /// Rings of at least this many edges are swept before their pairs are walked.
-    static let sweepEdges = 12
+    package static let sweepEdges = 12
 
     /// Whether any two edges of ring `r` meet (other than neighbours at their shared end):
     /// the edges in order of their least x, each against those that start before it ends, so
     /// that exactly the pairs whose boxes overlap are tested, as the walk in order tests them.
-    static func anyEdgesMeet(_ r: [Planar]) -> Bool {
+    package static func anyEdgesMeet(_ r: [Planar]) -> Bool {
         let n = r.count
         return r.withUnsafeBufferPointer { v in
             withUnsafeTemporaryAllocation(of: (loX: Double, hiX: Double, loY: Double, hiY: Double, edge: Int).self, capacity: n) { buffer in
@@ -218,7 +218,7 @@ enum PolygonCheck {
     }
 
     /// The candidates of a quadtree of the edges (`SegmentPairs`), the least that meets.
-    static func selfIntersectionByQuadtree(_ r: [Planar]) -> (Int, Int)? {
+    package static func selfIntersectionByQuadtree(_ r: [Planar]) -> (Int, Int)? {
         var first: (Int, Int)?
         SegmentPairs(ring: r).forEachCandidate { i, j in
             if let f = first, (f.0, f.1) <= (i, j) { return true }
@@ -229,7 +229,7 @@ enum PolygonCheck {
     }
 
     /// Whether edges i < j of ring `r` meet other than at the end point neighbours share.
-    static func edgesMeet(_ r: [Planar], _ i: Int, _ j: Int) -> Bool {
+    package static func edgesMeet(_ r: [Planar], _ i: Int, _ j: Int) -> Bool {
         let n = r.count
         let a = r[i], b = r[(i + 1) % n], c = r[j], d = r[(j + 1) % n]
         if a == b || c == d { return false }
@@ -247,14 +247,14 @@ enum PolygonCheck {
     /// Rings of at most this many edges are checked pair by pair: a quadtree's cells and arrays
     /// cost more than the few hundred pairs (100,000 fences of 6 to 64 vertices loaded 6 % faster).
     /// Both ways find the same pair (`PairwiseEqualsTheQuadtree`).
-    static let directEdges = 64
+    package static let directEdges = 64
 
     /// Whether an edge of `p` and an edge of `q` cross in their interiors.
-    static func ringsCross(_ p: [Planar], _ q: [Planar]) -> Bool {
+    package static func ringsCross(_ p: [Planar], _ q: [Planar]) -> Bool {
         p.count * q.count <= directEdges * directEdges ? ringsCrossPairwise(p, q) : ringsCrossByQuadtree(p, q)
     }
 
-    static func ringsCrossPairwise(_ p: [Planar], _ q: [Planar]) -> Bool {
+    package static func ringsCrossPairwise(_ p: [Planar], _ q: [Planar]) -> Bool {
         for i in p.indices {
             let a = p[i], b = p[(i + 1) % p.count]
             for k in q.indices where segmentsMeet(a, b, q[k], q[(k + 1) % q.count], proper: true) { return true }
@@ -262,7 +262,7 @@ enum PolygonCheck {
         return false
     }
 
-    static func ringsCrossByQuadtree(_ p: [Planar], _ q: [Planar]) -> Bool {
+    package static func ringsCrossByQuadtree(_ p: [Planar], _ q: [Planar]) -> Bool {
         var found = false
         SegmentPairs(crossing: p, q).forEachCandidate { i, j in
             let k = j - p.count  // i < j: i is p's edge, j q's
@@ -273,10 +273,10 @@ enum PolygonCheck {
         return found
     }
 
-    static func area(_ r: [Planar]) -> Double { PlanarRing.signedArea(r) }
+    package static func area(_ r: [Planar]) -> Double { PlanarRing.signedArea(r) }
 
     /// A ring's bounding box, closed: rings that touch at a point have boxes that meet.
-    struct RingBox {
+    package struct RingBox {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
 
         init(_ ring: [Planar]) {

@@ -1,3 +1,4 @@
+import JSON
 /// One point of a recorded track: where a fix the monitor used put the receiver, and when.
 ///
 /// Only what the track needs and the monitor already has (`LastFix` without its pending jump), so

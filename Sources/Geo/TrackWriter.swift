@@ -1,3 +1,4 @@
+import JSON
 /// Writes a recorded track as a file other tools open: GPX 1.1 (GPS software, OpenStreetMap
 /// editors) or a GeoJSON Feature (web maps, GIS).
 ///

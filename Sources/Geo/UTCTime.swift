@@ -1,3 +1,4 @@
+import JSON
 /// An instant in UTC as integer nanoseconds since 1970-01-01T00:00:00Z.
 ///
 /// Integer nanoseconds keep a receiver's fractional seconds exactly, so two sentences of one

@@ -6,6 +6,7 @@ import Darwin
 import Config
 import Geo
 import Rules
+import Regions
 
 /// Why a file could not be loaded: the file, and the cause. The message (`description`) names
 /// the file (and the line, feature or key where there is one) and says what to do; both

@@ -6,6 +6,7 @@ import Darwin
 import Config
 import Geo
 import Rules
+import Regions
 
 /// Reads and checks the files Treeline is given: regions, the config, the species catalog, and
 /// small files of other kinds (points, POIs); `-` is standard input. NMEA logs, which can be

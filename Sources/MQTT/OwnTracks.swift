@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 /// OwnTracks' JSON payloads (owntracks.org/booklet/tech/json), so that OwnTracks Recorder and
 /// Home Assistant's OwnTracks integration take a board as a device with its zones. Pure: each

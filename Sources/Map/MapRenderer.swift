@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Geo
 import Rules
+import Regions
 
 struct MapRenderer {
     let map: SVGMap

@@ -1,5 +1,6 @@
 import Geo
 import Rules
+import Regions
 
 /// Colours and symbols of the map. Fences use green/blue/orange by kind; the track is a dark
 /// magenta so it stands apart from all three; event markers differ by shape as well as colour

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Geo
 import Rules
+import Regions
 
 /// A map of a replay as one SVG document: fences coloured by kind with their names, the track
 /// with its GPS gaps, start and end, event markers with time/type/fence labels, a legend, a scale

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Geo
+import Regions
 
 /// A region's rings in its fence's local frame, and how to ask whether a planar point may hold a
 /// tree.

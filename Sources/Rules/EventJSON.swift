@@ -1,4 +1,6 @@
 import Geo
+import JSON
+import Regions
 
 extension RegionEvent {
     /// One JSON object (no newline): `time`, `type`, `region` (id), `kind`, `name`, `lat`, `lon`,

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Geo
+import Regions
 
 /// Why a plan has fewer trees than asked.
 public enum PlanShortfall: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 /// A tree already in the ground (recorded in the store): where, what, in which area.
 public struct PlantedTree: Sendable, Equatable {

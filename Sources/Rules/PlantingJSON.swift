@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 extension PlantingVerdict {
     /// The verdict's fields, for a JSON object already opened (each after a comma):

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Geo
+import Regions
 
 /// Planting plans in reforestation areas: N trees from one tapped point (`plan`), or a whole area
 /// (`fill`), each tree at least a species' spacing from every other and from the trees already

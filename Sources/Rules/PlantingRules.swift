@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// The planting rules: a tree goes inside a reforestation area (not in a hole), of a species the
 /// area lists (an area listing none takes any species of the catalog), at least the species'

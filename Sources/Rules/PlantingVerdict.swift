@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// "May I plant here?": the answer and why.
 public struct PlantingVerdict: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// The monitor's persistent state, for a daemon that stores it after every fix and restores it
 /// on start, or hands it to a monitor over a reloaded regions file.

@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// Turns accepted fixes into enter, exit and dwell events, on evidence.
 ///

@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// The region monitor's state of every region, one array per field, all indexed by region and
 /// sized together. Arrays rather than an array of structs: a fix touches a few fields of many

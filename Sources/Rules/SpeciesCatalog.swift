@@ -1,4 +1,6 @@
 import Geo
+import JSON
+import Regions
 
 /// The species catalog (`Data/species.json`): what may be planted, with spacing and heights.
 ///

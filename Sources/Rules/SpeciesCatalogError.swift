@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 /// Every problem found in a species catalog; the catalog is refused as a whole.
 public struct SpeciesCatalogError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,6 @@
 import Geo
+import JSON
+import Regions
 
 extension Species {
     /// `{"latin":…,"common":…,"spacing_m":…,"min_height_m":…,"max_height_m":…,"match":…,"areas":[…]}`:

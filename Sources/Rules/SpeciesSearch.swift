@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 extension SpeciesCatalog {
     /// How well a species answered a search; better matches sort first.

@@ -2,6 +2,7 @@ import Geo
 import Logging
 import NIOCore
 import Store
+import JSON
 
 /// One client: answers its commands in order, and when it subscribes sends it the journal from
 /// `since` and then live events, without a gap or a repeat at the seam.

@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// What `add_region` asks for: a whole Feature (checked as a regions file's are), or the short
 /// form for a plant or an album placed at a point (or, without one, at the last fix).

@@ -1,4 +1,5 @@
 import Geo
+import Regions
 
 /// What `update_region` changes; nil members stay as they are. A double optional is a member
 /// that may be cleared: `.some(nil)` (JSON `null`) clears it.

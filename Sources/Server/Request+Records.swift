@@ -1,4 +1,6 @@
 import Geo
+import JSON
+import Regions
 
 /// The grammar of the commands that change regions and records.
 extension Request {

@@ -1,6 +1,8 @@
 import AR
 import Geo
 import Store
+import JSON
+import Regions
 
 /// A client's command: one JSON object per line, `{"cmd":…}`.
 public enum Request: Equatable, Sendable {

@@ -1,6 +1,7 @@
 import AR
 import Geo
 import Store
+import JSON
 
 /// Why a request was refused: the text of the ERROR line.
 public struct RequestError: Error, Equatable, Sendable {

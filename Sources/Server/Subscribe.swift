@@ -1,5 +1,6 @@
 import Geo
 import Store
+import JSON
 
 /// What a subscriber asks for: the journal's events after `since` (nil: from now on) that pass
 /// `filter`, then live ones. `timing` adds the daemon's monotonic receive time of the fix

@@ -6,6 +6,7 @@ import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers
 import Server
+import JSON
 
 /// The event streams open now, closed together at shutdown.
 final class OpenStreams: Sendable {

@@ -2,6 +2,8 @@ import AR
 import Geo
 import Server
 import Store
+import JSON
+import Regions
 
 // The socket's protocol, for HTTP: this file sees the Server module's `Request` (the other
 // files of this target see Hummingbird's).

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import Server
 import Store
+import JSON
 
 /// `GET /api/layout?screen=W,H&fov=H,V&…`: the AR view's layout, live, as Server-Sent Events.
 ///

@@ -4,6 +4,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import Server
+import JSON
 
 /// Every request carries the token: `Authorization: Bearer …`, or the cookie that opening
 /// `/?token=…` once sets (then a redirect drops the token from the address bar and history).

@@ -5,6 +5,8 @@ import Geo
 import Loading
 import Rules
 import Store
+import JSON
+import Regions
 
 /// Where the species catalog, regions and database come from, for the planting commands.
 struct PlantingOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Geo
+import Regions
 
 extension Treeline {
     struct Project: ParsableCommand {

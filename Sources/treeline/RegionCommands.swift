@@ -1,6 +1,8 @@
 import ArgumentParser
 import Geo
 import Loading
+import JSON
+import Regions
 
 /// `LAT,LON` in decimal degrees.
 struct LatLon: ExpressibleByArgument {

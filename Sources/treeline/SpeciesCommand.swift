@@ -2,6 +2,8 @@ import ArgumentParser
 import Geo
 import Loading
 import Rules
+import JSON
+import Regions
 
 extension Treeline {
     struct SpeciesCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 /// Everything the command line prints goes through here (it shadows the standard library's
 /// `print` in this module): a name, a note or a message from the daemon may hold a control or

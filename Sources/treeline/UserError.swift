@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 /// An error already worded for the user; printed as "Error: …", exit 1. A control or
 /// text-direction character in it (a name the daemon quotes back) is written as `\u{…}`.

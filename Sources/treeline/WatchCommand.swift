@@ -7,6 +7,7 @@ import Loading
 import Rules
 #if canImport(Glibc)
 import Glibc
+import Regions
 #endif
 
 extension Treeline {

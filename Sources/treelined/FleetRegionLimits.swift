@@ -1,4 +1,6 @@
 import Geo
+import JSON
+import Regions
 
 /// What a fleet's regions (`treeline/fleet/regions`) may hold: every board parses the message and
 /// keeps what it holds, so a client that may publish there must not be able to make a board

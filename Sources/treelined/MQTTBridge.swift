@@ -9,6 +9,8 @@ import Server
 import ServiceLifecycle
 import Store
 import Synchronization
+import JSON
+import Regions
 
 /// The journal to an MQTT broker, at least once and in order.
 ///

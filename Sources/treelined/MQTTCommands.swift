@@ -2,6 +2,7 @@ import Config
 import Geo
 import Server
 import Store
+import JSON
 
 /// What the bridge does with a message on a command topic (`<topic>/cmd`, `treeline/fleet/cmd`):
 /// decided here, without I/O, so that it is tested on its own. The bridge runs what is let

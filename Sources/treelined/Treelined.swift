@@ -14,6 +14,7 @@ import ServiceLifecycle
 import Store
 import TreelineVersion
 import Web
+import Regions
 
 @main
 struct Treelined: AsyncParsableCommand {

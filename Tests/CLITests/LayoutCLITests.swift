@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Geo
 import Testing
+import Regions
 
 /// A GeoJSON POI file from (id, name, lat, lon) rows.
 func poiFile(_ rows: [(String, String, Double, Double)], priority: [String: Double] = [:]) throws -> URL {

@@ -3,6 +3,7 @@ import Geo
 import Server
 import Testing
 @testable import treelined
+import Regions
 
 /// `MQTTCommands` on its own: what is run, what is refused and how the reply says it.
 @Suite struct MQTTCommandChecks {

@@ -2,6 +2,7 @@ import Foundation
 @testable import Geo
 import Testing
 import TestSupport
+@testable import Regions
 
 /// The store's signed distance goes through `EdgeBlock`s, which skip runs of edges that cannot
 /// count; the answer must be the full scan's (`Fence.signedDistance`), bit for bit.

@@ -1,6 +1,7 @@
 @testable import Geo
 import Testing
 import TestSupport
+@testable import Regions
 
 /// A regions file is read feature by feature (each parsed on its own, across the cores, and let
 /// go), not as one JSON tree. Nothing a user sees may differ from reading the whole document:

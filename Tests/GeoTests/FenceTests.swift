@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import TestSupport
 import Testing
+import Regions
 
 @Suite struct Fences {
     @Test func circleUsesTheGeodesic() {

@@ -2,6 +2,7 @@ import Foundation
 @testable import Geo
 import Testing
 import TestSupport
+@testable import Regions
 
 /// The shortcuts that make loading a country's fences for a few queries cheaper must not change
 /// an answer.
@@ -21,7 +22,7 @@ import TestSupport
             regions.append(Region(id: "p\(k)", kind: .album, name: "p\(k)", shape: k % 10 == 9 ? .circle(center: centre, radius: size) : .polygons(parts)))
         }
         let with = RegionSet(regions), without = RegionSet(regions, rasters: false)
-        #expect(without.grids.allSatisfy { $0 == Raster.allEdgeWord } && with.grids != without.grids)
+        #expect(without.fences.grids.allSatisfy { $0 == Raster.allEdgeWord } && with.fences.grids != without.fences.grids)
         var inside = 0
         for k in 0..<20_000 {
             let c: Coordinate
@@ -113,8 +114,8 @@ extension FewQueries {
         #expect(found.count > 15 && found.contains { $0.contains("duplicate id") } && found.contains { $0.contains("crosses itself") })
 
         let a = RegionSet(many, parallel: true), b = RegionSet(many, parallel: false)
-        #expect(a.vertices == b.vertices && a.ringEnds == b.ringEnds && a.grids == b.grids)
-        #expect(a.regionOfCore == b.regionOfCore && a.coreOfRegion == b.coreOfRegion && a.boxes == b.boxes && a.blocks.count == b.blocks.count)
+        #expect(a.fences.vertices == b.fences.vertices && a.fences.ringEnds == b.fences.ringEnds && a.fences.grids == b.fences.grids)
+        #expect(a.fences.regionOfCore == b.fences.regionOfCore && a.fences.coreOfRegion == b.fences.coreOfRegion && a.boxes == b.boxes && a.fences.blocks.count == b.fences.blocks.count)
     }
 }
 

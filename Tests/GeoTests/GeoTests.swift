@@ -1,5 +1,6 @@
 import Geo
 import Testing
+import JSON
 
 @Suite struct Time {
     @Test func civilRoundTrip() {

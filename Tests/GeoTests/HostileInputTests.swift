@@ -4,6 +4,8 @@ import Glibc
 #endif
 import TestSupport
 import Testing
+@testable import JSON
+@testable import Regions
 
 /// Inputs that fuzzing found accepted when they should not be, or slow where they need not be.
 @Suite struct HostileJSON {

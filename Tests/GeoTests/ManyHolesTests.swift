@@ -1,5 +1,7 @@
 import Geo
 import Testing
+import JSON
+import Regions
 
 /// A polygon with many holes: what a client can send in one request. Identical holes overlap (they
 /// were taken), the problems told are bounded (a thousand identical holes listed half a million

@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Testing
 import TestSupport
+import JSON
 
 /// `JSONBytes.appendFixed` writes through `ByteCursor` straight into place; its text must be the
 /// one the digit-by-digit version wrote (the same as gpsd's `%.Nf` for the values Treeline has).

@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import TestSupport
 import Testing
+import Regions
 
 @Suite struct RegionFileValidation {
     func issues(_ bytes: [UInt8], crs: String? = nil) -> [RegionIssue] {

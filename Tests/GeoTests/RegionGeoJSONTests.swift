@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Testing
+import Regions
 
 // `Region.appendFeature` / `featureJSON` (Region+GeoJSON.swift): the one writer of regions back
 // to GeoJSON. What it writes, `RegionFile` reads back as the same region, and writing that again

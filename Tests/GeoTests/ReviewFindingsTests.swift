@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Testing
 import TestSupport
+import Regions
 
 /// Cases a review found; each asserts the behaviour a user relies on.
 @Suite struct EdgeCases {

@@ -2,6 +2,7 @@ import Foundation
 @testable import Geo
 import Testing
 import TestSupport
+@testable import Regions
 
 // Property tests of the geometric shortcuts of the monitor's fast path: the chord test of
 // `Geodesic.isWithin`, the chord and raster upper bounds of a fence's signed distance, the query
@@ -178,7 +179,7 @@ private func ssDescribe(_ c: Coordinate) -> String { "(\(c.latitude), \(c.longit
         var count = 0, offRaster = 0, outsideCell = 0, insidePoints = 0, farPoints = 0, rasterTighter = 0
         var violations: [(amount: Double, chord: Double, what: String, text: String)] = []
         for (i, f) in fences.enumerated() {
-            let core = set.cores[Int(set.coreOfRegion[i])]
+            let core = set.fences.cores[Int(set.fences.coreOfRegion[i])]
             let size = f.bound
             var points: [(Coordinate, String)] = []
             for j in 0..<160 {
@@ -235,7 +236,7 @@ private func ssDescribe(_ c: Coordinate) -> String { "(\(c.latitude), \(c.longit
                         offRaster += 1
                     } else {
                         let cell = min(Int(gy), FenceCore.gridSide - 1) * FenceCore.gridSide + min(Int(gx), FenceCore.gridSide - 1)
-                        if (set.grids[Int(core.gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == FenceCore.cellOutside { outsideCell += 1 }
+                        if (set.fences.grids[Int(core.gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == FenceCore.cellOutside { outsideCell += 1 }
                     }
                 }
                 let shape = core.radius > 0 ? "circle r \(core.radius)" : "polygon reach \(core.reach)"

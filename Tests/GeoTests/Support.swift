@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import TestSupport
+import Regions
 
 /// Runs a command with `input` on stdin and returns stdout; fails the test if it cannot run.
 func run(_ tool: String, _ args: [String], input: String) throws -> String {

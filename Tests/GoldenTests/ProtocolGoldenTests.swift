@@ -9,6 +9,7 @@ import Server
 import Store
 import Web
 import XCTest
+import Regions
 
 /// The wire, byte for byte: every command's request and the daemon's reply (or its error), the
 /// journal's event lines, the web app's GeoJSON layers and the OwnTracks payloads, as the engine

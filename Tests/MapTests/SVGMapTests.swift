@@ -2,6 +2,7 @@ import Geo
 import Rules
 import Testing
 @testable import Map
+import Regions
 
 // MARK: - Fixtures
 

@@ -3,6 +3,7 @@ import NMEA
 import Rules
 import Testing
 import TestSupport
+import Regions
 
 /// A monitor handed any error value, margin or config does not trap.
 @Suite struct HostileErrors {

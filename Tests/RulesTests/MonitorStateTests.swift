@@ -3,6 +3,7 @@ import Geo
 import NMEA
 import Rules
 import Testing
+import Regions
 
 // The monitor's persistent state (RegionMonitor+State.swift): a run cut anywhere, its state taken and
 // restored into a fresh monitor, gives the events of the run that was never cut; a reloaded

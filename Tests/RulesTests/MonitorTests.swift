@@ -3,6 +3,7 @@ import Geo
 import Rules
 import Testing
 import TestSupport
+import Regions
 
 let centre = Coordinate(latitude: 40.1, longitude: -8.24)
 let start = UTCTime(year: 2026, month: 5, day: 1, nanosOfDay: 9 * 3_600_000_000_000)!

@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Rules
 import Testing
+import Regions
 
 // Regions added or removed while the monitor runs (`carried(to:config:)`, `treatAsNew(_:)`), and
 // the watering of plants (never watered, `water(_:at:)`, `setLastWatered`). Fixes come from

@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Rules
 import Testing
+import Regions
 
 /// "May I plant here" over the sample regions and the species catalog.
 @Suite struct PlantingRulesCheck {

@@ -2,6 +2,7 @@ import Foundation
 import Geo
 @testable import Rules
 import TestSupport
+import Regions
 
 /// Areas, species and independent checks for the planting planner's tests. Everything is
 /// measured on the ellipsoid with Karney's geodesics (PROJ), never in the planner's plane.

@@ -3,6 +3,7 @@ import Geo
 @testable import Rules
 import Testing
 import TestSupport
+import Regions
 
 private typealias F = PlantingFixtures
 

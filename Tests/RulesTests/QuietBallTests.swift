@@ -3,6 +3,7 @@ import Geo
 @testable import Rules
 import Testing
 import TestSupport
+import Regions
 
 // The quiet ball (QuietBall.swift, RegionMonitor+QuietBall.swift): fixes in it skip the regions. It must change nothing a user
 // sees: the same events, at the same times, with the same numbers, and the same state, as a

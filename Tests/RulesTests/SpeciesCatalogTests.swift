@@ -2,6 +2,7 @@ import Foundation
 import Geo
 @testable import Rules
 import Testing
+import Regions
 
 /// The repository's Data folder and its files, found from this source file.
 private enum SpeciesData {

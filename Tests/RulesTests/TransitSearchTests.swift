@@ -3,6 +3,7 @@ import Geo
 @testable import Rules
 import Testing
 import TestSupport
+import Regions
 
 // Property tests of the transit search: `RegionMonitor.pointAtDepth` (branch and bound on a
 // 1-Lipschitz function) against analytic functions, and the monitor's transit events on random

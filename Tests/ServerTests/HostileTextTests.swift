@@ -1,6 +1,8 @@
 import Geo
 import Server
 import Testing
+import JSON
+import Regions
 
 /// Names, notes, ids and species with control or text-direction characters are refused at every
 /// entry (a command, a feature, a regions file); a message that quotes them escapes them.

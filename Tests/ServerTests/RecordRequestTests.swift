@@ -2,6 +2,7 @@ import Geo
 import Server
 import Store
 import Testing
+import Regions
 
 // The commands that change regions and records (Request+Records.swift, Request.swift): what a
 // client may send, and what it is told when a request is refused.

@@ -1,3 +1,5 @@
+import Geo
+import JSON
 /// A region written back as the GeoJSON Feature a regions file holds, in WGS84: what `RegionFile`
 /// reads gives the same region again (coordinates to 1e-9 degree, a tenth of a millimetre).
 ///

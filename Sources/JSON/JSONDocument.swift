@@ -27,7 +27,7 @@ public struct JSONDocument: Sendable {
     /// The value in `range` of `bytes` alone, `depth` deep in a larger text (for the nesting
     /// limit); nil when it is not JSON. The error is not placed: counting the lines before it is
     /// the whole text's work, for a reader that reads the whole text again to word it.
-    static func value(in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int) -> JSONDocument? {
+    package static func value(in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int) -> JSONDocument? {
         var p = JSONParser(bytes: bytes, range: range)
         p.depth = depth
         return try? p.document()
@@ -35,7 +35,7 @@ public struct JSONDocument: Sendable {
 
     /// Parses the value in `range` of `bytes` (all of it by default), with nothing but space
     /// around it; errors count lines and columns from the start of `bytes`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>? = nil,
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>? = nil,
                       duplicateMembers: Bool = false) throws(JSONSyntaxError) -> JSONDocument {
         var p = JSONParser(bytes: bytes, range: range)
         p.duplicateMembers = duplicateMembers

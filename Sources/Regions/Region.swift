@@ -1,3 +1,4 @@
+import Geo
 /// A fence with the properties its rule needs.
 public struct Region: Sendable, Equatable {
     /// Unique within a regions file (`properties.id`); event JSON and messages name the region by it.

@@ -1,3 +1,5 @@
+import Geo
+import JSON
 /// One problem in a regions file, naming where it is and what is wrong.
 public struct RegionIssue: Sendable, Equatable, CustomStringConvertible {
     /// The file as the caller named it.

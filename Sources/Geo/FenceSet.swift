@@ -5,14 +5,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Regions with their fences built and indexed, ready for point queries. Immutable and Sendable:
-/// build it once (at start-up or on reload) and share it.
+/// Shapes with their fences built and indexed, ready for point queries. Immutable and Sendable:
+/// build it once (at start-up or on reload) and share it. `RegionSet` (in Regions) pairs one with
+/// the regions whose shapes it holds; every query names a shape by its index.
 ///
 /// The fences' hot data lives in three flat arrays without references, ordered as the index
 /// packs them, so that fences near each other on the ground are near each other in memory.
-public struct RegionSet: Sendable {
-    /// The regions in the order given; every query names a region by its index here.
-    public let regions: [Region]
+public struct FenceSet: Sendable {
+    /// The shapes in the order given; every query names one by its index here.
+    public let shapes: [Shape]
     /// Per region, the boxes covering its fence (two across the antimeridian).
     public let boxes: [[GeoBox]]
     @usableFromInline let index: BoxIndex
@@ -41,33 +42,33 @@ public struct RegionSet: Sendable {
     /// without. The monitor and many queries want it.
     ///
     /// `parallel`: false builds on the calling thread alone (see `RegionFile.parse`).
-    public init(_ regions: [Region], rasters: Bool = true, parallel: Bool = true) {
-        self.regions = regions
+    public init(_ shapes: [Shape], rasters: Bool = true, parallel: Bool = true) {
+        self.shapes = shapes
         generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
         // The boxes first, then each fence built in the index's order, copied to the store and
         // dropped: the store's arrays are the only whole copy of the vertices and rasters, and a
         // fence's own arrays are reused by the next (100,000 fences built all first held 60 MB more).
-        var boxes = [[GeoBox]](repeating: [], count: regions.count)
+        var boxes = [[GeoBox]](repeating: [], count: shapes.count)
         boxes.withUnsafeMutableBufferPointer { buffer in
             let out = buffer
-            Cores.forEach(regions.count, parallel: parallel) { out[$0] = Fence.boxes(of: regions[$0].shape) }
+            Cores.forEach(shapes.count, parallel: parallel) { out[$0] = Fence.boxes(of: shapes[$0]) }
         }
         self.boxes = boxes
         var entries: [(box: GeoBox, item: Int32)] = []
-        entries.reserveCapacity(regions.count)
+        entries.reserveCapacity(shapes.count)
         for (i, b) in boxes.enumerated() {
             for box in b { entries.append((box, Int32(i))) }
         }
         var index = BoxIndex(entries)
         // Lay the fences out in the order the index visits its entries.
-        var coreOf = [Int32](repeating: -1, count: regions.count)
+        var coreOf = [Int32](repeating: -1, count: shapes.count)
         var regionOf: [Int32] = []
-        regionOf.reserveCapacity(regions.count)
+        regionOf.reserveCapacity(shapes.count)
         var cores: [FenceCore] = []
-        cores.reserveCapacity(regions.count)
+        cores.reserveCapacity(shapes.count)
         var vertexCount = 0, ringCount = 0, polygonCount = 0
-        for r in regions {
-            guard case let .polygons(parts) = r.shape else { continue }
+        for shape in shapes {
+            guard case let .polygons(parts) = shape else { continue }
             polygonCount += 1
             for rings in parts {
                 ringCount += rings.count
@@ -84,13 +85,13 @@ public struct RegionSet: Sendable {
         // The fences in the index's order, a block at a time: built across the cores, then
         // copied into the store in order.
         var order: [Int32] = []
-        order.reserveCapacity(regions.count)
+        order.reserveCapacity(shapes.count)
         for item in index.items where coreOf[Int(item)] < 0 {
             coreOf[Int(item)] = 0  // taken (a fence across the antimeridian has two entries); set below
             order.append(item)
         }
         Cores.inOrder(order.count, parallel: parallel) { k in
-            let f = Fence(regions[Int(order[k])].shape, raster: rasters)
+            let f = Fence(shapes[Int(order[k])], raster: rasters)
             return (fence: f, blocks: EdgeBlock.blocks(f.vertices, f.ringEnds))
         } take: { k, built in
             let item = order[k], f = built.fence
@@ -123,7 +124,7 @@ public struct RegionSet: Sendable {
     }
 
     /// The number of regions.
-    public var count: Int { regions.count }
+    public var count: Int { shapes.count }
 
     /// Calls `body` with the index of every region that contains `c`. Allocates nothing.
     @inlinable
@@ -196,7 +197,7 @@ public struct RegionSet: Sendable {
                   _ r: UnsafeBufferPointer<Int32>) -> Double {
         let radius = core.pointee.radius
         if radius > 0 { return radius - Geodesic.wgs84.distance(core.pointee.frame.origin, c) }
-        if FenceCore.chord(at: core, p) > core.pointee.reach + FenceCore.farMargin { return -Fence.farDistance(c, regions[i].shape) }
+        if FenceCore.chord(at: core, p) > core.pointee.reach + FenceCore.farMargin { return -Fence.farDistance(c, shapes[i]) }
         return blocks.withUnsafeBufferPointer { FenceCore.planarSignedDistance(at: core, FenceCore.planar(at: core, p), v, r, $0) }
     }
 
@@ -437,7 +438,7 @@ public struct RegionSet: Sendable {
     /// within it; candidates whose chord lower bound is already beaten are skipped. Nil only when
     /// there are no regions.
     public func nearestBoundary(_ c: Coordinate) -> (index: Int, signedDistance: Double)? {
-        guard !regions.isEmpty else { return nil }
+        guard !shapes.isEmpty else { return nil }
         let p = ECEF(c)
         var radius = 100.0
         return withStore { cs, v, r, _ in

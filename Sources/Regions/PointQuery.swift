@@ -1,3 +1,4 @@
+import Geo
 /// What a point's answer needs from regions seen a block at a time, none kept: the ids of those
 /// containing it, and the nearest boundary. Each block's fences are built (without rasters,
 /// which pay back only over many queries) and asked across the cores, then let go; no index is

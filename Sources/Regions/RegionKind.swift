@@ -1,3 +1,4 @@
+import Geo
 /// What a region is for.
 public enum RegionKind: String, Sendable, CaseIterable, Comparable {
     /// An area where trees may be planted, of the species it lists.

@@ -1,3 +1,4 @@
+import Geo
 /// Every problem found in a regions file; the file is refused as a whole.
 public struct RegionFileError: Error, Sendable, CustomStringConvertible {
     /// Every problem, in the order found.

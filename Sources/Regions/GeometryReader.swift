@@ -1,3 +1,5 @@
+import Geo
+import JSON
 /// Reads one feature's geometry from the parsed document: positions transformed to WGS84 and
 /// range-checked, rings closed and freed of repeated positions. A problem is a message naming
 /// the place ("Polygon hole 2, position 7: …").

@@ -4,12 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-struct JSONParser {
+package struct JSONParser {
     /// Where parsing stopped and why. The line and column are counted only for the failure that
     /// is reported (`located(in:)`): a `coordinates` array that is not all numbers fails and is
     /// read again as plain JSON, and counting from the start of the text at each of those would
     /// make a file of many such arrays quadratic.
-    struct Failure: Error {
+    package struct Failure: Error {
         var message: String
         var offset: Int
 
@@ -27,41 +27,41 @@ struct JSONParser {
     /// The text, read from `i` up to `end` (a value inside a larger text is parsed in place;
     /// offsets, in errors too, count from the start of `bytes`). The caller keeps it alive while
     /// the parser lives.
-    let bytes: UnsafeBufferPointer<UInt8>
-    let first: Int, end: Int
-    var i: Int
-    var positions: [Double] = []
-    var depth = 0
-    var duplicateMembers = false
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package let first: Int, end: Int
+    package var i: Int
+    package var positions: [Double] = []
+    package var depth = 0
+    package var duplicateMembers = false
 
-    init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>? = nil) {
+    package init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>? = nil) {
         self.bytes = bytes
         first = range?.lowerBound ?? 0
         i = first
         end = range?.upperBound ?? bytes.count
     }
 
-    func error(_ message: String, at offset: Int? = nil) -> Failure {
+    package func error(_ message: String, at offset: Int? = nil) -> Failure {
         Failure(message: message, offset: offset ?? i)
     }
 
-    mutating func skipSpace() {
+    package mutating func skipSpace() {
         while i < end, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
     }
 
-    func describeHere() -> String {
+    package func describeHere() -> String {
         guard i < end else { return "end of file" }
         let c = bytes[i]
         return c >= 0x20 && c < 0x7F ? "'\(Character(UnicodeScalar(c)))'" : "byte 0x\(String(c, radix: 16))"
     }
 
-    mutating func expect(_ c: UInt8, _ what: String) throws(Failure) {
+    package mutating func expect(_ c: UInt8, _ what: String) throws(Failure) {
         skipSpace()
         guard i < end, bytes[i] == c else { throw error("expected \(what), found \(describeHere())") }
         i += 1
     }
 
-    mutating func value(key: String?) throws(Failure) -> JSONValue {
+    package mutating func value(key: String?) throws(Failure) -> JSONValue {
         skipSpace()
         guard i < end else { throw error("unexpected end of file") }
         switch bytes[i] {
@@ -91,7 +91,7 @@ struct JSONParser {
         }
     }
 
-    mutating func literal(_ word: String) throws(Failure) {
+    package mutating func literal(_ word: String) throws(Failure) {
         let w = Array(word.utf8)
         guard i + w.count <= end, bytes[i..<(i + w.count)].elementsEqual(w) else {
             throw error("unexpected \(describeHere()) where a value should be")
@@ -99,12 +99,12 @@ struct JSONParser {
         i += w.count
     }
 
-    mutating func nest() throws(Failure) {
+    package mutating func nest() throws(Failure) {
         depth += 1
         if depth > 512 { throw error("nesting deeper than 512 levels") }
     }
 
-    mutating func object() throws(Failure) -> JSONValue {
+    package mutating func object() throws(Failure) -> JSONValue {
         try nest()
         defer { depth -= 1 }
         i += 1
@@ -135,13 +135,13 @@ struct JSONParser {
 
     /// Whether `key` is already a member: a scan for the usual few members, a set past 16 (so an
     /// object of many members costs no more than linear time).
-    static func contains(_ members: [(key: String, value: JSONValue)], _ key: String, _ names: inout Set<String>) -> Bool {
+    package static func contains(_ members: [(key: String, value: JSONValue)], _ key: String, _ names: inout Set<String>) -> Bool {
         if members.count < 16 { return members.contains { $0.key == key } }
         if names.isEmpty { names = Set(members.map(\.key)) }
         return !names.insert(key).inserted
     }
 
-    mutating func array() throws(Failure) -> JSONValue {
+    package mutating func array() throws(Failure) -> JSONValue {
         try nest()
         defer { depth -= 1 }
         i += 1
@@ -159,7 +159,7 @@ struct JSONParser {
     }
 
     /// A `coordinates` array: positions go to `positions`, the nesting to the tree.
-    mutating func coordinates() throws(Failure) -> CoordinateTree {
+    package mutating func coordinates() throws(Failure) -> CoordinateTree {
         try nest()
         defer { depth -= 1 }
         guard i < end, bytes[i] == UInt8(ascii: "[") else { throw error("expected '[' in coordinates, found \(describeHere())") }
@@ -212,7 +212,7 @@ struct JSONParser {
         return .list(children)
     }
 
-    mutating func string() throws(Failure) -> String {
+    package mutating func string() throws(Failure) -> String {
         let start = i
         i += 1
         // The usual string, without escapes or control characters, is made from its bytes in
@@ -266,7 +266,7 @@ struct JSONParser {
     }
 
     /// Reads four hex digits after `\u`; leaves `i` on the last one.
-    mutating func hex4() throws(Failure) -> UInt32 {
+    package mutating func hex4() throws(Failure) -> UInt32 {
         guard i + 4 < end else { throw error("truncated \\u escape") }
         var v: UInt32 = 0
         for k in 1...4 {
@@ -286,7 +286,7 @@ struct JSONParser {
 
     /// A JSON number, converted with one correctly rounded operation when exact (up to 19
     /// digits, |exponent| ≤ 22), else by strtod.
-    mutating func number() throws(Failure) -> Double {
+    package mutating func number() throws(Failure) -> Double {
         let start = i
         var negative = false
         if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
@@ -348,7 +348,7 @@ struct JSONParser {
         return value
     }
 
-    static func power10(_ k: Int) -> Double {
+    package static func power10(_ k: Int) -> Double {
         var v = 1.0
         for _ in 0..<k { v *= 10 }  // exact up to 1e22
         return v

@@ -1,3 +1,5 @@
+import Geo
+import JSON
 /// The top level of a GeoJSON FeatureCollection, read without reading its features: the root's
 /// other members parsed, each feature only delimited (where it starts and ends in the text), so
 /// that features can then be parsed one by one, across the cores, and let go.

@@ -1,3 +1,5 @@
+import Geo
+import JSON
 /// What one request may ask the daemon to build and check: rings per polygon and vertices, counted
 /// on the parsed JSON before any ring is built or checked. A polygon's holes are checked against
 /// each other, so a thousand holes are half a million pairs: sent in one 60 KiB line, that held

@@ -59,84 +59,32 @@ public enum JSONBytes {
     }
 }
 
-extension Fix {
-    /// The most bytes `appendJSON` writes: the time, nine numbers at their longest, the names.
-    static let maxJSONBytes = 512
-
-    /// One JSON object (no newline) with gpsd's TPV names: `time` (when the date is known), `mode`,
-    /// `lat`, `lon`, and where known `altMSL`, `speed`, `track`, `eph`, `hdop`, `satellites`.
-    ///
-    /// Written into a buffer on the stack and appended at once: `replay --fixes` writes a million
-    /// of these, and appending byte by byte to the array checked its capacity ~150 times a line.
-    public func appendJSON(to out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxJSONBytes) { buf in
-            let start = buf.baseAddress!
-            var c = ByteCursor(start)
-            writeJSON(&c)
-            out.append(contentsOf: UnsafeBufferPointer(start: start, count: c.written(since: start)))
-        }
-    }
-
-    func writeJSON(_ c: inout ByteCursor) {
-        c.put(UInt8(ascii: "{"))
-        if let time {
-            c.put("\"time\":\"")
-            time.writeISO8601(&c)
-            c.put("\",")
-        }
-        c.put("\"mode\":")
-        c.int(mode.rawValue)
-        if let p = coordinate {
-            c.put(",\"lat\":")
-            c.fixed(p.latitude, decimals: 9)
-            c.put(",\"lon\":")
-            c.fixed(p.longitude, decimals: 9)
-        }
-        if let altitudeMSL { c.put(",\"altMSL\":"); c.fixed(altitudeMSL, decimals: 3) }
-        if let speed { c.put(",\"speed\":"); c.fixed(speed, decimals: 3) }
-        if let course { c.put(",\"track\":"); c.fixed(course, decimals: 4) }
-        if let horizontalError { c.put(",\"eph\":"); c.fixed(horizontalError, decimals: 3) }
-        if let hdop { c.put(",\"hdop\":"); c.fixed(hdop, decimals: 2) }
-        if let satellitesUsed {
-            c.put(",\"satellites\":")
-            c.int(satellitesUsed)
-        }
-        c.put(UInt8(ascii: "}"))
-    }
-
-    /// The JSON object as a String (tests, logs).
-    public var json: String {
-        var out: [UInt8] = []
-        appendJSON(to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-}
 
 /// Writes text into memory the caller has sized for it, with no capacity or uniqueness check
 /// per byte: numbers, names and times of one output line go into a stack buffer this way and
 /// reach the output array in one append.
-struct ByteCursor {
+@frozen public struct ByteCursor {
     /// The most bytes `fixed` or `int` writes (a Double's shortest form is at most 24).
-    static let maxNumber = 48
+    public static let maxNumber = 48
 
-    var p: UnsafeMutablePointer<UInt8>
+    public var p: UnsafeMutablePointer<UInt8>
 
-    init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
+    @inlinable public init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
 
-    func written(since start: UnsafeMutablePointer<UInt8>) -> Int { p - start }
+    @inlinable public func written(since start: UnsafeMutablePointer<UInt8>) -> Int { p - start }
 
-    @inline(__always) mutating func put(_ b: UInt8) {
+    @inlinable @inline(__always) public mutating func put(_ b: UInt8) {
         p.pointee = b
         p += 1
     }
 
-    @inline(__always) mutating func put(_ s: StaticString) {
+    @inlinable @inline(__always) public mutating func put(_ s: StaticString) {
         p.update(from: s.utf8Start, count: s.utf8CodeUnitCount)
         p += s.utf8CodeUnitCount
     }
 
     /// `n` in decimal, exactly `width` digits (leading zeros; `n` must fit).
-    @inline(__always) mutating func digits(_ n: Int, width: Int) {
+    @inlinable @inline(__always) public mutating func digits(_ n: Int, width: Int) {
         var n = n
         var k = width - 1
         while k >= 0 {
@@ -149,7 +97,7 @@ struct ByteCursor {
 
     /// `v` with exactly `decimals` digits after the point (rounded half away from zero); `null`
     /// when not finite. The arithmetic of the former array version, so the text is the same.
-    mutating func fixed(_ v: Double, decimals: Int) {
+    @inlinable public mutating func fixed(_ v: Double, decimals: Int) {
         precondition((0...18).contains(decimals), "0 to 18 decimals (a UInt64 holds the scaled value)")
         guard v.isFinite else { put("null"); return }
         let scaled = (abs(v) * Self.power10(decimals)).rounded()
@@ -194,20 +142,20 @@ struct ByteCursor {
     }
 
     /// "00" to "99", for writing two digits at once.
-    private static let pairs: StaticString = """
+    @usableFromInline static let pairs: StaticString = """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
         8081828384858687888990919293949596979899
         """
 
-    @inline(__always) private static func twoDigits(_ r: Int, at q: UnsafeMutablePointer<UInt8>) {
+    @inlinable @inline(__always) static func twoDigits(_ r: Int, at q: UnsafeMutablePointer<UInt8>) {
         let d = pairs.utf8Start + 2 * r
         q[0] = d[0]
         q[1] = d[1]
     }
 
     /// 10^k, exactly, for k in 0...18 (products of tens, as the loop that made them had them).
-    @inline(__always) static func power10(_ k: Int) -> Double {
+    @inlinable @inline(__always) static func power10(_ k: Int) -> Double {
         switch k {
         case 0: 1
         case 1: 10
@@ -232,7 +180,7 @@ struct ByteCursor {
     }
 
     /// 10^k as an integer, k in 0...19.
-    @inline(__always) static func power10u(_ k: Int) -> UInt64 {
+    @inlinable @inline(__always) static func power10u(_ k: Int) -> UInt64 {
         var v: UInt64 = 1
         switch k {
         case 19: v = 10_000_000_000_000_000_000
@@ -260,7 +208,7 @@ struct ByteCursor {
     }
 
     /// `v` in decimal, with a leading `-` when negative.
-    mutating func int(_ v: Int) {
+    @inlinable public mutating func int(_ v: Int) {
         var n = v.magnitude
         if v < 0 { put(UInt8(ascii: "-")) }
         var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)

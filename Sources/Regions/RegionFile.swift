@@ -1,4 +1,6 @@
+import Geo
 import Synchronization
+import JSON
 
 /// Reads a regions file: a GeoJSON (RFC 7946) FeatureCollection whose features are fences.
 ///
