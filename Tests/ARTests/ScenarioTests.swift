@@ -1,6 +1,7 @@
 import Foundation
 import AR
 import Geo
+import TestSupport
 import Testing
 
 // The set-up: observer 45.0, 18.0, screen 360×640, fov 60,80, box 100×40.
