@@ -30,22 +30,26 @@ CONFIGURATION ?= release
 BUILD      ?= yes
 PRODUCTS   ?= .build/$(CONFIGURATION)
 
-# Debian packages: libgps-dev and libproj-dev to build against, gpsd for the integration tests,
-# proj-bin for PROJ's own `geod` and `cs2cs` (reference values), pkg-config for the
-# system-library targets, libsqlite3-dev for GRDB (the daemon's journal), systemd for
-# systemd-analyze, systemd-sysusers and systemd-socket-activate (the tests of the units in systemd/
-# and of socket activation) and procps for /bin/kill (the service's ExecReload=, which
-# systemd-analyze verify looks up): a Debian container has neither. libxml2-utils for xmllint, which
-# the tests validate written GPX tracks with against the GPX 1.1 schema (Tests/Fixtures/gpx).
-# libmosquitto-dev for the MQTT bridge, mosquitto (the broker) and mosquitto-clients (mosquitto_sub,
-# mosquitto_pub, mosquitto_passwd) for its tests. libjs-leaflet for the web app's map (treelined
-# serves Debian's files), qrencode for `treeline web`'s QR code; chromium and chromium-driver for
-# the web app's browser tests, driven by Selenium from PyPI in a virtual environment
-# (python3-venv; `make browser-deps`); firefox-esr for its test in Firefox, driven over Marionette
-# (marionette_driver from PyPI: Debian has no geckodriver); openssl for the browser test to pin the
-# board's certificate by its key. The benchmarks also need GNU time (shapely's peak RSS).
-DEB_PACKAGES := pkg-config libgps-dev libproj-dev proj-bin gpsd libsqlite3-dev systemd procps libxml2-utils \
-                libmosquitto-dev mosquitto mosquitto-clients libjs-leaflet qrencode chromium chromium-driver firefox-esr python3-venv openssl
+# Debian packages, in two sets. To build, and so for `make demo`: pkg-config for the
+# system-library targets, libgps-dev, libproj-dev, libmosquitto-dev (the MQTT bridge) and
+# libsqlite3-dev (GRDB, the daemon's journal) to build against.
+BUILD_PACKAGES := pkg-config libgps-dev libproj-dev libsqlite3-dev libmosquitto-dev
+# For `make test`, besides: gpsd for the integration tests; proj-bin for PROJ's own `geod` and
+# `cs2cs` (reference values); systemd for systemd-analyze, systemd-sysusers and
+# systemd-socket-activate (the tests of the units in systemd/ and of socket activation) and procps
+# for /bin/kill (the service's ExecReload=, which systemd-analyze verify looks up): a Debian
+# container has neither. libxml2-utils for xmllint, which the tests validate written GPX tracks
+# with against the GPX 1.1 schema (Tests/Fixtures/gpx). mosquitto (the broker) and
+# mosquitto-clients (mosquitto_sub, mosquitto_pub, mosquitto_passwd) for the bridge's tests.
+# libjs-leaflet for the web app's map (treelined serves Debian's files), qrencode for `treeline
+# web`'s QR code; chromium and chromium-driver for the web app's browser tests, driven by Selenium
+# from PyPI in a virtual environment (python3-venv; `make browser-deps`); firefox-esr for its test
+# in Firefox, driven over Marionette (marionette_driver from PyPI: Debian has no geckodriver);
+# openssl for the browser test to pin the board's certificate by its key. The benchmarks also need
+# GNU time (shapely's peak RSS).
+TEST_PACKAGES := gpsd proj-bin systemd procps libxml2-utils mosquitto mosquitto-clients libjs-leaflet qrencode \
+                 chromium chromium-driver firefox-esr python3-venv openssl
+DEB_PACKAGES := $(BUILD_PACKAGES) $(TEST_PACKAGES)
 BENCH_PACKAGES := time python3-venv
 # The browser tests' Python: Selenium and Mozilla's Marionette client, pinned, from PyPI.
 BROWSER_VENV := .venv-browser
@@ -54,7 +58,7 @@ BROWSER_PY   := selenium==4.51.0 marionette_driver==3.7.1
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps browser-deps install-missing build release demo test bench install install-build uninstall clean help fuzz deb boot-test
+.PHONY: all deps test-deps browser-deps lint install-missing build release demo test bench install install-build uninstall clean help fuzz deb boot-test
 
 all: build
 
@@ -62,7 +66,9 @@ help:
 	@echo "make demo    install what is missing, build, replay Data/walk.nmea: its counts, the sample regions, the events, out/walk.svg"
 	@echo "make test    install what is missing, build and run every test"
 	@echo "make bench   release build; NMEA throughput vs pynmea2, point-in-fence vs shapely (Benchmarks/baselines data)"
-	@echo "make deps    only install the Debian packages: $(DEB_PACKAGES)"
+	@echo "make deps    only install the Debian packages to build: $(BUILD_PACKAGES)"
+	@echo "make test-deps  also those the tests need: $(TEST_PACKAGES)"
+	@echo "make lint    swift format's rules (.swift-format) and no function over 80 lines"
 	@echo "make install build release, install treeline, treelined, the systemd units and the config (PREFIX=$(PREFIX), DESTDIR, BUILD=no)"
 	@echo "make deb     the Debian package dist/treeline_VERSION_ARCH.deb (static Swift runtime, debhelper, lintian)"
 	@echo "make boot-test  opt-in, minutes: boot Debian 12 in systemd-nspawn, apt install the package, check the service"
@@ -71,11 +77,14 @@ help:
 
 # Installs only what is missing, so a second run costs nothing and needs no network.
 deps:
-	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BUILD_PACKAGES)"
 	@command -v $(SWIFT) >/dev/null || { echo "swift not found: install Swift 6 (https://swift.org) and put it on PATH" >&2; exit 1; }
 
 # Made once; `rm -rf $(BROWSER_VENV)` to make it again.
-browser-deps: deps
+test-deps: deps
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(TEST_PACKAGES)"
+
+browser-deps: test-deps
 	@[ -x $(BROWSER_VENV)/bin/python3 ] && $(BROWSER_VENV)/bin/python3 -c 'import selenium, marionette_driver' 2>/dev/null || { \
 	  python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q $(BROWSER_PY); }
 
@@ -108,7 +117,7 @@ demo: build
 # time reconnections and latencies, and on a 2-core machine the CPU-bound suites would otherwise
 # hold the threads their waits run on.
 INTEGRATION := GPSDTests.GPSDIntegration|DaemonTests
-test: deps browser-deps
+test: test-deps browser-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(INTEGRATION)'
 	$(SWIFT) test --skip-build --filter '$(INTEGRATION)'
@@ -206,5 +215,14 @@ clean:
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= nmea fields regions config request monitor commands
 FUZZ_JOBS    ?= 1
+# Style: .swift-format's rules, with swift-format's layout checks skipped (they cannot be turned
+# off in .swift-format, and would reflow the aligned continuation lines throughout), and no
+# function, initializer or accessor body over 80 lines in Sources.
+LINT_PATHS     ?= Sources Tests Benchmarks Fuzz Package.swift
+LONG_FUNCTIONS ?= 80
+lint:
+	$(SWIFT) format lint --strict --debug-disable-pretty-print --parallel --recursive $(LINT_PATHS)
+	python3 scripts/long_functions.py --limit $(LONG_FUNCTIONS) Sources
+
 fuzz: deps
 	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_JOBS="$(FUZZ_JOBS)" Fuzz/fuzz.sh

@@ -62,7 +62,7 @@ public struct Panorama: Sendable {
         screen.heading = heading
         screen.pitch = pitch
         let projector = StackingProjector(camera: screen, options: options)
-        let W = camera.screenWidth, H = camera.screenHeight, w = options.boxWidth, h = options.boxHeight
+        let screenW = camera.screenWidth, screenH = camera.screenHeight, w = options.boxWidth, h = options.boxHeight
         let down = screen.pitchOffset
         var out = layout
         for i in out.items.indices {
@@ -74,7 +74,7 @@ public struct Panorama: Sendable {
             out.items[i].anchorY += down
             out.items[i].y = y
             out.items[i].inNearView = abs(d) < camera.horizontalFOV
-            out.items[i].visible = x.map { !out.items[i].hidden && $0 < W && $0 + w > 0 && y < H && y + h > 0 } ?? false
+            out.items[i].visible = x.map { !out.items[i].hidden && $0 < screenW && $0 + w > 0 && y < screenH && y + h > 0 } ?? false
         }
         return out
     }

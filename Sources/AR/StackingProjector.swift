@@ -10,8 +10,8 @@ import Geo
 ///
 /// - Active POIs: within `maxDistance` (0: any), the first `maxVisible` by priority (descending),
 ///   then distance, then id — in every direction, whatever the heading.
-/// - `x = W/2 − w/2 + Δ·W/hFov` (linear) or `W/2 − w/2 + f·tan Δ` (pinhole), Δ = bearing − heading.
-/// - `y = H·0.55 − h/2 + offset(d) + pitch·H/vFov` (linear) or `+ fv·tan(pitch)` (pinhole).
+/// - `x = screenW/2 − w/2 + Δ·screenW/hFov` (linear) or `screenW/2 − w/2 + f·tan Δ` (pinhole), Δ = bearing − heading.
+/// - `y = screenH·0.55 − h/2 + offset(d) + pitch·screenH/vFov` (linear) or `+ fv·tan(pitch)` (pinhole).
 /// - Stacking over all active boxes with an x; then `visible` = the box intersects the screen.
 ///
 /// Pure: no I/O. The geodesics are Karney's (PROJ) through `Geo`.
@@ -98,7 +98,7 @@ public struct StackingProjector: Sendable {
         let (chosen, beyond) = active(pois: pois, sightings: sightings)
         let offsetOf = offset(distances: chosen.map(\.distance))
         let w = options.boxWidth, h = options.boxHeight
-        let W = camera.screenWidth, H = camera.screenHeight
+        let screenW = camera.screenWidth, screenH = camera.screenHeight
         var items: [LayoutItem] = []
         items.reserveCapacity(chosen.count)
         var boxes: [ScreenBox] = []
@@ -109,7 +109,7 @@ public struct StackingProjector: Sendable {
             let poi = pois[s.poi]
             let d = Self.delta(bearing: s.bearing, heading: camera.heading)
             var y = anchorY(offset: offsetOf(s.distance))
-            if options.clampToScreen { y = max(0, min(y, H - h)) }
+            if options.clampToScreen { y = max(0, min(y, screenH - h)) }
             let x = x(delta: d)
             if let x {
                 boxItem.append(items.count)
@@ -124,7 +124,7 @@ public struct StackingProjector: Sendable {
             items[i].level = p.level
             items[i].hidden = p.hidden
             let x = boxes[k].x
-            items[i].visible = !p.hidden && x < W && x + w > 0 && p.y < H && p.y + h > 0
+            items[i].visible = !p.hidden && x < screenW && x + w > 0 && p.y < screenH && p.y + h > 0
         }
         return Layout(items: items, poiCount: pois.count, beyondMaxDistance: beyond,
                       beyondMaxVisible: sightings.count - beyond - chosen.count)

@@ -54,22 +54,22 @@ public struct LayoutPicture: Sendable {
 
     public func render() -> String {
         let n = SVGText.num
-        let W = camera.screenWidth, H = camera.screenHeight
+        let screenW = camera.screenWidth, screenH = camera.screenHeight
         let m = Self.margin
         let titleHeight = title == nil ? 0.0 : 24
         let captionLines = caption()
         let captionHeight = 10 + Double(captionLines.count) * 16
-        let width = W + 2 * m, height = titleHeight + m + H + captionHeight + m
+        let width = screenW + 2 * m, height = titleHeight + m + screenH + captionHeight + m
         let ox = m, oy = titleHeight + m  // the screen's top-left corner on the page
 
         var out = ""
         func emit(_ s: String) { Self.emit(s, &out) }
         emit("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width, 1))\" height=\"\(n(height, 1))\" viewBox=\"0 0 \(n(width, 1)) \(n(height, 1))\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">")
         emit("<defs><linearGradient id=\"sky\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\"><stop offset=\"0\" stop-color=\"#9cc3e6\"/><stop offset=\"1\" stop-color=\"#e4eef6\"/></linearGradient>")
-        emit("<clipPath id=\"screen\"><rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"\(n(H, 1))\"/></clipPath></defs>")
+        emit("<clipPath id=\"screen\"><rect x=\"0\" y=\"0\" width=\"\(n(screenW, 1))\" height=\"\(n(screenH, 1))\"/></clipPath></defs>")
         emit("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>")
         if let title {
-            emit("<text x=\"\(n(m, 1))\" y=\"\(n(m + 6, 1))\" font-size=\"14\" font-weight=\"bold\" fill=\"#222\">\(SVGText.escape(Self.fit(title, width: W, size: 14)))</text>")
+            emit("<text x=\"\(n(m, 1))\" y=\"\(n(m + 6, 1))\" font-size=\"14\" font-weight=\"bold\" fill=\"#222\">\(SVGText.escape(Self.fit(title, width: screenW, size: 14)))</text>")
         }
         emit("<g id=\"screen-area\" transform=\"translate(\(n(ox, 1)) \(n(oy, 1)))\">")
         emit("<g clip-path=\"url(#screen)\">")
@@ -79,11 +79,11 @@ public struct LayoutPicture: Sendable {
         let slivers = boxes(&out)
         offscreen(slivers: slivers, &out)
         emit("</g>")
-        emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"\(n(H, 1))\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\" rx=\"4\"/>")
+        emit("<rect x=\"0\" y=\"0\" width=\"\(n(screenW, 1))\" height=\"\(n(screenH, 1))\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\" rx=\"4\"/>")
         emit("</g>")
 
         for (k, line) in captionLines.enumerated() {
-            emit("<text x=\"\(n(m, 1))\" y=\"\(n(oy + H + 20 + Double(k) * 16, 1))\" font-size=\"11\" fill=\"#333\">\(SVGText.escape(line))</text>")
+            emit("<text x=\"\(n(m, 1))\" y=\"\(n(oy + screenH + 20 + Double(k) * 16, 1))\" font-size=\"11\" fill=\"#333\">\(SVGText.escape(line))</text>")
         }
         emit("</svg>")
         return out
@@ -92,31 +92,31 @@ public struct LayoutPicture: Sendable {
     /// Sky above the horizon, ground below it, the horizon dashed.
     func sky(_ out: inout String) {
         let n = SVGText.num
-        let W = camera.screenWidth, H = camera.screenHeight
-        let horizon = H / 2 + camera.pitchOffset
-        Self.emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"\(n(H, 1))\" fill=\"url(#sky)\"/>", &out)
-        if horizon < H {
+        let screenW = camera.screenWidth, screenH = camera.screenHeight
+        let horizon = screenH / 2 + camera.pitchOffset
+        Self.emit("<rect x=\"0\" y=\"0\" width=\"\(n(screenW, 1))\" height=\"\(n(screenH, 1))\" fill=\"url(#sky)\"/>", &out)
+        if horizon < screenH {
             let top = max(0, horizon)
-            Self.emit("<rect id=\"ground\" x=\"0\" y=\"\(n(top, 1))\" width=\"\(n(W, 1))\" height=\"\(n(H - top, 1))\" fill=\"#c9d6b4\"/>", &out)
+            Self.emit("<rect id=\"ground\" x=\"0\" y=\"\(n(top, 1))\" width=\"\(n(screenW, 1))\" height=\"\(n(screenH - top, 1))\" fill=\"#c9d6b4\"/>", &out)
         }
-        if horizon >= 0 && horizon <= H {
-            Self.emit("<line x1=\"0\" y1=\"\(n(horizon, 1))\" x2=\"\(n(W, 1))\" y2=\"\(n(horizon, 1))\" stroke=\"#6b7a5a\" stroke-width=\"1\" stroke-dasharray=\"6 4\"/>", &out)
+        if horizon >= 0 && horizon <= screenH {
+            Self.emit("<line x1=\"0\" y1=\"\(n(horizon, 1))\" x2=\"\(n(screenW, 1))\" y2=\"\(n(horizon, 1))\" stroke=\"#6b7a5a\" stroke-width=\"1\" stroke-dasharray=\"6 4\"/>", &out)
         }
     }
 
-    /// The compass strip: ticks every 5°, labels every 30° (N, E, S, W by name).
+    /// The compass strip: ticks every 5°, labels every 30° (N, E, S, screenW by name).
     func compass(_ out: inout String) {
         let n = SVGText.num
-        let W = camera.screenWidth
-        Self.emit("<rect x=\"0\" y=\"0\" width=\"\(n(W, 1))\" height=\"22\" fill=\"#1d2733\" fill-opacity=\"0.72\"/>", &out)
+        let screenW = camera.screenWidth
+        Self.emit("<rect x=\"0\" y=\"0\" width=\"\(n(screenW, 1))\" height=\"22\" fill=\"#1d2733\" fill-opacity=\"0.72\"/>", &out)
         for step in 0..<72 {
             let bearing = Double(step * 5)
             let delta = StackingProjector.delta(bearing: bearing, heading: camera.heading)
-            guard let x = screenX(delta), x >= 0, x <= W else { continue }
+            guard let x = screenX(delta), x >= 0, x <= screenW else { continue }
             let major = step % 6 == 0
             Self.emit("<line x1=\"\(n(x, 1))\" y1=\"\(major ? 14 : 17)\" x2=\"\(n(x, 1))\" y2=\"22\" stroke=\"#ffffff\" stroke-width=\"1\"/>", &out)
-            if major, x >= 8, x <= W - 8 {
-                let label = ["N", "30", "60", "E", "120", "150", "S", "210", "240", "W", "300", "330"][step / 6]
+            if major, x >= 8, x <= screenW - 8 {
+                let label = ["N", "30", "60", "E", "120", "150", "S", "210", "240", "screenW", "300", "330"][step / 6]
                 Self.emit("<text x=\"\(n(x, 1))\" y=\"11\" font-size=\"10\" fill=\"#ffffff\" text-anchor=\"middle\">\(label)</text>", &out)
             }
         }
@@ -126,7 +126,7 @@ public struct LayoutPicture: Sendable {
     /// screen's edge for any text, which get an edge arrow instead.
     func boxes(_ out: inout String) -> Set<Int> {
         let n = SVGText.num
-        let W = camera.screenWidth
+        let screenW = camera.screenWidth
         let w = options.boxWidth, h = options.boxHeight
         // Lifted boxes: a line from the box down to where it started, and a dot there.
         let visible = layout.items.filter { $0.visible }
@@ -141,7 +141,7 @@ public struct LayoutPicture: Sendable {
         var slivers: Set<Int> = []
         for (k, item) in layout.items.enumerated() where item.visible {
             let x = item.x!, y = item.y
-            let textLeft = max(x + 6, 4), textRight = min(x + w - 3, W - 3)
+            let textLeft = max(x + 6, 4), textRight = min(x + w - 3, screenW - 3)
             let room = textRight - textLeft
             let name = pois[item.poi].name
             // The distance, then the lifts if they fit too (the line down shows them as well).
@@ -169,7 +169,7 @@ public struct LayoutPicture: Sendable {
     /// Arrows for what is in the near view but off the screen's side (or a sliver).
     func offscreen(slivers: Set<Int>, _ out: inout String) {
         let n = SVGText.num
-        let W = camera.screenWidth, H = camera.screenHeight
+        let screenW = camera.screenWidth, screenH = camera.screenHeight
         let w = options.boxWidth
         // In the near view but off the screen's side: arrows stacked under the compass strip at
         // that edge, nearest the heading first, on a white label so that boxes do not hide them.
@@ -177,15 +177,15 @@ public struct LayoutPicture: Sendable {
             let side = layout.items.enumerated().filter { k, item in
                 guard item.inNearView || slivers.contains(k), !item.hidden, let x = item.x else { return false }
                 if item.visible && !slivers.contains(k) { return false }
-                return right ? x + w / 2 >= W / 2 && (x >= W || slivers.contains(k)) : x + w / 2 < W / 2 && (x + w <= 0 || slivers.contains(k))
+                return right ? x + w / 2 >= screenW / 2 && (x >= screenW || slivers.contains(k)) : x + w / 2 < screenW / 2 && (x + w <= 0 || slivers.contains(k))
             }.map(\.element).sorted { abs($0.delta) < abs($1.delta) }
-            let room = max(1, Int((H - 40) / 18))
+            let room = max(1, Int((screenH - 40) / 18))
             for (k, item) in side.prefix(room).enumerated() {
                 let y = 36 + Double(k) * 18
-                var label = Self.fit(pois[item.poi].name, width: W / 2 - 60, size: 10) + " " + Self.distanceLabel(item.distance)
+                var label = Self.fit(pois[item.poi].name, width: screenW / 2 - 60, size: 10) + " " + Self.distanceLabel(item.distance)
                 if k == room - 1 && side.count > room { label = "+\(side.count - room + 1) more" }
                 let tw = SVGText.width(label, size: 10) + 8
-                let ex = right ? W - 3 : 3.0
+                let ex = right ? screenW - 3 : 3.0
                 let dir = right ? -1.0 : 1.0
                 let bx = right ? ex - 12 - tw : ex + 12
                 Self.emit("<g class=\"offscreen\">", &out)

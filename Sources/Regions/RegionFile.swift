@@ -68,14 +68,15 @@ public enum RegionFile {
         block.reserveCapacity(Cores.block)
         var handed = false
         let whole = try read(bytes, file: file, crs: override, requirements: requirements, parallel: true, done: done,
-                             count: { _ in }) { region in
-            block.append(region)
-            if block.count == Cores.block {
-                body(block)
-                handed = true
-                block.removeAll(keepingCapacity: true)
-            }
-        }
+                             count: { _ in },
+                             each: { region in
+                                 block.append(region)
+                                 if block.count == Cores.block {
+                                     body(block)
+                                     handed = true
+                                     block.removeAll(keepingCapacity: true)
+                                 }
+                             })
         if let whole {
             // Read again whole after a feature that was not JSON, which reads as JSON now: the
             // text changed under the reading (a file rewritten in place), and blocks went out.

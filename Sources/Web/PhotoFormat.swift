@@ -3,7 +3,12 @@
 /// named `ftyp` with any brand) is not one. The format decides the file's extension and the
 /// Content-Type it is served with; nothing the client says does. Pure: bytes in, a verdict out.
 public enum PhotoFormat: String, CaseIterable, Sendable {
-    case jpeg = "jpg", png, webp, heic, avif, gif
+    case jpeg = "jpg"
+    case png
+    case webp
+    case heic
+    case avif
+    case gif
 
     /// The extension of the file the server writes.
     public var fileExtension: String { rawValue }

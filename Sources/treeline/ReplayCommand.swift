@@ -138,6 +138,8 @@ extension Treeline.Replay {
         let bar = ProgressBar(total: size, label: file)
         defer { bar.finish() }
         var shownRead = 0
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // ReadAhead's own forEach, which returns the reader's counts.
         let counts = try ahead!.forEach { fix, bytesRead in
             if bytesRead != shownRead {
                 bar.update(bytesRead)

@@ -80,7 +80,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
         self.logger = logger
         let mailbox = self.mailbox
         let client = self.client
-        let where_ = "\(settings.host):\(settings.port)"
+        let brokerAddress = "\(settings.host):\(settings.port)"
         client.onConnect = { result in
             switch result {
             case .success:
@@ -90,9 +90,9 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 for (t, qos, take) in [(topic + "/cmd", 0, !allowed.isEmpty), (Self.fleetCommands, 0, !allowed.isEmpty), (Self.fleetRegions, 1, fleetRegions)] {
                     if take { client.subscribe(t, qos: Int32(qos)) } else { client.unsubscribe(t) }
                 }
-                logger.notice("MQTT: connected to \(where_) as \(settings.clientID)")
+                logger.notice("MQTT: connected to \(brokerAddress) as \(settings.clientID)")
             case .failure(let e):
-                logger.error("MQTT: \(where_): \(e.description)")
+                logger.error("MQTT: \(brokerAddress): \(e.description)")
             }
         }
         client.onDisconnect = { e in
@@ -105,7 +105,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 defer { i.toldUnreachable = true }
                 return !i.toldUnreachable
             }
-            if let e, was || first { logger.warning("MQTT: \(where_): \(e.description); events wait in the journal") }
+            if let e, was || first { logger.warning("MQTT: \(brokerAddress): \(e.description); events wait in the journal") }
         }
         client.onPublished = { mid in mailbox.inbox.withLock { $0.acks.append(mid) } }
         client.onMessage = { topic, payload, retained in mailbox.inbox.withLock { $0.messages.append((topic, payload, retained)) } }

@@ -35,7 +35,7 @@ struct Treelined: AsyncParsableCommand {
           {"cmd":"water","plant":"plant-7"}    {"cmd":"state"}
           {"cmd":"regions"}    {"cmd":"can_plant","species":"Quercus robur"}
           {"cmd":"plant",…}    {"cmd":"plan",…}    {"cmd":"layout",…}
-        (README.md lists them all). `treeline subscribe`, `water` and `state`
+        (docs/protocol.md lists them all). `treeline subscribe`, `water` and `state`
         do the first ones from a shell.
 
         Signals: SIGTERM or SIGINT stop it (within 2 s, exit 0); SIGHUP
@@ -100,37 +100,14 @@ struct Treelined: AsyncParsableCommand {
         } catch { throw DaemonError("\(error)") }
 
         let configPath = config
-        let reload = ReloadService(ready: {
-            // Only now: a SIGHUP before its trap is in place would end the process.
-            notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
-        }) {
-            notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanos() / 1000)")
-            do {
-                let next = try Self.loadConfig(configPath)
-                // Reading, checking and indexing the regions takes seconds for a country's worth:
-                // on a thread of its own, not the few the engine's actor and the services share.
-                let (user, version) = await engine.userLayerInForce()
-                let plan = try await Self.onItsOwnThread { () throws(DaemonError) in
-                    try Engine.prepare(base: Self.loadRegions(next.regions, parallel: false), user: user, regionsVersion: version, config: next.monitor, store: store)
-                }
-                let count = plan.base.count
-                if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database
-                    || next.mqtt != settings.mqtt || next.http != settings.http {
-                    logger.warning("\(configPath): changes to gpsd:, socket:, database:, mqtt: or http: take effect at the next start (systemctl restart treelined)")
-                }
-                // What the reload replaced comes back to be freed off the actor, and off the few
-                // threads the actor and the services share: a country's fences take tens of
-                // milliseconds to free, which there would hold up the fixes.
-                let retired = Handover(try await engine.reload(consume plan, config: next.monitor, retention: Self.retention(next)).get())
-                _ = try? await Self.onItsOwnThread { () throws(DaemonError) in retired.value = nil }
-                await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
-                logger.notice("reloaded \(configPath): \(count) regions in the base layer from \(next.regions.joined(separator: ", "))")
+        let reload = ReloadService(
+            ready: {
+                // Only now: a SIGHUP before its trap is in place would end the process.
                 notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
-            } catch {
-                logger.error("reload refused, the regions and settings in force stay: \(error)")
-                notifier.notify("READY=1\n" + SystemdNotifier.status("reload refused (see the log); " + (await engine.heartbeat())))
-            }
-        }
+            },
+            reload: {
+                await Self.reload(configPath, over: settings, engine: engine, store: store, notifier: notifier, logger: logger)
+            })
 
         let client = GPSDClient(host: settings.gpsdHost, port: settings.gpsdPort, silence: 10)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -140,25 +117,11 @@ struct Treelined: AsyncParsableCommand {
             .init(service: reload),
         ]
         if let mqtt = settings.mqtt {
-            let (bridgeSettings, topic) = try Self.mqttSettings(mqtt, configPath: config)
-            let ownTracks = mqtt.ownTracks.map { o in
-                let device = o.device ?? bridgeSettings.clientID
-                return MQTTBridge.OwnTracksTarget(base: "owntracks/\(o.user ?? "treeline")/\(device)", tid: o.tid ?? String(device.prefix(2)),
-                                                  interval: o.intervalSeconds, distance: o.distance, kinds: o.kinds)
-            }
-            do {
-                services.append(.init(service: try MQTTBridge(settings: bridgeSettings, topic: topic, ownTracks: ownTracks,
-                                                              commands: mqtt.commands, fleetRegions: mqtt.fleetRegions,
-                                                              store: store, engine: engine, logger: logger)))
-            } catch { throw DaemonError("\(config): \(error.description)") }
-            logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttProgress())??.acked ?? 0))")
+            services.append(.init(service: try Self.mqttBridge(mqtt, configPath: config, store: store, engine: engine, logger: logger)))
         }
         if let http = settings.http {
-            let web = try Self.webSettings(http, database: settings.database, queueLimit: queueLimit, configPath: config, logger: logger)
-            let scheme = web.tls == nil ? "http" : "https"
-            services.append(.init(service: WebService(settings: web, delegate: engine, hub: hub, logger: logger) { port in
-                logger.notice("web app on \(scheme)://\(web.host.contains(":") ? "[\(web.host)]" : web.host):\(port)/ (`treeline web` prints the address with its token)")
-            }))
+            services.append(.init(service: try Self.webService(http, settings: settings, queueLimit: queueLimit, configPath: config,
+                                                               engine: engine, hub: hub, logger: logger)))
         }
         var groupConfig = ServiceGroupConfiguration(
             services: services,
@@ -175,6 +138,66 @@ struct Treelined: AsyncParsableCommand {
         }
         try? await loops.shutdownGracefully()
         logger.notice("stopped; last seq \(engine.lastSeq())")
+    }
+
+    /// SIGHUP: the config and the regions read again, the base layer swapped in; on any error the
+    /// ones in force stay, and the log says why.
+    static func reload(_ configPath: String, over settings: TreelineConfig, engine: Engine, store: Store,
+                       notifier: SystemdNotifier, logger: Logger) async {
+        notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanos() / 1000)")
+        do {
+            let next = try Self.loadConfig(configPath)
+            // Reading, checking and indexing the regions takes seconds for a country's worth:
+            // on a thread of its own, not the few the engine's actor and the services share.
+            let (user, version) = await engine.userLayerInForce()
+            let plan = try await Self.onItsOwnThread { () throws(DaemonError) in
+                try Engine.prepare(base: Self.loadRegions(next.regions, parallel: false), user: user, regionsVersion: version, config: next.monitor, store: store)
+            }
+            let count = plan.base.count
+            if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database
+                || next.mqtt != settings.mqtt || next.http != settings.http {
+                logger.warning("\(configPath): changes to gpsd:, socket:, database:, mqtt: or http: take effect at the next start (systemctl restart treelined)")
+            }
+            // What the reload replaced comes back to be freed off the actor, and off the few
+            // threads the actor and the services share: a country's fences take tens of
+            // milliseconds to free, which there would hold up the fixes.
+            let retired = Handover(try await engine.reload(consume plan, config: next.monitor, retention: Self.retention(next)).get())
+            _ = try? await Self.onItsOwnThread { () throws(DaemonError) in retired.value = nil }
+            await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
+            logger.notice("reloaded \(configPath): \(count) regions in the base layer from \(next.regions.joined(separator: ", "))")
+            notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
+        } catch {
+            logger.error("reload refused, the regions and settings in force stay: \(error)")
+            notifier.notify("READY=1\n" + SystemdNotifier.status("reload refused (see the log); " + (await engine.heartbeat())))
+        }
+    }
+
+    /// The config's `mqtt:` as the bridge that publishes the journal (and OwnTracks, commands,
+    /// the fleet's regions, as set).
+    static func mqttBridge(_ mqtt: MQTTConfig, configPath: String, store: Store, engine: Engine, logger: Logger) throws -> MQTTBridge {
+        let (bridgeSettings, topic) = try Self.mqttSettings(mqtt, configPath: configPath)
+        let ownTracks = mqtt.ownTracks.map { o in
+            let device = o.device ?? bridgeSettings.clientID
+            return MQTTBridge.OwnTracksTarget(base: "owntracks/\(o.user ?? "treeline")/\(device)", tid: o.tid ?? String(device.prefix(2)),
+                                              interval: o.intervalSeconds, distance: o.distance, kinds: o.kinds)
+        }
+        let bridge: MQTTBridge
+        do {
+            bridge = try MQTTBridge(settings: bridgeSettings, topic: topic, ownTracks: ownTracks, commands: mqtt.commands,
+                                    fleetRegions: mqtt.fleetRegions, store: store, engine: engine, logger: logger)
+        } catch { throw DaemonError("\(configPath): \(error.description)") }
+        logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttProgress())??.acked ?? 0))")
+        return bridge
+    }
+
+    /// The config's `http:` as the web app's server.
+    static func webService(_ http: HTTPConfig, settings: TreelineConfig, queueLimit: Int, configPath: String, engine: Engine, hub: Hub,
+                           logger: Logger) throws -> WebService {
+        let web = try Self.webSettings(http, database: settings.database, queueLimit: queueLimit, configPath: configPath, logger: logger)
+        let scheme = web.tls == nil ? "http" : "https"
+        return WebService(settings: web, delegate: engine, hub: hub, logger: logger) { port in
+            logger.notice("web app on \(scheme)://\(web.host.contains(":") ? "[\(web.host)]" : web.host):\(port)/ (`treeline web` prints the address with its token)")
+        }
     }
 
     // Files come through Loading's `Loader`, whose errors name the file and what to do; here
@@ -296,4 +319,6 @@ struct Treelined: AsyncParsableCommand {
     }
 }
 
+// swift-format-ignore: AvoidRetroactiveConformances
+// The log level as a command-line option: swift-log's type, swift-argument-parser's protocol.
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -17,7 +17,11 @@ import Geo
 /// A class: it is shared, never changed, and copying a struct of a dozen arrays per query cost
 /// more than the query.
 final class PlanarArea {
-    enum CellState: UInt8 { case outside = 0, inside = 1, mixed = 2 }
+    enum CellState: UInt8 {
+        case outside = 0
+        case inside = 1
+        case mixed = 2
+    }
 
     private let edges: PlanarEdges
     private let bands: EdgeBands
