@@ -46,6 +46,10 @@ let package = Package(
         // Regions: what a fence is for (plant, album, reforestation), the regions file, the set
         // of regions with their fences.
         .target(name: "Regions", dependencies: ["Geo", "JSON"]),
+        // The wire: every command as a typed value, read once from its JSON (`Command`), the
+        // subscription and its filter, and the replies' shared lines. Used by every transport,
+        // the CLI and the tests.
+        .target(name: "Protocol", dependencies: ["JSON", "Geo", "Regions", "AR"]),
         .target(name: "NMEA", dependencies: ["Geo"]),
         .target(name: "Rules", dependencies: ["Geo", "Regions", "JSON"]),
         // The stacking projector: AR screen layout of points of interest.
@@ -60,11 +64,11 @@ let package = Package(
         .target(name: "Config", dependencies: ["Geo", "Regions", "JSON", "Rules", .product(name: "Yams", package: "Yams")]),
         // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
         // region, plants' watering. Events are committed with the state they leave.
-        .target(name: "Store", dependencies: ["Rules", "Geo", "Regions", "JSON", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Store", dependencies: ["Protocol", "Rules", "Geo", "Regions", "JSON", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Unix-socket protocol (SwiftNIO): newline-delimited JSON, subscriptions that resume
         // by sequence number, bounded queues for slow readers.
         .target(name: "Server", dependencies: [
-            "Rules", "Geo", "Regions", "JSON", "Store", "AR",
+            "Protocol", "Rules", "Geo", "Regions", "JSON", "Store", "AR",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -74,7 +78,7 @@ let package = Package(
         // as Server-Sent Events, GeoJSON, the page's files; a bearer token; the board's own
         // self-signed certificate.
         .target(name: "Web", dependencies: [
-            "Server", "Store", "Geo", "Regions", "JSON", "Rules", "Config", "Loading", "AR",
+            "Protocol", "Server", "Store", "Geo", "Regions", "JSON", "Rules", "Config", "Loading", "AR",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -92,14 +96,14 @@ let package = Package(
         // leave and publishes them; every transport hands it the same typed commands. A library, so
         // the daemon, its tests and the fuzz target that runs every command run the same code.
         .target(name: "Engine", dependencies: [
-            "Geo", "Regions", "JSON", "Rules", "GPSD", "Store", "Server", "AR", "MQTT", "Web",
+            "Protocol", "Geo", "Regions", "JSON", "Rules", "GPSD", "Store", "Server", "AR", "MQTT", "Web",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The systemd service: gpsd → monitor → journal → subscribers.
         .executableTarget(
             name: "treelined",
             dependencies: [
-                "Engine", "Geo", "Regions", "JSON", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT", "Web",
+                "Engine", "Protocol", "Geo", "Regions", "JSON", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -111,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
+                "Protocol", "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -135,13 +139,13 @@ let package = Package(
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Regions", "JSON", "Loading", "treeline", "IntegrationSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Rules", "Geo", "Regions", "JSON", "Loading", "NMEA", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: [
-            "Server", "Store", "Rules", "Geo", "Regions", "JSON",
+            "Protocol", "Server", "Store", "Rules", "Geo", "Regions", "JSON",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         // The daemon binary with a real gpsd, a real socket and a real SQLite file (Store: journals of
         // any length written beforehand, for the catch-up tests).
-        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Geo", "Regions", "JSON", "Loading", "Store"]),
+        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Protocol", "Geo", "Regions", "JSON", "Loading", "Store"]),
         // systemd's own checks of the units in systemd/.
         .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "Regions", "JSON", "NMEA", "TestSupport"]),
@@ -173,7 +177,7 @@ let package = Package(
 let fuzzTargets = ["nmea", "fields", "regions", "config", "request", "monitor", "commands"]
 package.targets += [
     .target(name: "FuzzChecks", dependencies: [
-        "Geo", "Regions", "JSON", "NMEA", "Rules", "Config", "Server", "Engine", "Store", "Loading", .product(name: "NIOCore", package: "swift-nio"),
+        "Protocol", "Geo", "Regions", "JSON", "NMEA", "Rules", "Config", "Server", "Engine", "Store", "Loading", .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
     ], path: "Fuzz/Checks"),
     .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),

@@ -11,6 +11,7 @@ import Server
 import Store
 import JSON
 import Regions
+import Protocol
 
 /// `commands`: each line of the input (at most 16) as a socket command, run as the daemon runs it:
 /// parsed by the socket's parser, then answered by the daemon's own engine, on a real SQLite
@@ -38,7 +39,7 @@ public enum CommandsFuzz {
     }
 
     static func run(_ line: UnsafeRawBufferPointer, _ engine: Engine) {
-        guard let request = try? Request.parse(line) else { return }
+        guard let request = try? Command.parse(line) else { return }
         if case .subscribe = request { return }  // the connection's, not the engine's
         let answer = waitFor { await engine.answer(request) }
         guard case .success(let json) = answer else { return }

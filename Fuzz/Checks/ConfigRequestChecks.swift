@@ -1,6 +1,7 @@
 import Config
 import NIOCore
 import Server
+import Protocol
 
 /// `config`: the configuration parser on the input as UTF-8 (invalid sequences replaced): no trap,
 /// and the same outcome twice. Of the issues only the keys are compared: for duplicate keys that
@@ -37,22 +38,22 @@ public enum RequestFuzz {
         let array = outcome(bytes)
         let padded = [UInt8(ascii: "x"), UInt8(ascii: "y")] + bytes
         let slice = outcome(padded[2...])
-        if slice != array { fuzzFailure("Request.parse: \(array) from an Array, \(slice) from an ArraySlice") }
+        if slice != array { fuzzFailure("Command.parse: \(array) from an Array, \(slice) from an ArraySlice") }
         var buffer = ByteBufferAllocator().buffer(capacity: padded.count)
         buffer.writeBytes(padded)
         buffer.moveReaderIndex(forwardBy: 2)
         let view = outcome(buffer.readableBytesView)
-        if view != array { fuzzFailure("Request.parse: \(array) from an Array, \(view) from a ByteBufferView") }
+        if view != array { fuzzFailure("Command.parse: \(array) from an Array, \(view) from a ByteBufferView") }
     }
 
-    /// The request, or the error's message (Request is Equatable; its description is not
+    /// The request, or the error's message (Command is Equatable; its description is not
     /// canonical: sets print in any order).
     enum Outcome: Equatable {
-        case request(Request)
+        case request(Command)
         case error(String)
     }
 
     static func outcome(_ bytes: some Collection<UInt8>) -> Outcome {
-        do { return .request(try Request.parse(bytes)) } catch { return .error(error.message) }
+        do { return .request(try Command.parse(bytes)) } catch { return .error(error.message) }
     }
 }

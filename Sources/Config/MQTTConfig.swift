@@ -33,9 +33,9 @@ public struct MQTTConfig: Sendable, Equatable {
     /// Take the fleet's regions from the retained `treeline/fleet/regions` (default false).
     public var fleetRegions = false
 
-    /// What `commands:` may list: the socket's commands (`Request.commands`) but `subscribe`,
+    /// What `commands:` may list: the socket's commands (`Command.commands`) but `subscribe`,
     /// which is the socket's own (over MQTT, `<topic>/events` is the subscription). Kept equal
-    /// to `Request.commands` by a test (Config does not depend on Server).
+    /// to `Command.commands` by a test (Config does not depend on Protocol).
     public static let commandNames = ["water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
                                       "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures",
                                       "track", "species"]

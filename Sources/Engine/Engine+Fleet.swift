@@ -3,6 +3,7 @@ import Rules
 import Server
 import Store
 import Regions
+import Protocol
 
 /// Regions set for a whole fleet: a FeatureCollection (MQTT's retained `treeline/fleet/regions`)
 /// merged into the user layer by id. A region of it is added, or updated when it changed; a
@@ -10,7 +11,7 @@ import Regions
 /// a user added here is left alone (and logged). One transaction, each change with its event.
 /// A fleet region is the fleet's: on a board, `update_region` and `remove_region` refuse it.
 extension Engine {
-    package func mergeFleet(_ regions: [Region]) -> Result<String, RequestError> {
+    package func mergeFleet(_ regions: [Region]) -> Result<String, CommandError> {
         var changes: [(change: RegionChange, event: JournalEntry, state: RegionState?)] = []
         var added: [Region] = [], updated: [Region] = [], skipped: [String] = []
         let time = eventTime
@@ -20,7 +21,7 @@ extension Engine {
             // A file's id, one a board used (its own regions, removed ones too), a bad id or a
             // watering in the future: not the fleet's to take.
             if baseFiles[r.id] != nil || (usedIDs.contains(r.id) && !fleetIDs.contains(r.id))
-                || (try? Request.checkID(r.id)) == nil || futureWatering(r.lastWatered) != nil {
+                || (try? Command.checkID(r.id)) == nil || futureWatering(r.lastWatered) != nil {
                 skipped.append(r.id)
                 continue
             }

@@ -5,6 +5,7 @@ import Rules
 import Server
 import Store
 import JSON
+import Protocol
 
 /// Planting (can_plant, plant, plan, trees) and the AR layout: answers from the regions in force,
 /// the catalog and the recorded trees.
@@ -20,10 +21,10 @@ extension Engine {
         }
     }
 
-    func planting(at: Coordinate?) -> Result<(PlantingRules, Coordinate), RequestError> {
-        guard let catalog else { return .failure(RequestError("\(catalogProblem): set species: in the config to the catalog's path")) }
+    func planting(at: Coordinate?) -> Result<(PlantingRules, Coordinate), CommandError> {
+        guard let catalog else { return .failure(CommandError("\(catalogProblem): set species: in the config to the catalog's path")) }
         guard let c = at ?? monitor.lastFix?.coordinate else {
-            return .failure(RequestError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
+            return .failure(CommandError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
         }
         return .success((PlantingRules(regions: monitor.regions, catalog: catalog), c))
     }
@@ -41,20 +42,20 @@ extension Engine {
         return out
     }
 
-    package func canPlant(species: String?, area: String?, at: Coordinate?) -> Result<[UInt8], RequestError> {
+    package func canPlant(species: String?, area: String?, at: Coordinate?) -> Result<[UInt8], CommandError> {
         planting(at: at).flatMap { rules, c in
             do {
                 let verdict = rules.check(at: c, species: species, area: area, trees: try store.trees())
                 return .success(Self.verdictJSON("CAN_PLANT", verdict, tree: nil, species: species.flatMap { rules.catalog.named($0)?.latin } ?? species, at: c))
             } catch {
-                return .failure(RequestError("cannot read the trees: \(error)"))
+                return .failure(CommandError("cannot read the trees: \(error)"))
             }
         }
     }
 
-    package func plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?) -> Result<[UInt8], RequestError> {
+    package func plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?) -> Result<[UInt8], CommandError> {
         if let planted, planted.nanoseconds > eventTime.nanoseconds + UTCTime.nanosPerDay {
-            return .failure(RequestError("\"planted\" is in the future: give when the tree was planted, or leave it out for now"))
+            return .failure(CommandError("\"planted\" is in the future: give when the tree was planted, or leave it out for now"))
         }
         return planting(at: at).flatMap { rules, c in
             let latin = rules.catalog.named(species)?.latin ?? species
@@ -65,17 +66,17 @@ extension Engine {
                 if let tree { logger.info("tree #\(tree.id) planted: \(latin) in \(tree.area)") }
                 return .success(Self.verdictJSON("PLANT", verdict, tree: tree, species: latin, at: c))
             } catch {
-                return .failure(RequestError("the tree could not be recorded: \(error)"))
+                return .failure(CommandError("the tree could not be recorded: \(error)"))
             }
         }
     }
 
-    package func plan(area: String, species name: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) -> Result<[UInt8], RequestError> {
+    package func plan(area: String, species name: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) -> Result<[UInt8], CommandError> {
         planting(at: at).flatMap { rules, c in
             let i: Int, species: Species
-            do throws(PlantingVerdict.Refusal) { (i, species) = try rules.resolve(area: area, species: name) } catch { return .failure(RequestError(error.message)) }
+            do throws(PlantingVerdict.Refusal) { (i, species) = try rules.resolve(area: area, species: name) } catch { return .failure(CommandError(error.message)) }
             let existing: [Coordinate]
-            do { existing = try store.trees().map(\.coordinate) } catch { return .failure(RequestError("cannot read the trees: \(error)")) }
+            do { existing = try store.trees().map(\.coordinate) } catch { return .failure(CommandError("cannot read the trees: \(error)")) }
             let result = PlantingPlanner(regions: monitor.regions).plan(area: i, species: species, count: count, at: c,
                                                                         maxDistance: maxDistance, existing: existing, seed: seed)
             return .success(Self.planJSON(result, area: area, species: species))
@@ -109,9 +110,9 @@ extension Engine {
 
     // MARK: layout
 
-    package func layout(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool) -> Result<[UInt8], RequestError> {
+    package func layout(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool) -> Result<[UInt8], CommandError> {
         guard let c = at ?? monitor.lastFix?.coordinate else {
-            return .failure(RequestError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
+            return .failure(CommandError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
         }
         let regions = monitor.regions.regions
         let pois = regions.map(POI.init(region:))
@@ -137,8 +138,8 @@ extension Engine {
     }
 
 
-    package func species(_ query: String) -> Result<[UInt8], RequestError> {
-        guard let catalog else { return .failure(RequestError("\(catalogProblem): set species: in the config to the catalog's path")) }
+    package func species(_ query: String) -> Result<[UInt8], CommandError> {
+        guard let catalog else { return .failure(CommandError("\(catalogProblem): set species: in the config to the catalog's path")) }
         var out: [UInt8] = Array(#"{"class":"SPECIES","species":["#.utf8)
         for (k, (species, match)) in catalog.search(query).enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }

@@ -3,26 +3,27 @@ import Rules
 import Server
 import Store
 import JSON
+import Protocol
 
 /// Records beside the journal: captures in albums, trees, the track; and retention.
 extension Engine {
     // MARK: captures
 
     /// Records a capture at the last fix when it is inside the album; else the distance to walk.
-    package func capture(album: String, file: String?, note: String?) -> Result<[UInt8], RequestError> {
-        guard let i = index(of: album) else { return .failure(RequestError("no album '\(album)': treeline albums lists them")) }
+    package func capture(album: String, file: String?, note: String?) -> Result<[UInt8], CommandError> {
+        guard let i = index(of: album) else { return .failure(CommandError("no album '\(album)': treeline albums lists them")) }
         let r = monitor.regions.regions[i]
-        guard r.kind == .album else { return .failure(RequestError("'\(album)' is a \(r.kind.rawValue), not an album")) }
+        guard r.kind == .album else { return .failure(CommandError("'\(album)' is a \(r.kind.rawValue), not an album")) }
         guard let fix = monitor.lastFix else {
-            return .failure(RequestError("no fix yet: a capture is recorded where you stand, so wait for a fix"))
+            return .failure(CommandError("no fix yet: a capture is recorded where you stand, so wait for a fix"))
         }
         // Where you stand now, not where the receiver last was: a fix received in the last 30 s.
         guard let received = lastFixReceived else {
-            return .failure(RequestError("no fix since treelined started (the last one is from before): a capture is recorded where you stand, so wait for a fix"))
+            return .failure(CommandError("no fix since treelined started (the last one is from before): a capture is recorded where you stand, so wait for a fix"))
         }
         let age = (monotonicNanos() - received) / 1_000_000_000
         guard age <= Self.freshFix else {
-            return .failure(RequestError("the last fix is \(age) s old (gpsd: \(gpsdStatus)): a capture is recorded where you stand, so wait for a fresh fix"))
+            return .failure(CommandError("the last fix is \(age) s old (gpsd: \(gpsdStatus)): a capture is recorded where you stand, so wait for a fresh fix"))
         }
         let d = monitor.regions.signedDistance(i, fix.coordinate)
         var out: [UInt8] = Array(#"{"class":"CAPTURE","album":"#.utf8)
@@ -40,7 +41,7 @@ extension Engine {
         let c: Capture
         do { c = try store.recordCapture(album: album, time: fix.time, at: fix.coordinate, error: fix.error, file: file, note: note) } catch {
             logger.error("\(error)")
-            return .failure(RequestError("the capture could not be recorded (the database failed: see the daemon's log)"))
+            return .failure(CommandError("the capture could not be recorded (the database failed: see the daemon's log)"))
         }
         out.append(contentsOf: #","recorded":true,"capture":"#.utf8)
         Self.appendCapture(c, to: &out)
@@ -49,11 +50,11 @@ extension Engine {
         return .success(out)
     }
 
-    package func captures(album: String?) -> Result<[UInt8], RequestError> {
+    package func captures(album: String?) -> Result<[UInt8], CommandError> {
         let list: [Capture]
-        do { list = try store.captures(album: album) } catch { return .failure(RequestError("cannot read the captures: \(error)")) }
+        do { list = try store.captures(album: album) } catch { return .failure(CommandError("cannot read the captures: \(error)")) }
         if let album, list.isEmpty, index(of: album) == nil {
-            return .failure(RequestError("no album '\(album)' and no captures in one by that id: treeline albums lists them"))
+            return .failure(CommandError("no album '\(album)' and no captures in one by that id: treeline albums lists them"))
         }
         var out: [UInt8] = Array(#"{"class":"CAPTURES","captures":["#.utf8)
         for (k, c) in list.enumerated() {
@@ -88,9 +89,9 @@ extension Engine {
 
     // MARK: trees
 
-    package nonisolated func trees(area: String?, project: String?) -> Result<[UInt8], RequestError> {
+    package nonisolated func trees(area: String?, project: String?) -> Result<[UInt8], CommandError> {
         let list: [PlantedTree]
-        do { list = try store.trees(area: area, project: project) } catch { return .failure(RequestError("cannot read the trees: \(error)")) }
+        do { list = try store.trees(area: area, project: project) } catch { return .failure(CommandError("cannot read the trees: \(error)")) }
         var out: [UInt8] = Array(#"{"class":"TREES","trees":["#.utf8)
         for (k, t) in list.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
@@ -101,11 +102,11 @@ extension Engine {
     }
 
     /// Removes a tree (nil: the last recorded).
-    package func removeTree(_ id: Int64?) -> Result<[UInt8], RequestError> {
+    package func removeTree(_ id: Int64?) -> Result<[UInt8], CommandError> {
         let tree: PlantedTree?
-        do { tree = try store.removeTree(id) } catch { return .failure(RequestError("the tree could not be removed: \(error)")) }
+        do { tree = try store.removeTree(id) } catch { return .failure(CommandError("the tree could not be removed: \(error)")) }
         guard let tree else {
-            return .failure(RequestError(id.map { "no tree #\($0): treeline trees lists them" } ?? "no tree is recorded: nothing to undo"))
+            return .failure(CommandError(id.map { "no tree #\($0): treeline trees lists them" } ?? "no tree is recorded: nothing to undo"))
         }
         logger.info("tree #\(tree.id) removed")
         var out: [UInt8] = Array(#"{"class":"TREE_REMOVED","tree":"#.utf8)
@@ -126,9 +127,9 @@ extension Engine {
 
     // MARK: track
 
-    package nonisolated func track(since: UTCTime?, until: UTCTime?) -> Result<[UInt8], RequestError> {
+    package nonisolated func track(since: UTCTime?, until: UTCTime?) -> Result<[UInt8], CommandError> {
         let points: [TrackPoint]
-        do { points = try store.track(from: since, through: until) } catch { return .failure(RequestError("cannot read the track: \(error)")) }
+        do { points = try store.track(from: since, through: until) } catch { return .failure(CommandError("cannot read the track: \(error)")) }
         var out: [UInt8] = Array(#"{"class":"TRACK","points":["#.utf8)
         out.reserveCapacity(points.count * 80)
         for (k, p) in points.enumerated() {

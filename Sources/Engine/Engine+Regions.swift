@@ -4,6 +4,7 @@ import Server
 import Store
 import JSON
 import Regions
+import Protocol
 
 /// The two layers of regions. The base layer comes from the regions files and changes only by
 /// reload; the user layer lives in the database and changes by command. Every change is one
@@ -193,27 +194,27 @@ extension Engine {
         return commit([], receivedNanos: nil) != nil
     }
 
-    static let databaseFailed = RequestError("the database failed (see the daemon's log): nothing was changed")
+    static let databaseFailed = CommandError("the database failed (see the daemon's log): nothing was changed")
 
     // MARK: commands
 
     /// Why `time` cannot be a watering: more than a day after now (a mistyped year would silence
     /// the plant for decades).
-    func futureWatering(_ time: UTCTime?) -> RequestError? {
+    func futureWatering(_ time: UTCTime?) -> CommandError? {
         guard let time, time.nanoseconds > eventTime.nanoseconds + UTCTime.nanosPerDay else { return nil }
         var text: [UInt8] = []
         time.appendISO8601(to: &text)
-        return RequestError("\"last_watered\" \(String(decoding: text, as: UTF8.self)) is in the future: give when the plant was last watered")
+        return CommandError("\"last_watered\" \(String(decoding: text, as: UTF8.self)) is in the future: give when the plant was last watered")
     }
 
-    package func addRegion(_ new: NewRegion) -> Result<[UInt8], RequestError> {
+    package func addRegion(_ new: NewRegion) -> Result<[UInt8], CommandError> {
         var region: Region
         switch new {
         case .feature(let r):
             region = r
         case .short(let s):
             guard let at = s.at ?? monitor.lastFix?.coordinate else {
-                return .failure(RequestError("no fix yet to place the \(s.kind.rawValue) at: give \"at\":[lat, lon] (--at LAT,LON), or wait for a fix"))
+                return .failure(CommandError("no fix yet to place the \(s.kind.rawValue) at: give \"at\":[lat, lon] (--at LAT,LON), or wait for a fix"))
             }
             region = s.region(id: s.id ?? "", at: at)
         }
@@ -227,7 +228,7 @@ extension Engine {
         do {
             region = try Self.readBack([feature], source: "add_region")[0]
         } catch {
-            return .failure(RequestError("the region does not read back: " + error.issues.map(\.message).joined(separator: "; ")))
+            return .failure(CommandError("the region does not read back: " + error.issues.map(\.message).joined(separator: "; ")))
         }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
         let entry = Self.regionEntry("region_added", region, layer: "user", time: eventTime)
@@ -248,7 +249,7 @@ extension Engine {
 
     /// Several Features into the user layer in one transaction: every id checked first (taken,
     /// used, or twice in the batch), then all added or none.
-    package func addRegions(_ given: [Region]) -> Result<[UInt8], RequestError> {
+    package func addRegions(_ given: [Region]) -> Result<[UInt8], CommandError> {
         var regions: [Region] = []
         var problems: [String] = []
         var named = Set<String>()
@@ -257,7 +258,7 @@ extension Engine {
             if !named.insert(r.id).inserted { problems.append("feature \(k): id '\(r.id)' is given twice") }
             if let e = futureWatering(r.lastWatered) { problems.append("feature \(k): \(e.message)") }
         }
-        guard problems.isEmpty else { return .failure(RequestError("nothing added: " + problems.joined(separator: "; "))) }
+        guard problems.isEmpty else { return .failure(CommandError("nothing added: " + problems.joined(separator: "; "))) }
         var changes: [(change: RegionChange, event: JournalEntry, state: RegionState?)] = []
         var taken = named
         for var r in given {
@@ -267,7 +268,7 @@ extension Engine {
             }
             let feature = r.featureJSON
             guard let back = try? Self.readBack([feature], source: "add_regions")[0] else {
-                return .failure(RequestError("nothing added: '\(r.id)' does not read back as a region"))
+                return .failure(CommandError("nothing added: '\(r.id)' does not read back as a region"))
             }
             regions.append(back)
             changes.append((.add(id: back.id, feature: feature), Self.regionEntry("region_added", back, layer: "user", time: eventTime), nil))
@@ -296,7 +297,7 @@ extension Engine {
         return .success(out)
     }
 
-    package func updateRegion(_ id: String, _ update: RegionUpdate) -> Result<[UInt8], RequestError> {
+    package func updateRegion(_ id: String, _ update: RegionUpdate) -> Result<[UInt8], CommandError> {
         guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id), !fleetIDs.contains(id) else { return .failure(notInUserLayer(id)) }
         if let watered = update.lastWatered, let e = futureWatering(watered) { return .failure(e) }
         var region: Region
@@ -308,7 +309,7 @@ extension Engine {
         do {
             region = try Self.readBack([feature], source: "update_region")[0]
         } catch {
-            return .failure(RequestError("'\(id)' would not be a region: " + error.issues.map(\.message).joined(separator: "; ")))
+            return .failure(CommandError("'\(id)' would not be a region: " + error.issues.map(\.message).joined(separator: "; ")))
         }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
         // The watering the event announces and the state saved with it: the keeper's correction,
@@ -334,7 +335,7 @@ extension Engine {
         return .success(Self.line(event))
     }
 
-    package func removeRegion(_ id: String) -> Result<[UInt8], RequestError> {
+    package func removeRegion(_ id: String) -> Result<[UInt8], CommandError> {
         guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id), !fleetIDs.contains(id) else { return .failure(notInUserLayer(id)) }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
         let entry = Self.removalEntry(id: id, kind: user[k].kind.rawValue, layer: "user", inside: monitor.inside[i], time: eventTime)
@@ -352,23 +353,23 @@ extension Engine {
     }
 
     /// Why `id` cannot be changed here: a file's region, or none.
-    func notInUserLayer(_ id: String) -> RequestError {
+    func notInUserLayer(_ id: String) -> CommandError {
         if fleetIDs.contains(id), user.contains(where: { $0.id == id }) {
-            return RequestError("'\(id)' comes from the fleet's collection (treeline/fleet/regions): change it there")
+            return CommandError("'\(id)' comes from the fleet's collection (treeline/fleet/regions): change it there")
         }
         if let file = baseFiles[id] {
-            return RequestError("'\(id)' comes from the regions file \(file) (the read-only base layer): edit it there, then reload (systemctl reload treelined)")
+            return CommandError("'\(id)' comes from the regions file \(file) (the read-only base layer): edit it there, then reload (systemctl reload treelined)")
         }
-        return RequestError("no region '\(id)': treeline regions (or {\"cmd\":\"regions\"}) lists them")
+        return CommandError("no region '\(id)': treeline regions (or {\"cmd\":\"regions\"}) lists them")
     }
 
     /// Why `id` cannot be given to a new region, or nil.
-    func idTaken(_ id: String) -> RequestError? {
-        do { try Request.checkID(id) } catch { return error }
-        if let file = baseFiles[id] { return RequestError("id '\(id)' is taken by a region of \(file): choose another, or leave \"id\" out for one to be made") }
-        if user.contains(where: { $0.id == id }) { return RequestError("id '\(id)' is taken by a region added before: choose another, or leave \"id\" out") }
+    func idTaken(_ id: String) -> CommandError? {
+        do { try Command.checkID(id) } catch { return error }
+        if let file = baseFiles[id] { return CommandError("id '\(id)' is taken by a region of \(file): choose another, or leave \"id\" out for one to be made") }
+        if user.contains(where: { $0.id == id }) { return CommandError("id '\(id)' is taken by a region added before: choose another, or leave \"id\" out") }
         if usedIDs.contains(id) {
-            return RequestError("id '\(id)' belonged to a region removed before, and ids are never given again (old events name it): choose another")
+            return CommandError("id '\(id)' belonged to a region removed before, and ids are never given again (old events name it): choose another")
         }
         return nil
     }

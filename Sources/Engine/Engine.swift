@@ -9,6 +9,7 @@ import Store
 import Synchronization
 import JSON
 import Regions
+import Protocol
 
 /// The daemon's core: fixes in, events committed to the journal with the state they leave, then
 /// published. One at a time (an actor): fixes, `water`, a reload.
@@ -227,7 +228,7 @@ package actor Engine: ServerDelegate {
 
     /// Reads of records alone (trees, the track) are answered beside the actor, as WAL lets
     /// them: a long track does not hold up the fixes. The rest, in turn on the actor.
-    package nonisolated func answer(_ request: Request) async -> Result<[UInt8], RequestError> {
+    package nonisolated func answer(_ request: Command) async -> Result<[UInt8], CommandError> {
         switch request {
         case let .trees(area, project): return trees(area: area, project: project)
         case let .track(since, until): return track(since: since, until: until)
@@ -235,9 +236,9 @@ package actor Engine: ServerDelegate {
         }
     }
 
-    func answerInTurn(_ request: Request) -> Result<[UInt8], RequestError> {
+    func answerInTurn(_ request: Command) -> Result<[UInt8], CommandError> {
         switch request {
-        case .subscribe: return .failure(RequestError("subscribe is the connection's, not the engine's"))
+        case .subscribe: return .failure(CommandError("subscribe is the connection's, not the engine's"))
         case .water(let plant): return water(plant: plant).map(Self.line)
         case .state: return .success(state())
         case .regions(let geometry): return .success(regionsJSON(geometry: geometry))
@@ -260,16 +261,16 @@ package actor Engine: ServerDelegate {
         }
     }
 
-    package func water(plant: String) -> Result<JournalEvent, RequestError> {
+    package func water(plant: String) -> Result<JournalEvent, CommandError> {
         guard let i = monitor.regions.regions.firstIndex(where: { $0.id == plant }) else {
-            return .failure(RequestError("no region '\(plant)': `treeline state` or {\"cmd\":\"regions\"} lists them"))
+            return .failure(CommandError("no region '\(plant)': `treeline state` or {\"cmd\":\"regions\"} lists them"))
         }
         let time = eventTime
         guard let event = monitor.water(i, at: time) else {
-            return .failure(RequestError("'\(plant)' is a\(monitor.regions.regions[i].kind == .album ? "n" : "") \(monitor.regions.regions[i].kind.rawValue), not a plant"))
+            return .failure(CommandError("'\(plant)' is a\(monitor.regions.regions[i].kind == .album ? "n" : "") \(monitor.regions.regions[i].kind.rawValue), not a plant"))
         }
         guard let committed = commit([Self.entry(event, monitor.regions)], receivedNanos: nil), let last = committed.last else {
-            return .failure(RequestError("the watering could not be saved (the database failed: see the daemon's log); it is kept and saved with the next fix"))
+            return .failure(CommandError("the watering could not be saved (the database failed: see the daemon's log); it is kept and saved with the next fix"))
         }
         logger.info("\(plant) watered at \(time.iso8601)")
         return .success(last)

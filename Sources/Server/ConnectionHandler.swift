@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import Store
 import JSON
+import Protocol
 
 /// One client: answers its commands in order, and when it subscribes sends it the journal from
 /// `since` and then live events, without a gap or a repeat at the seam.
@@ -41,7 +42,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private var context: ChannelHandlerContext?
     private var subscription: Subscription?
     /// Commands waiting for the one before to be answered: replies go out in request order.
-    private var requests = CircularBuffer<Request>()
+    private var requests = CircularBuffer<Command>()
     private var busy = false
     private var inputClosed = false
     private var closing = false
@@ -136,7 +137,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 let bytes = line.readableBytesView
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }  // blank lines are allowed
                 do {
-                    handle(try Request.parse(bytes))
+                    handle(try Command.parse(bytes))
                 } catch {
                     reply(error: error.message)
                 }
@@ -170,7 +171,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     // MARK: commands
 
-    private func handle(_ request: Request) {
+    private func handle(_ request: Command) {
         requests.append(request)
         next()
     }
@@ -183,7 +184,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             return
         }
         let delegate = self.delegate
-        let work: @Sendable () async -> Result<[UInt8], RequestError>
+        let work: @Sendable () async -> Result<[UInt8], CommandError>
         switch request {
         case .subscribe(let s):
             guard let wanted = s.filter.regions else {
@@ -212,13 +213,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
         busy = true
         let loop = context.eventLoop
-        let promise = loop.makePromise(of: Result<[UInt8], RequestError>.self)
+        let promise = loop.makePromise(of: Result<[UInt8], CommandError>.self)
         promise.completeWithTask { await work() }
         let this = NIOLoopBound(self, eventLoop: loop)
         promise.futureResult.whenSuccess { result in this.value.answered(result) }
     }
 
-    private func answered(_ result: Result<[UInt8], RequestError>) {
+    private func answered(_ result: Result<[UInt8], CommandError>) {
         busy = false
         switch result {
         case .success(let json): write(line: json)
@@ -235,7 +236,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }
 
-    private func reply(error message: String) { write(line: RequestError(message).json) }
+    private func reply(error message: String) { write(line: CommandError(message).json) }
 
     // MARK: subscription
 

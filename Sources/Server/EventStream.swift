@@ -2,6 +2,7 @@ import Geo
 import NIOConcurrencyHelpers
 import NIOCore
 import Store
+import Protocol
 
 /// A subscription read as an async sequence, for transports other than the socket (HTTP's
 /// Server-Sent Events): the socket's rules, the same checks and messages.
@@ -50,9 +51,9 @@ public final class EventStream: Sendable {
     /// Checks the subscription as the socket does and enters it in the hub; the error is the
     /// message the socket would send. `close()` must follow.
     public static func open(_ s: Subscribe, delegate: any ServerDelegate, hub: Hub, queueLimit: Int,
-                            keepalive: TimeAmount = .seconds(15)) async -> Result<EventStream, RequestError> {
+                            keepalive: TimeAmount = .seconds(15)) async -> Result<EventStream, CommandError> {
         if let wanted = s.filter.regions, let message = Subscribe.unknownRegions(wanted, inForce: await delegate.regionIDs()) {
-            return .failure(RequestError(message))
+            return .failure(CommandError(message))
         }
         // In the hub before the last seq is read: an event committed in between is in the
         // mailbox (and one at or below the last seq is passed over).
@@ -61,7 +62,7 @@ public final class EventStream: Sendable {
         let last = delegate.lastSeq()
         if let message = Subscribe.sinceProblem(s.since, last: last) {
             hub.remove(mailbox)
-            return .failure(RequestError(message))
+            return .failure(CommandError(message))
         }
         var opening: [ByteBuffer] = []
         if let line = Subscribe.prunedLine(since: s.since, pruned: delegate.prunedThrough()) { opening.append(ByteBuffer(bytes: line)) }
@@ -94,7 +95,7 @@ public final class EventStream: Sendable {
                     } catch {
                         r.ended = true
                         reader.withLockedValue { $0 = r }
-                        return .line(ByteBuffer(bytes: RequestError("cannot read the journal: \(error.description)").json))
+                        return .line(ByteBuffer(bytes: CommandError("cannot read the journal: \(error.description)").json))
                     }
                     r.pageIndex = 0
                     if r.page.isEmpty {

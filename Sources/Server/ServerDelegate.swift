@@ -1,6 +1,7 @@
 import AR
 import Geo
 import Store
+import Protocol
 
 /// What the socket asks of the daemon. Replies are JSON objects (`{…}`, no newline).
 public protocol ServerDelegate: Sendable {
@@ -18,5 +19,5 @@ public protocol ServerDelegate: Sendable {
     /// The answer to every command but `subscribe`: the reply's JSON object, or the error the
     /// client is sent (`{"class":"ERROR","message":…}`). Commands that change something answer
     /// after it is committed, and publish their events to subscribers before answering.
-    func answer(_ request: Request) async -> Result<[UInt8], RequestError>
+    func answer(_ request: Command) async -> Result<[UInt8], CommandError>
 }

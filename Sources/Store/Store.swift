@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import GRDB
 import Rules
+import Protocol
 
 /// Treeline's SQLite file (WAL): the event journal, numbered by `seq`, which is never reused (not
 /// even after a crash or a deleted row); the monitor's state per region; the last fix used.

@@ -7,6 +7,7 @@ import Logging
 import NIOConcurrencyHelpers
 import Server
 import JSON
+import Protocol
 
 /// The event streams open now, closed together at shutdown.
 final class OpenStreams: Sendable {
@@ -70,7 +71,7 @@ struct APIRoutes {
         Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    static func error(_ e: RequestError, status: HTTPResponse.Status) -> Response {
+    static func error(_ e: CommandError, status: HTTPResponse.Status) -> Response {
         json(e.json, status: status)
     }
 
@@ -81,7 +82,7 @@ struct APIRoutes {
         // only a script of this page's origin can send JSON.
         guard Self.isJSON(request.headers[.contentType]) else {
             let sent = request.headers[.contentType].map { "Content-Type \(TextExcerpt.short($0))" } ?? "no Content-Type"
-            return Self.error(RequestError("POST /api takes one command as JSON with Content-Type: application/json (\(sent) was sent)"), status: .unsupportedMediaType)
+            return Self.error(CommandError("POST /api takes one command as JSON with Content-Type: application/json (\(sent) was sent)"), status: .unsupportedMediaType)
         }
         let body = try await request.body.collect(upTo: settings.maxBodyBytes)
         let (bad, result) = await Commands.answer(Array(buffer: body), delegate: delegate)
@@ -156,7 +157,7 @@ struct APIRoutes {
     func geoJSON(_ layer: GeoJSONLayer) async -> Response {
         switch await delegate.geoJSON(layer) {
         case .success(let bytes?): return Self.json(bytes, type: "application/geo+json")
-        case .success(nil): return Self.error(RequestError("no track is recorded yet: it grows as the board moves with a fix"), status: .notFound)
+        case .success(nil): return Self.error(CommandError("no track is recorded yet: it grows as the board moves with a fix"), status: .notFound)
         case .failure(let e): return Self.error(e, status: .internalServerError)
         }
     }
@@ -179,7 +180,7 @@ struct APIRoutes {
         let prefix = "/api/photos/"
         let name = request.uri.path.hasPrefix(prefix) ? String(request.uri.path.dropFirst(prefix.count)) : ""
         guard let format = Photo.format(ofName: name), let bytes = Photo.load(folder: settings.photos, name: name, format: format) else {
-            return Self.error(RequestError("no photo \(TextExcerpt.short(name)) on this board: a capture's photo is at /api/photos/ and the file name the capture lists"), status: .notFound)
+            return Self.error(CommandError("no photo \(TextExcerpt.short(name)) on this board: a capture's photo is at /api/photos/ and the file name the capture lists"), status: .notFound)
         }
         return Response(status: .ok, headers: [.contentType: format.contentType,
                                                HTTPField.Name("Content-Disposition")!: #"inline; filename="\#(name)""#,
@@ -192,18 +193,18 @@ struct APIRoutes {
     /// no fresh fix): the photo is not kept.
     func photoCapture(_ request: Request) async throws -> Response {
         guard let album = request.uri.queryParameters.get("album"), !album.isEmpty else {
-            return Self.error(RequestError("missing album=: the album's id (POST /api/captures?album=ID&note=TEXT with the photo as the body)"), status: .badRequest)
+            return Self.error(CommandError("missing album=: the album's id (POST /api/captures?album=ID&note=TEXT with the photo as the body)"), status: .badRequest)
         }
         let note = request.uri.queryParameters.get("note").flatMap { $0.isEmpty ? nil : $0 }
         guard uploads.take() else {
-            var busy = Self.error(RequestError("\(UploadSlots.count) photos are being received already: send this one again in a moment"), status: .serviceUnavailable)
+            var busy = Self.error(CommandError("\(UploadSlots.count) photos are being received already: send this one again in a moment"), status: .serviceUnavailable)
             busy.headers[.retryAfter] = "2"
             return busy
         }
         defer { uploads.give() }
         let body = Array(buffer: try await request.body.collect(upTo: settings.maxPhotoBytes))
         guard let format = PhotoFormat.of(body) else {
-            return Self.error(RequestError("the body is not a whole \(PhotoFormat.accepted) picture (\(body.count) bytes): send the photo file itself as the body"), status: .unsupportedMediaType)
+            return Self.error(CommandError("the body is not a whole \(PhotoFormat.accepted) picture (\(body.count) bytes): send the photo file itself as the body"), status: .unsupportedMediaType)
         }
         let name = Photo.name(of: body, format: format)
         let path = settings.photos + "/" + name
@@ -211,7 +212,7 @@ struct APIRoutes {
             try Photo.keep(body, folder: settings.photos, name: name)
         } catch {
             logger.error("cannot keep a photo in \(settings.photos): \(error)")
-            return Self.error(RequestError("the photo could not be kept on the board (see treelined's log)"), status: .internalServerError)
+            return Self.error(CommandError("the photo could not be kept on the board (see treelined's log)"), status: .internalServerError)
         }
         switch await Commands.capture(album: album, note: note, file: path, delegate: delegate) {
         case .success(let json):

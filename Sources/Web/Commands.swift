@@ -4,9 +4,7 @@ import Server
 import Store
 import JSON
 import Regions
-
-// The socket's protocol, for HTTP: this file sees the Server module's `Request` (the other
-// files of this target see Hummingbird's).
+import Protocol
 
 /// What HTTP asks of the daemon beyond the socket's commands.
 public enum GeoJSONLayer: Sendable {
@@ -16,7 +14,7 @@ public enum GeoJSONLayer: Sendable {
 public protocol WebDelegate: ServerDelegate {
     /// A layer as a GeoJSON FeatureCollection (the track: a Feature); nil when there is none
     /// (no track recorded yet).
-    func geoJSON(_ layer: GeoJSONLayer) async -> Result<[UInt8]?, RequestError>
+    func geoJSON(_ layer: GeoJSONLayer) async -> Result<[UInt8]?, CommandError>
     /// A number that changes whenever the regions in force change (one change may journal many
     /// region events, e.g. `add_regions`).
     func regionsChangeCount() async -> Int
@@ -25,26 +23,26 @@ public protocol WebDelegate: ServerDelegate {
 enum Commands {
     /// A `POST /api` body: one of the socket's commands, parsed by the socket's parser.
     /// `subscribe` is `GET /api/events` here.
-    static func answer(_ body: [UInt8], delegate: any WebDelegate) async -> (refusedAsBad: Bool, Result<[UInt8], RequestError>) {
-        let request: Request
+    static func answer(_ body: [UInt8], delegate: any WebDelegate) async -> (refusedAsBad: Bool, Result<[UInt8], CommandError>) {
+        let request: Command
         do {
-            request = try Request.parse(body)
+            request = try Command.parse(body)
         } catch {
             return (true, .failure(error))
         }
         if case .subscribe = request {
-            return (true, .failure(RequestError("over HTTP a subscription is GET /api/events?since=N (Server-Sent Events), with kinds=, types=, regions= and positions=1 as query parameters")))
+            return (true, .failure(CommandError("over HTTP a subscription is GET /api/events?since=N (Server-Sent Events), with kinds=, types=, regions= and positions=1 as query parameters")))
         }
         return (false, await delegate.answer(request))
     }
 
     /// A photo's capture: the socket's `capture` with the stored file. The album and the note come
     /// from the query, not through the parser: checked here as the parser checks them.
-    static func capture(album: String, note: String?, file: String, delegate: any WebDelegate) async -> Result<[UInt8], RequestError> {
+    static func capture(album: String, note: String?, file: String, delegate: any WebDelegate) async -> Result<[UInt8], CommandError> {
         if let problem = PlainText.problem(album, field: "album") ?? note.flatMap({ PlainText.problem($0, field: "note") }) {
-            return .failure(RequestError(problem))
+            return .failure(CommandError(problem))
         }
-        if let note, note.utf8.count > Region.maxTextBytes { return .failure(RequestError("\"note\" is over \(Region.maxTextBytes) bytes")) }
+        if let note, note.utf8.count > Region.maxTextBytes { return .failure(CommandError("\"note\" is over \(Region.maxTextBytes) bytes")) }
         return await delegate.answer(.capture(album: album, file: file, note: note))
     }
 
@@ -52,16 +50,16 @@ enum Commands {
 
     /// `GET /api/events?…`'s query as the socket's `subscribe` object, checked by the same
     /// parser (so the same messages). `Last-Event-ID` (an EventSource resuming) wins over `since`.
-    static func subscription(_ query: [(String, String)], lastEventID: String?) -> Result<Subscribe, RequestError> {
+    static func subscription(_ query: [(String, String)], lastEventID: String?) -> Result<Subscribe, CommandError> {
         var out: [UInt8] = Array(#"{"cmd":"subscribe""#.utf8)
         var seen: Set<String> = []
         var since = query.last(where: { $0.0 == "since" })?.1
         if let id = lastEventID, !id.isEmpty { since = id }
         for (key, value) in query {
             guard subscribeParameters.contains(key) else {
-                return .failure(RequestError("unknown query parameter '\(TextExcerpt.short(key))': \(subscribeParameters.joined(separator: ", "))"))
+                return .failure(CommandError("unknown query parameter '\(TextExcerpt.short(key))': \(subscribeParameters.joined(separator: ", "))"))
             }
-            guard seen.insert(key).inserted else { return .failure(RequestError("query parameter '\(key)' is given twice")) }
+            guard seen.insert(key).inserted else { return .failure(CommandError("query parameter '\(key)' is given twice")) }
             out.append(UInt8(ascii: ","))
             JSONBytes.appendString(key, to: &out)
             out.append(UInt8(ascii: ":"))
@@ -90,7 +88,7 @@ enum Commands {
         }
         out.append(UInt8(ascii: "}"))
         do {
-            guard case .subscribe(let s) = try Request.parse(out) else { return .failure(RequestError("not a subscription")) }
+            guard case .subscribe(let s) = try Command.parse(out) else { return .failure(CommandError("not a subscription")) }
             return .success(s)
         } catch {
             return .failure(error)
@@ -113,18 +111,18 @@ enum Commands {
 
     /// `GET /api/layout?…`'s query as the socket's `layout` object with `"panorama":true`,
     /// checked by the same parser (so the same messages); pairs are written `360,740`.
-    static func layoutAsk(_ query: [(String, String)]) -> Result<LayoutAsk, RequestError> {
+    static func layoutAsk(_ query: [(String, String)]) -> Result<LayoutAsk, CommandError> {
         var out: [UInt8] = Array(#"{"cmd":"layout","panorama":true"#.utf8)
         var seen: Set<String> = []
         var userDistance = 15.0
         for (key, value) in query {
             guard layoutParameters.contains(key) else {
-                return .failure(RequestError("unknown query parameter '\(TextExcerpt.short(key))': \(layoutParameters.joined(separator: ", "))"))
+                return .failure(CommandError("unknown query parameter '\(TextExcerpt.short(key))': \(layoutParameters.joined(separator: ", "))"))
             }
-            guard seen.insert(key).inserted else { return .failure(RequestError("query parameter '\(key)' is given twice")) }
+            guard seen.insert(key).inserted else { return .failure(CommandError("query parameter '\(key)' is given twice")) }
             if key == "user_distance_m" {
                 guard let d = Double(value), (0...Self.maxUserDistance).contains(d) else {
-                    return .failure(RequestError("\"user_distance_m\" must be 0 to \(Int(Self.maxUserDistance)) metres (how far the board moves before the layout is made again)"))
+                    return .failure(CommandError("\"user_distance_m\" must be 0 to \(Int(Self.maxUserDistance)) metres (how far the board moves before the layout is made again)"))
                 }
                 userDistance = d
                 continue
@@ -155,7 +153,7 @@ enum Commands {
         }
         out.append(UInt8(ascii: "}"))
         do {
-            guard case let .layout(camera, options, _, _) = try Request.parse(out) else { return .failure(RequestError("not a layout")) }
+            guard case let .layout(camera, options, _, _) = try Command.parse(out) else { return .failure(CommandError("not a layout")) }
             return .success(LayoutAsk(camera: camera, options: options, userDistance: userDistance))
         } catch {
             return .failure(error)
@@ -163,7 +161,7 @@ enum Commands {
     }
 
     /// The panorama from `at` (nil: the last fix): `{"class":"PANORAMA",…}`.
-    static func panorama(_ ask: LayoutAsk, at: Coordinate?, delegate: any WebDelegate) async -> Result<[UInt8], RequestError> {
+    static func panorama(_ ask: LayoutAsk, at: Coordinate?, delegate: any WebDelegate) async -> Result<[UInt8], CommandError> {
         await delegate.answer(.layout(camera: ask.camera, options: ask.options, at: at, panorama: true))
     }
 

@@ -4,6 +4,7 @@ import NIOCore
 import Server
 import Store
 import JSON
+import Protocol
 
 /// `GET /api/layout?screen=W,H&fov=H,V&…`: the AR view's layout, live, as Server-Sent Events.
 ///

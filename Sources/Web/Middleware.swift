@@ -5,6 +5,7 @@ import HTTPTypes
 import Logging
 import Server
 import JSON
+import Protocol
 
 /// Every request carries the token: `Authorization: Bearer …`, or the cookie that opening
 /// `/?token=…` once sets (then a redirect drops the token from the address bar and history).
@@ -62,13 +63,13 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
 
     static func crossOrigin(_ request: Request) -> Response {
         let from = request.headers[.origin].map { "from \(TextExcerpt.short($0))" } ?? "without an Origin"
-        var response = APIRoutes.error(RequestError("\(request.method.rawValue) \(TextExcerpt.short(request.uri.path)) \(from) is refused: with the cookie a change must come from this board's own page (same origin); other clients send Authorization: Bearer <token>"), status: .forbidden)
+        var response = APIRoutes.error(CommandError("\(request.method.rawValue) \(TextExcerpt.short(request.uri.path)) \(from) is refused: with the cookie a change must come from this board's own page (same origin); other clients send Authorization: Bearer <token>"), status: .forbidden)
         response.headers[.cacheControl] = "no-store"
         return response
     }
 
     static func unauthorized(_ message: String) -> Response {
-        var response = APIRoutes.error(RequestError(message), status: .unauthorized)
+        var response = APIRoutes.error(CommandError(message), status: .unauthorized)
         response.headers[.wwwAuthenticate] = #"Bearer realm="treeline""#
         response.headers[.cacheControl] = "no-store"
         return response
@@ -88,7 +89,7 @@ struct ErrorsAsJSON<Context: RequestContext>: RouterMiddleware {
             case .contentTooLarge: message = "the body is over the limit (http.max_body_kib for commands, http.max_photo_mib for photos)"
             default: message = e.body ?? e.status.reasonPhrase
             }
-            var response = APIRoutes.error(RequestError(message), status: e.status)
+            var response = APIRoutes.error(CommandError(message), status: e.status)
             response.headers[.cacheControl] = "no-store"
             return response
         }
@@ -147,7 +148,7 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
 struct PathGuard<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let reason = RequestChecks.refusal(ofPath: request.uri.path) {
-            return APIRoutes.error(RequestError("\(reason): ask for the page's own addresses (/, /ar/, /api/…) as they are"), status: .badRequest)
+            return APIRoutes.error(CommandError("\(reason): ask for the page's own addresses (/, /ar/, /api/…) as they are"), status: .badRequest)
         }
         return try await next(request, context)
     }

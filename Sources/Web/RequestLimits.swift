@@ -2,6 +2,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 import Server
+import Protocol
 
 /// Limits a client meets before any route sees its request:
 /// - a request's head must arrive within `head` of the connection opening or of the last
@@ -68,7 +69,7 @@ final class RequestLimits: ChannelDuplexHandler, RemovableChannelHandler {
     private func refuse(context: ChannelHandlerContext) {
         refused = true
         timer?.cancel()
-        let message = RequestError("the body is over the limit of \(limit >= 1 << 20 ? "\(limit >> 20) MiB (http.max_photo_mib)" : "\(limit >> 10) KiB (http.max_body_kib)")").json
+        let message = CommandError("the body is over the limit of \(limit >= 1 << 20 ? "\(limit >> 20) MiB (http.max_photo_mib)" : "\(limit >> 10) KiB (http.max_body_kib)")").json
         var fields: HTTPFields = [.contentType: "application/json", .contentLength: String(message.count), .connection: "close"]
         headers.apply(to: &fields, noStore: true)
         let response = HTTPResponse(status: .contentTooLarge, headerFields: fields)

@@ -11,6 +11,7 @@ import Store
 import Synchronization
 import JSON
 import Regions
+import Protocol
 
 /// The journal to an MQTT broker, at least once and in order.
 ///
@@ -256,7 +257,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
             if let earlier = try store.idempotentAnswer(for: command.key) { return earlier }
         } catch {
             logger.error("MQTT: \(error)")
-            return MQTTCommands.reply(id: command.id, .failure(RequestError("the database failed; the command was not run (see the daemon's log)")))
+            return MQTTCommands.reply(id: command.id, .failure(CommandError("the database failed; the command was not run (see the daemon's log)")))
         }
         let answer = await engine.answer(command.request)
         let reply = MQTTCommands.reply(id: command.id, answer)

@@ -3,6 +3,7 @@ import Geo
 import Server
 import Store
 import JSON
+import Protocol
 
 /// What the bridge does with a message on a command topic (`<topic>/cmd`, `treeline/fleet/cmd`):
 /// decided here, without I/O, so that it is tested on its own. The bridge runs what is let
@@ -32,14 +33,14 @@ struct MQTTCommands {
 
     /// A command let through: the request, its key, and its id for the reply.
     struct Accepted: Equatable {
-        var request: Request
+        var request: Command
         var key: String
         var id: String
     }
 
     /// The request to run, or the reply that refuses it (with its id when it had a good one).
     func check(_ payload: [UInt8]) -> Result<Accepted, Refusal> {
-        let (parsed, id) = Request.parseWithID(payload)
+        let (parsed, id) = Command.parseWithID(payload)
         guard let id else {
             if case .failure(let e) = parsed { return .failure(Refusal(id: nil, message: e.message)) }
             return .failure(Refusal(id: nil, message: "an MQTT command needs an \"id\" (a string or a whole number): it comes back with the answer, and a command whose id already ran is not run again"))
@@ -49,7 +50,7 @@ struct MQTTCommands {
         case .success(let k): key = k
         case .failure(let e): return .failure(Refusal(id: nil, message: e.message))
         }
-        let request: Request
+        let request: Command
         switch parsed {
         case .success(let r): request = r
         case .failure(let e): return .failure(Refusal(id: id, message: e.message))
@@ -75,11 +76,11 @@ struct MQTTCommands {
     struct Refusal: Error, Equatable {
         var id: String?
         var message: String
-        var reply: [UInt8] { MQTTCommands.reply(id: id, .failure(RequestError(message))) }
+        var reply: [UInt8] { MQTTCommands.reply(id: id, .failure(CommandError(message))) }
     }
 
     /// `{"id":…,` then the answer's members, or `"class":"ERROR","message":…}`.
-    static func reply(id: String?, _ answer: Result<[UInt8], RequestError>) -> [UInt8] {
+    static func reply(id: String?, _ answer: Result<[UInt8], CommandError>) -> [UInt8] {
         var out: [UInt8] = Array(#"{"id":"#.utf8)
         if let id { JSONBytes.appendString(id, to: &out) } else { out.append(contentsOf: "null".utf8) }
         switch answer {

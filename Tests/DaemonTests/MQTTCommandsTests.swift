@@ -4,6 +4,7 @@ import Server
 import Testing
 @testable import treelined
 import Regions
+import enum Protocol.Command
 
 /// `MQTTCommands` on its own: what is run, what is refused and how the reply says it.
 @Suite struct MQTTCommandChecks {
@@ -48,8 +49,8 @@ import Regions
     }
 
     @Test func theNamesAreTheSocketsButSubscribe() {
-        #expect(Set(MQTTConfig.commandNames + ["subscribe"]) == Set(Request.commands) && MQTTConfig.commandNames.count + 1 == Request.commands.count)
-        #expect(Request.removeTree(id: nil).name == "undo_tree" && Request.removeTree(id: 3).name == "remove_tree")
+        #expect(Set(MQTTConfig.commandNames + ["subscribe"]) == Set(Command.commands) && MQTTConfig.commandNames.count + 1 == Command.commands.count)
+        #expect(Command.removeTree(id: nil).name == "undo_tree" && Command.removeTree(id: 3).name == "remove_tree")
     }
 }
 

@@ -10,6 +10,7 @@ import Store
 import Web
 import XCTest
 import Regions
+import Protocol
 
 /// The wire, byte for byte: every command's request and the daemon's reply (or its error), the
 /// journal's event lines, the web app's GeoJSON layers and the OwnTracks payloads, as the engine
@@ -105,8 +106,8 @@ final class ProtocolGoldenTests: XCTestCase {
         }
         for line in Self.script {
             out += "> " + line + "\n"
-            let request: Request
-            do { request = try Request.parse(Array(line.utf8)) } catch {
+            let request: Command
+            do { request = try Command.parse(Array(line.utf8)) } catch {
                 record("!", error.json)
                 continue
             }

@@ -4,6 +4,7 @@ import NIOCore
 import Server
 import Store
 import Testing
+import Protocol
 
 /// The subscription HTTP's Server-Sent Events read (`EventStream`), on a real SQLite journal:
 /// the seam, the lag rule, an overflow while catching up, positions.
@@ -15,7 +16,7 @@ import Testing
         func lastSeq() -> Int64 { (try? store.events(after: 0, limit: 1_000_000).last?.seq) ?? 0 }
         func prunedThrough() -> Int64 { 0 }
         func regionIDs() async -> Set<String> { ["a", "b"] }
-        func answer(_ request: Request) async -> Result<[UInt8], RequestError> { .failure(RequestError("not here")) }
+        func answer(_ request: Command) async -> Result<[UInt8], CommandError> { .failure(CommandError("not here")) }
     }
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tl-stream-\(UUID().uuidString.prefix(8))")
@@ -121,7 +122,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try commit(3, j, hub)
         let unknown = await EventStream.open(Subscribe(filter: EventFilter(regions: ["zz"])), delegate: j, hub: hub, queueLimit: 8)
-        #expect(throws: RequestError.self) { try unknown.get() }
+        #expect(throws: CommandError.self) { try unknown.get() }
         let ahead = await EventStream.open(Subscribe(since: 9), delegate: j, hub: hub, queueLimit: 8)
         #expect((try? ahead.get()) == nil)
         if case .failure(let e) = ahead { #expect(e.message.hasPrefix("since 9 is after the last event, 3")) }

@@ -1,12 +1,13 @@
 import Server
 import Store
 import Testing
+import Protocol
 
 /// Requests that Foundation's parser accepted and that now get a clear error.
 @Suite struct HostileRequests {
     func error(_ bytes: [UInt8]) -> String? {
         do {
-            _ = try Request.parse(bytes)
+            _ = try Command.parse(bytes)
             return nil
         } catch {
             return error.message
@@ -35,13 +36,13 @@ import Testing
         #expect(error(#"{"cmd":"subscribe","since":9223372036854775807}"#)
             == "\"since\" is too large: seqs go up to 9007199254740992; send the last seq you received")
         #expect(error(#"{"cmd":"subscribe","since":1.5}"#)?.hasPrefix("\"since\" must be a whole number") == true)
-        #expect(throws: Never.self) { try Request.parse(Array(#"{"cmd":"subscribe","since":9007199254740992}"#.utf8)) }
+        #expect(throws: Never.self) { try Command.parse(Array(#"{"cmd":"subscribe","since":9007199254740992}"#.utf8)) }
     }
 
     @Test func messagesQuoteAtMost80Characters() {
         let long = String(repeating: "x", count: 100_000)
         let m = error(#"{"cmd":"\#(long)"}"#)
-        #expect(m == "unknown cmd '\(String(repeating: "x", count: 80))…': one of \(Request.commands.joined(separator: ", "))")
+        #expect(m == "unknown cmd '\(String(repeating: "x", count: 80))…': one of \(Command.commands.joined(separator: ", "))")
         #expect((error(#"{"cmd":"state","\#(long)":1}"#)?.count ?? 0) < 200)
     }
 }

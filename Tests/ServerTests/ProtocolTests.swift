@@ -4,6 +4,7 @@ import Server
 import Geo
 import Store
 import Testing
+import Protocol
 
 @Suite struct LineFraming {
     func lines(_ chunks: [String], maximum: Int = 64 * 1024) throws -> [ClientLine] {
@@ -33,7 +34,7 @@ import Testing
 /// The message a request line is refused with; nil when it parses.
 func parseError(_ line: String) -> String? {
     do {
-        _ = try Request.parse(Array(line.utf8))
+        _ = try Command.parse(Array(line.utf8))
         return nil
     } catch {
         return error.message
@@ -44,26 +45,26 @@ func parseError(_ line: String) -> String? {
     func error(_ line: String) -> String? { parseError(line) }
 
     @Test func commands() throws {
-        #expect(try Request.parse(Array(#"{"cmd":"state"}"#.utf8)) == .state)
-        #expect(try Request.parse(Array(#"{"cmd":"regions"}"#.utf8)) == .regions(geometry: false))
-        #expect(try Request.parse(Array(#"{"cmd":"water","plant":"plant-7"}"#.utf8)) == .water(plant: "plant-7"))
-        #expect(try Request.parse(Array(#"{"cmd":"subscribe","kinds":["plant","album"],"since":1000}"#.utf8))
+        #expect(try Command.parse(Array(#"{"cmd":"state"}"#.utf8)) == .state)
+        #expect(try Command.parse(Array(#"{"cmd":"regions"}"#.utf8)) == .regions(geometry: false))
+        #expect(try Command.parse(Array(#"{"cmd":"water","plant":"plant-7"}"#.utf8)) == .water(plant: "plant-7"))
+        #expect(try Command.parse(Array(#"{"cmd":"subscribe","kinds":["plant","album"],"since":1000}"#.utf8))
             == .subscribe(Subscribe(filter: EventFilter(kinds: ["plant", "album"]), since: 1000)))
-        #expect(try Request.parse(Array(#"{"cmd":"can_plant","at":[40.1,-8.2]}"#.utf8))
+        #expect(try Command.parse(Array(#"{"cmd":"can_plant","at":[40.1,-8.2]}"#.utf8))
             == .canPlant(species: nil, area: nil, at: Coordinate(latitude: 40.1, longitude: -8.2)))
-        #expect(try Request.parse(Array(#"{"cmd":"plan","area":"ref","species":"oak","count":5,"seed":9}"#.utf8))
+        #expect(try Command.parse(Array(#"{"cmd":"plan","area":"ref","species":"oak","count":5,"seed":9}"#.utf8))
             == .plan(area: "ref", species: "oak", count: 5, at: nil, maxDistance: nil, seed: 9))
-        #expect(try Request.parse(Array(#"{"cmd":"subscribe","types":["enter"],"regions":["a"],"timing":true}"#.utf8))
+        #expect(try Command.parse(Array(#"{"cmd":"subscribe","types":["enter"],"regions":["a"],"timing":true}"#.utf8))
             == .subscribe(Subscribe(filter: EventFilter(regions: ["a"], types: ["enter"]), timing: true)))
-        #expect(try Request.parse(Array(#"{"cmd":"subscribe","positions":true}"#.utf8)) == .subscribe(Subscribe(positions: true)))
-        #expect(try Request.parse(Array(#"{"cmd":"species","query":"oak"}"#.utf8)) == .species(query: "oak"))
+        #expect(try Command.parse(Array(#"{"cmd":"subscribe","positions":true}"#.utf8)) == .subscribe(Subscribe(positions: true)))
+        #expect(try Command.parse(Array(#"{"cmd":"species","query":"oak"}"#.utf8)) == .species(query: "oak"))
     }
 
     @Test func badInputSaysWhatIsWrong() {
         #expect(error("hello")?.hasPrefix("not JSON") == true)
         #expect(error("[1,2]")?.hasPrefix("not a JSON object") == true)
         #expect(error(#"{"command":"state"}"#)?.hasPrefix("missing \"cmd\"") == true)
-        #expect(error(#"{"cmd":"foo"}"#) == "unknown cmd 'foo': one of \(Request.commands.joined(separator: ", "))")
+        #expect(error(#"{"cmd":"foo"}"#) == "unknown cmd 'foo': one of \(Command.commands.joined(separator: ", "))")
         #expect(error(#"{"cmd":7}"#) == "\"cmd\" must be a string")
         #expect(error(#"{"cmd":"subscribe","since":"12"}"#)?.hasPrefix("\"since\" must be a whole number") == true)
         #expect(error(#"{"cmd":"subscribe","since":-1}"#)?.hasPrefix("\"since\" must be a whole number") == true)

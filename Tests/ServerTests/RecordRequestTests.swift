@@ -3,16 +3,17 @@ import Server
 import Store
 import Testing
 import Regions
+import Protocol
 
-// The commands that change regions and records (Request+Records.swift, Request.swift): what a
+// The commands that change regions and records (Command+Records.swift, Command.swift): what a
 // client may send, and what it is told when a request is refused.
 
-private func rrParse(_ line: String) throws -> Request { try Request.parse(Array(line.utf8)) }
+private func rrParse(_ line: String) throws -> Command { try Command.parse(Array(line.utf8)) }
 
 /// The message of the refusal, nil when the line parses.
 private func rrRefusal(_ line: String) -> String? {
     do {
-        _ = try Request.parse(Array(line.utf8))
+        _ = try Command.parse(Array(line.utf8))
         return nil
     } catch {
         return error.message
@@ -149,10 +150,10 @@ private let rrTimeMessage = "must be an ISO 8601 time such as 2026-05-01T08:00:0
         #expect(cleared.shape == .circle(center: c, radius: 10) && cleared.lastWatered == nil && cleared.intervalDays == 3)
         let album = Region(id: "beach", kind: .album, name: "Beach", shape: .circle(center: c, radius: 150))
         #expect(RegionUpdate(intervalDays: 4).applied(to: album)
-            == .failure(RequestError("\"interval_days\" applies to plants only; 'beach' is an album")))
+            == .failure(CommandError("\"interval_days\" applies to plants only; 'beach' is an album")))
         let area = Region(id: "slope", kind: .reforestation, name: "Slope", shape: .polygons([[[c, c, c]]]), species: ["Quercus robur"])
         #expect(RegionUpdate(radius: 10).applied(to: area)
-            == .failure(RequestError("'slope' is a polygon: \"radius_m\" applies to circles (points with a radius) only")))
+            == .failure(CommandError("'slope' is a polygon: \"radius_m\" applies to circles (points with a radius) only")))
     }
 
     @Test func removeRegion() throws {

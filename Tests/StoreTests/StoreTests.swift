@@ -3,6 +3,7 @@ import Geo
 import Rules
 import Store
 import Testing
+import Protocol
 
 /// A real SQLite file in a temporary folder, removed afterwards.
 func withStoreFile<T>(_ body: (String) throws -> T) throws -> T {

@@ -23,17 +23,17 @@ public struct RegionUpdate: Equatable, Sendable {
     }
 
     /// `region` with these changes, or why they do not apply to it.
-    public func applied(to region: Region) -> Result<Region, RequestError> {
+    public func applied(to region: Region) -> Result<Region, CommandError> {
         var r = region
         if let name { r.name = name }
         if let radius {
             guard case let .circle(center, _) = r.shape else {
-                return .failure(RequestError("'\(region.id)' is a polygon: \"radius_m\" applies to circles (points with a radius) only"))
+                return .failure(CommandError("'\(region.id)' is a polygon: \"radius_m\" applies to circles (points with a radius) only"))
             }
             r.shape = .circle(center: center, radius: radius)
         }
-        func only(_ kind: RegionKind, _ key: String) -> RequestError {
-            RequestError("\"\(key)\" applies to \(kind.rawValue)s only; '\(region.id)' is a\(region.kind == .album ? "n" : "") \(region.kind.rawValue)")
+        func only(_ kind: RegionKind, _ key: String) -> CommandError {
+            CommandError("\"\(key)\" applies to \(kind.rawValue)s only; '\(region.id)' is a\(region.kind == .album ? "n" : "") \(region.kind.rawValue)")
         }
         if let intervalDays {
             guard r.kind == .plant else { return .failure(only(.plant, "interval_days")) }

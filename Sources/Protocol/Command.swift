@@ -1,11 +1,10 @@
 import AR
 import Geo
-import Store
 import JSON
 import Regions
 
 /// A client's command: one JSON object per line, `{"cmd":…}`.
-public enum Request: Equatable, Sendable {
+public enum Command: Equatable, Sendable {
     /// Journal events after `since`, then live ones (`Subscribe`).
     case subscribe(Subscribe)
     case water(plant: String)
@@ -80,23 +79,23 @@ public enum Request: Equatable, Sendable {
     /// the daemon. No byte-order mark, no UTF-16, no trailing commas, no duplicate member names,
     /// no number beyond a Double's range. What a message quotes of the request is cut at
     /// `TextExcerpt.limit` characters.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(RequestError) -> Request {
+    public static func parse(_ bytes: some Collection<UInt8>) throws(CommandError) -> Command {
         let (document, members) = try object(bytes)
         return try parse(Members(members), document: document)
     }
 
     /// A command that carries an `"id"` (a string or a whole number) to match its answer, as
     /// MQTT's are: the request and the id as text (nil when there is none).
-    public static func parseWithID(_ bytes: some Collection<UInt8>) -> (request: Result<Request, RequestError>, id: String?) {
+    public static func parseWithID(_ bytes: some Collection<UInt8>) -> (request: Result<Command, CommandError>, id: String?) {
         let document: JSONDocument, members: [(key: String, value: JSONValue)]
-        do throws(RequestError) { (document, members) = try object(bytes) } catch { return (.failure(error), nil) }
+        do throws(CommandError) { (document, members) = try object(bytes) } catch { return (.failure(error), nil) }
         var id: String?
         if let v = members.first(where: { $0.key == "id" })?.value {
             if let s = v.string { id = s } else if let n = integer(v) { id = String(n) } else {
-                return (.failure(RequestError("\"id\" must be a string or a whole number (it comes back with the answer)")), nil)
+                return (.failure(CommandError("\"id\" must be a string or a whole number (it comes back with the answer)")), nil)
             }
         }
-        do throws(RequestError) {
+        do throws(CommandError) {
             return (.success(try parse(Members(members.filter { $0.key != "id" }), document: document)), id)
         } catch {
             return (.failure(error), id)
@@ -104,30 +103,30 @@ public enum Request: Equatable, Sendable {
     }
 
     /// The bytes as one JSON object.
-    static func object(_ bytes: some Collection<UInt8>) throws(RequestError) -> (JSONDocument, [(key: String, value: JSONValue)]) {
+    static func object(_ bytes: some Collection<UInt8>) throws(CommandError) -> (JSONDocument, [(key: String, value: JSONValue)]) {
         let document: JSONDocument
         do {
             document = try JSONDocument.parse(Array(bytes))
         } catch {
-            throw RequestError("not JSON (\(error.message), at byte \(error.column)): send one JSON object per line, e.g. {\"cmd\":\"state\"}")
+            throw CommandError("not JSON (\(error.message), at byte \(error.column)): send one JSON object per line, e.g. {\"cmd\":\"state\"}")
         }
-        guard case let .object(members) = document.root else { throw RequestError("not a JSON object: send {\"cmd\":…}") }
+        guard case let .object(members) = document.root else { throw CommandError("not a JSON object: send {\"cmd\":…}") }
         return (document, members)
     }
 
-    static func parse(_ o: Members, document: JSONDocument) throws(RequestError) -> Request {
-        guard let cmdValue = o["cmd"] else { throw RequestError("missing \"cmd\": one of \(commands.joined(separator: ", "))") }
-        guard let cmd = cmdValue.string else { throw RequestError("\"cmd\" must be a string") }
-        func allowed(_ keys: Set<String>) throws(RequestError) { try Self.allowed(keys, in: o, cmd: cmd) }
+    static func parse(_ o: Members, document: JSONDocument) throws(CommandError) -> Command {
+        guard let cmdValue = o["cmd"] else { throw CommandError("missing \"cmd\": one of \(commands.joined(separator: ", "))") }
+        guard let cmd = cmdValue.string else { throw CommandError("\"cmd\" must be a string") }
+        func allowed(_ keys: Set<String>) throws(CommandError) { try Self.allowed(keys, in: o, cmd: cmd) }
         switch cmd {
         case "subscribe":
             try allowed(["kinds", "regions", "types", "since", "timing", "positions"])
             return try subscribe(o)
         case "water":
             try allowed(["plant"])
-            guard o["plant"] != nil else { throw RequestError("missing \"plant\": the id of the plant watered") }
-            guard o["plant"]?.string != nil else { throw RequestError("\"plant\" must be a plant's id (a string)") }
-            guard let id = try string(o, "plant") else { throw RequestError("\"plant\" must be a plant's id (a string)") }
+            guard o["plant"] != nil else { throw CommandError("missing \"plant\": the id of the plant watered") }
+            guard o["plant"]?.string != nil else { throw CommandError("\"plant\" must be a plant's id (a string)") }
+            guard let id = try string(o, "plant") else { throw CommandError("\"plant\" must be a plant's id (a string)") }
             return .water(plant: id)
         case "state":
             try allowed([])
@@ -136,7 +135,7 @@ public enum Request: Equatable, Sendable {
             try allowed(["geometry"])
             var geometry = false
             if let v = o["geometry"] {
-                guard let b = boolean(v) else { throw RequestError("\"geometry\" must be true or false") }
+                guard let b = boolean(v) else { throw CommandError("\"geometry\" must be true or false") }
                 geometry = b
             }
             return .regions(geometry: geometry)
@@ -159,7 +158,7 @@ public enum Request: Equatable, Sendable {
             return .canPlant(species: try string(o, "species"), area: try string(o, "area"), at: try coordinate(o))
         case "plant":
             try allowed(["species", "area", "at", "project", "planted"])
-            guard let species = try string(o, "species") else { throw RequestError("missing \"species\": a Latin or common name from the catalog") }
+            guard let species = try string(o, "species") else { throw CommandError("missing \"species\": a Latin or common name from the catalog") }
             return .plant(species: species, area: try string(o, "area"), at: try coordinate(o), project: try text(o, "project"),
                           planted: try time(o, "planted"))
         case "species":
@@ -170,15 +169,15 @@ public enum Request: Equatable, Sendable {
             return .trees(area: try string(o, "area"), project: try string(o, "project"))
         case "remove_tree":
             try allowed(["tree"])
-            guard let v = o["tree"] else { throw RequestError("missing \"tree\": the tree's number (treeline trees lists them)") }
-            guard let n = integer(v), n >= 1 else { throw RequestError("\"tree\" must be a tree's number, a whole number ≥ 1") }
+            guard let v = o["tree"] else { throw CommandError("missing \"tree\": the tree's number (treeline trees lists them)") }
+            guard let n = integer(v), n >= 1 else { throw CommandError("\"tree\" must be a tree's number, a whole number ≥ 1") }
             return .removeTree(id: n)
         case "undo_tree":
             try allowed([])
             return .removeTree(id: nil)
         case "capture":
             try allowed(["album", "file", "note"])
-            guard let album = try string(o, "album") else { throw RequestError("missing \"album\": the album's id (treeline albums lists them)") }
+            guard let album = try string(o, "album") else { throw CommandError("missing \"album\": the album's id (treeline albums lists them)") }
             return .capture(album: album, file: try text(o, "file"), note: try text(o, "note"))
         case "captures":
             try allowed(["album"])
@@ -186,7 +185,7 @@ public enum Request: Equatable, Sendable {
         case "track":
             try allowed(["since", "until"])
             let since = try time(o, "since"), until = try time(o, "until")
-            if let since, let until, until < since { throw RequestError("\"until\" is before \"since\": nothing could be in between") }
+            if let since, let until, until < since { throw CommandError("\"until\" is before \"since\": nothing could be in between") }
             return .track(since: since, until: until)
         case "plan":
             try allowed(["area", "species", "count", "at", "max_distance", "seed"])
@@ -196,19 +195,19 @@ public enum Request: Equatable, Sendable {
                          "clamp", "projection", "at", "panorama"])
             return try layout(o)
         default:
-            throw RequestError("unknown cmd '\(TextExcerpt.short(cmd))': one of \(commands.joined(separator: ", "))")
+            throw CommandError("unknown cmd '\(TextExcerpt.short(cmd))': one of \(commands.joined(separator: ", "))")
         }
     }
 
     /// Every key of `o` but `cmd` must be one of `keys`.
-    static func allowed(_ keys: Set<String>, in o: Members, cmd: String) throws(RequestError) {
+    static func allowed(_ keys: Set<String>, in o: Members, cmd: String) throws(CommandError) {
         for k in o.keys.sorted() where k != "cmd" && !keys.contains(k) {
-            throw RequestError("unknown key \"\(TextExcerpt.short(k))\" for cmd '\(TextExcerpt.short(cmd))'" + (keys.isEmpty ? "" : ": it takes \(keys.sorted().joined(separator: ", "))"))
+            throw CommandError("unknown key \"\(TextExcerpt.short(k))\" for cmd '\(TextExcerpt.short(cmd))'" + (keys.isEmpty ? "" : ": it takes \(keys.sorted().joined(separator: ", "))"))
         }
     }
 
     /// `subscribe`: the filter, where to resume (`since`), whether to add timings.
-    static func subscribe(_ o: Members) throws(RequestError) -> Request {
+    static func subscribe(_ o: Members) throws(CommandError) -> Command {
         let filter = EventFilter(kinds: try strings(o, "kinds", from: ["reforestation", "plant", "album"]),
                                  regions: try strings(o, "regions"),
                                  types: try strings(o, "types", from: eventTypes))
@@ -216,41 +215,41 @@ public enum Request: Equatable, Sendable {
         if let v = o["since"], !v.isNull {
             guard let n = integer(v), n >= 0 else {
                 if case .number(let d) = v, d.isFinite, d == d.rounded(), d > Double(maxInteger) {
-                    throw RequestError("\"since\" is too large: seqs go up to \(maxInteger); send the last seq you received")
+                    throw CommandError("\"since\" is too large: seqs go up to \(maxInteger); send the last seq you received")
                 }
-                throw RequestError("\"since\" must be a whole number ≥ 0 (the last seq you received)")
+                throw CommandError("\"since\" must be a whole number ≥ 0 (the last seq you received)")
             }
             since = n
         }
         var timing = false
         if let v = o["timing"] {
-            guard let b = boolean(v) else { throw RequestError("\"timing\" must be true or false") }
+            guard let b = boolean(v) else { throw CommandError("\"timing\" must be true or false") }
             timing = b
         }
         var positions = false
         if let v = o["positions"] {
-            guard let b = boolean(v) else { throw RequestError("\"positions\" must be true or false") }
+            guard let b = boolean(v) else { throw CommandError("\"positions\" must be true or false") }
             positions = b
         }
         return .subscribe(Subscribe(filter: filter, since: since, timing: timing, positions: positions))
     }
 
     /// `plan`: N trees in an area from a point, each at least the species' spacing apart.
-    static func plan(_ o: Members) throws(RequestError) -> Request {
-        guard let area = try string(o, "area") else { throw RequestError("missing \"area\": the reforestation area's id") }
-        guard let species = try string(o, "species") else { throw RequestError("missing \"species\": a Latin or common name from the catalog") }
-        guard let c = o["count"] else { throw RequestError("missing \"count\": how many trees") }
-        guard let count = integer(c), (1...10_000).contains(count) else { throw RequestError("\"count\" must be a whole number from 1 to 10000") }
+    static func plan(_ o: Members) throws(CommandError) -> Command {
+        guard let area = try string(o, "area") else { throw CommandError("missing \"area\": the reforestation area's id") }
+        guard let species = try string(o, "species") else { throw CommandError("missing \"species\": a Latin or common name from the catalog") }
+        guard let c = o["count"] else { throw CommandError("missing \"count\": how many trees") }
+        guard let count = integer(c), (1...10_000).contains(count) else { throw CommandError("\"count\" must be a whole number from 1 to 10000") }
         var maxDistance: Double?
         if let m = o["max_distance"] {
             guard let n = m.number, n > 0, n.isFinite else {
-                throw RequestError("\"max_distance\" must be a number of metres above 0")
+                throw CommandError("\"max_distance\" must be a number of metres above 0")
             }
             maxDistance = n
         }
         var seed: UInt64 = 1
         if let v = o["seed"] {
-            guard let n = integer(v), n >= 0 else { throw RequestError("\"seed\" must be a whole number ≥ 0") }
+            guard let n = integer(v), n >= 0 else { throw CommandError("\"seed\" must be a whole number ≥ 0") }
             seed = UInt64(n)
         }
         return .plan(area: area, species: species, count: Int(count), at: try coordinate(o), maxDistance: maxDistance, seed: seed)
@@ -273,90 +272,90 @@ public enum Request: Equatable, Sendable {
 
     /// A list of names, nil when absent or null. An empty list is refused: it would match no
     /// event, and a subscriber would wait for ever.
-    static func strings(_ o: Members, _ key: String, from known: Set<String>? = nil) throws(RequestError) -> Set<String>? {
+    static func strings(_ o: Members, _ key: String, from known: Set<String>? = nil) throws(CommandError) -> Set<String>? {
         guard let v = o[key], !v.isNull else { return nil }
         guard case let .array(items) = v, items.allSatisfy({ $0.string != nil }) else {
-            throw RequestError("\"\(key)\" must be a list of strings")
+            throw CommandError("\"\(key)\" must be a list of strings")
         }
         guard !items.isEmpty else {
-            throw RequestError("\"\(key)\" is empty, so no event would ever match: leave it out to get every one")
+            throw CommandError("\"\(key)\" is empty, so no event would ever match: leave it out to get every one")
         }
         let set = Set(items.compactMap(\.string))
-        if let problem = set.lazy.compactMap({ PlainText.problem($0, field: "\"\(key)\"") }).first { throw RequestError(problem) }
+        if let problem = set.lazy.compactMap({ PlainText.problem($0, field: "\"\(key)\"") }).first { throw CommandError(problem) }
         if let known, let bad = set.subtracting(known).sorted().first {
-            throw RequestError("\"\(key)\": unknown '\(TextExcerpt.short(bad))': one of \(known.sorted().joined(separator: ", "))")
+            throw CommandError("\"\(key)\": unknown '\(TextExcerpt.short(bad))': one of \(known.sorted().joined(separator: ", "))")
         }
         return set
     }
 
-    static func string(_ o: Members, _ key: String) throws(RequestError) -> String? {
+    static func string(_ o: Members, _ key: String) throws(CommandError) -> String? {
         guard let v = o[key], !v.isNull else { return nil }
-        guard let s = v.string, !s.isEmpty else { throw RequestError("\"\(key)\" must be a non-empty string") }
-        if let problem = PlainText.problem(s, field: "\"\(key)\"") { throw RequestError(problem) }
+        guard let s = v.string, !s.isEmpty else { throw CommandError("\"\(key)\" must be a non-empty string") }
+        if let problem = PlainText.problem(s, field: "\"\(key)\"") { throw CommandError(problem) }
         return s
     }
 
     /// `"at":[lat, lon]` in decimal degrees.
-    static func coordinate(_ o: Members) throws(RequestError) -> Coordinate? {
+    static func coordinate(_ o: Members) throws(CommandError) -> Coordinate? {
         guard let v = o["at"], !v.isNull else { return nil }
         guard case let .array(a) = v, a.count == 2, let lat = a[0].number, let lon = a[1].number,
               abs(lat) <= 90, abs(lon) <= 180 else {
-            throw RequestError("\"at\" must be [latitude, longitude] in decimal degrees")
+            throw CommandError("\"at\" must be [latitude, longitude] in decimal degrees")
         }
         return Coordinate(latitude: lat, longitude: lon)
     }
 
     /// The `layout` command: the options of `treeline layout`, as JSON.
-    static func layout(_ o: Members) throws(RequestError) -> Request {
-        func number(_ key: String, _ what: String) throws(RequestError) -> Double? {
+    static func layout(_ o: Members) throws(CommandError) -> Command {
+        func number(_ key: String, _ what: String) throws(CommandError) -> Double? {
             guard let v = o[key], !v.isNull else { return nil }
-            guard let n = v.number, n.isFinite else { throw RequestError("\"\(key)\" must be \(what)") }
+            guard let n = v.number, n.isFinite else { throw CommandError("\"\(key)\" must be \(what)") }
             return n
         }
-        func pair(_ key: String, _ what: String) throws(RequestError) -> (Double, Double)? {
+        func pair(_ key: String, _ what: String) throws(CommandError) -> (Double, Double)? {
             guard let v = o[key], !v.isNull else { return nil }
             guard case let .array(a) = v, a.count == 2, let x = a[0].number, let y = a[1].number else {
-                throw RequestError("\"\(key)\" must be \(what)")
+                throw CommandError("\"\(key)\" must be \(what)")
             }
             return (x, y)
         }
         var panorama = false
         if let v = o["panorama"] {
-            guard let b = boolean(v) else { throw RequestError("\"panorama\" must be true or false") }
+            guard let b = boolean(v) else { throw CommandError("\"panorama\" must be true or false") }
             panorama = b
         }
         let heading = try number("heading", "a number of degrees clockwise from true north")
         if heading == nil && !panorama {
-            throw RequestError("missing \"heading\": where the camera looks, degrees from true north (or \"panorama\":true for the whole circle)")
+            throw CommandError("missing \"heading\": where the camera looks, degrees from true north (or \"panorama\":true for the whole circle)")
         }
-        guard let fov = try pair("fov", "[horizontal, vertical] in degrees") else { throw RequestError("missing \"fov\": [horizontal, vertical] in degrees") }
-        guard let screen = try pair("screen", "[width, height] in pixels") else { throw RequestError("missing \"screen\": [width, height] in pixels") }
+        guard let fov = try pair("fov", "[horizontal, vertical] in degrees") else { throw CommandError("missing \"fov\": [horizontal, vertical] in degrees") }
+        guard let screen = try pair("screen", "[width, height] in pixels") else { throw CommandError("missing \"screen\": [width, height] in pixels") }
         let box = try pair("box", "[width, height] in pixels") ?? (100, 40)
         var offset = DistanceOffset.none
         if let v = o["offset"] {
             guard let s = v.string, let parsed = DistanceOffset(written: s) else {
-                throw RequestError("\"offset\" must be \"none\", \"automatic\" or \"manual:T:M\" (T metres, M pixels per metre)")
+                throw CommandError("\"offset\" must be \"none\", \"automatic\" or \"manual:T:M\" (T metres, M pixels per metre)")
             }
             offset = parsed
         }
         var projection = Projection.linear
         if let v = o["projection"] {
-            guard let s = v.string, let p = Projection(rawValue: s) else { throw RequestError("\"projection\" must be \"linear\" or \"pinhole\"") }
+            guard let s = v.string, let p = Projection(rawValue: s) else { throw CommandError("\"projection\" must be \"linear\" or \"pinhole\"") }
             projection = p
         }
         var maxVisible = 100
         if let v = o["max_visible"] {
-            guard let n = integer(v) else { throw RequestError("\"max_visible\" must be a whole number") }
+            guard let n = integer(v) else { throw CommandError("\"max_visible\" must be a whole number") }
             maxVisible = Int(clamping: n)
         }
         var maxLevels: Int?
         if let v = o["max_levels"], !v.isNull {
-            guard let n = integer(v) else { throw RequestError("\"max_levels\" must be a whole number") }
+            guard let n = integer(v) else { throw CommandError("\"max_levels\" must be a whole number") }
             maxLevels = Int(clamping: n)
         }
         var clamp = false
         if let v = o["clamp"] {
-            guard let b = boolean(v) else { throw RequestError("\"clamp\" must be true or false") }
+            guard let b = boolean(v) else { throw CommandError("\"clamp\" must be true or false") }
             clamp = b
         }
         let camera = Camera(screenWidth: screen.0, screenHeight: screen.1, horizontalFOV: fov.0, verticalFOV: fov.1,
@@ -364,7 +363,7 @@ public enum Request: Equatable, Sendable {
         let options = LayoutOptions(boxWidth: box.0, boxHeight: box.1, offset: offset,
                                     maxDistance: try number("max_distance", "a number of metres") ?? 0,
                                     maxVisible: maxVisible, maxLevels: maxLevels, clampToScreen: clamp)
-        if let problem = (camera.problems + options.problems).first { throw RequestError(problem.message) }
+        if let problem = (camera.problems + options.problems).first { throw CommandError(problem.message) }
         return .layout(camera: camera, options: options, at: try coordinate(o), panorama: panorama)
     }
 

@@ -1,4 +1,3 @@
-import Geo
 
 /// Which events a subscriber wants: nil lists mean all. Kinds are region kinds (`plant`,
 /// `album`, `reforestation`), regions are ids, types are event types (`enter`, `water_due`, …).
@@ -14,8 +13,4 @@ public struct EventFilter: Sendable, Equatable {
     }
 
     public static let all = EventFilter()
-
-    public func matches(_ e: JournalEntry) -> Bool {
-        (kinds?.contains(e.kind) ?? true) && (regions?.contains(e.region) ?? true) && (types?.contains(e.type) ?? true)
-    }
 }

@@ -1,5 +1,4 @@
 import Geo
-import Store
 import JSON
 
 /// What a subscriber asks for: the journal's events after `since` (nil: from now on) that pass
@@ -25,20 +24,20 @@ public struct Subscribe: Equatable, Sendable {
 extension Subscribe {
     /// Region ids are checked against the regions in force: an unknown one would match
     /// nothing, and the subscriber would wait for ever.
-    static func unknownRegions(_ wanted: Set<String>, inForce ids: Set<String>) -> String? {
+    package static func unknownRegions(_ wanted: Set<String>, inForce ids: Set<String>) -> String? {
         let unknown = wanted.subtracting(ids).sorted()
         guard let first = unknown.first else { return nil }
         let more = unknown.count > 1 ? " (and \(unknown.count - 1) more)" : ""
         return "\"regions\": no region '\(TextExcerpt.short(first))'\(more) is in force: {\"cmd\":\"regions\"} (treeline state --regions) lists their ids"
     }
 
-    static func sinceProblem(_ since: Int64?, last: Int64) -> String? {
+    package static func sinceProblem(_ since: Int64?, last: Int64) -> String? {
         guard let since, since > last else { return nil }
         return "since \(since) is after the last event, \(last): this journal is not the one you read before; subscribe with since 0 to read it from the start"
     }
 
     /// Said first when some of what was asked for is gone; what remains follows.
-    static func prunedLine(since: Int64?, pruned: Int64) -> [UInt8]? {
+    package static func prunedLine(since: Int64?, pruned: Int64) -> [UInt8]? {
         guard let since, since < pruned else { return nil }
         var out: [UInt8] = []
         out.append(contentsOf: #"{"class":"ERROR","pruned_through":"#.utf8)
@@ -49,11 +48,11 @@ extension Subscribe {
         return out
     }
 
-    static func subscribedLine(since: Int64) -> [UInt8] {
+    package static func subscribedLine(since: Int64) -> [UInt8] {
         Array(#"{"class":"SUBSCRIBED","since":\#(since)}"#.utf8)
     }
 
-    static func laggedLine(seq: Int64) -> [UInt8] {
+    package static func laggedLine(seq: Int64) -> [UInt8] {
         Array(#"{"class":"ERROR","lagged":true,"seq":\#(seq),"message":"you were not reading: resubscribe with since \#(seq)"}"#.utf8)
     }
 }
