@@ -2,8 +2,9 @@ import Geo
 import MQTT
 import Rules
 
-/// What the MQTT bridge's OwnTracks side needs of the engine, in one look.
-extension Engine {
+/// What the MQTT bridge's OwnTracks side needs of the engine, in one look: from a snapshot,
+/// beside the actor.
+extension Snapshot {
     package struct OwnTracksView: Sendable {
         package var position: OwnTracks.Position?
         package var inside: [(id: String, name: String)]
@@ -16,15 +17,15 @@ extension Engine {
 
     package func ownTracks(kinds: Set<String>) -> OwnTracksView {
         var position: OwnTracks.Position?
-        if let f = monitor.lastFix {
+        if let f = lastFix {
             let detail = lastUsedFix
             position = OwnTracks.Position(time: f.time, coordinate: f.coordinate, accuracy: f.error,
                                           altitude: detail?.altitudeMSL, speed: detail?.speed, course: detail?.course)
         }
         var inside: [(id: String, name: String)] = []
         var waypoints: [OwnTracks.Waypoint] = []
-        for (i, r) in monitor.regions.regions.enumerated() where kinds.contains(r.kind.rawValue) {
-            if monitor.inside[i] { inside.append((r.id, r.name)) }
+        for (i, r) in regions.set.regions.enumerated() where kinds.contains(r.kind.rawValue) {
+            if regions.inside[i] { inside.append((r.id, r.name)) }
             if case let .circle(center, radius) = r.shape {
                 waypoints.append(OwnTracks.Waypoint(id: r.id, name: r.name, center: center, radius: radius,
                                                     created: regionsAdded[r.id] ?? UTCTime(nanoseconds: 0)))

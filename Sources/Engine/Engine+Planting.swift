@@ -107,45 +107,4 @@ extension Engine {
         out.append(UInt8(ascii: "}"))
         return out
     }
-
-    // MARK: layout
-
-    package func layout(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool) -> Result<[UInt8], CommandError> {
-        guard let c = at ?? monitor.lastFix?.coordinate else {
-            return .failure(CommandError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
-        }
-        let regions = monitor.regions.regions
-        let pois = regions.map(POI.init(region:))
-        var out: [UInt8] = Array((panorama ? #"{"class":"PANORAMA","lat":"# : #"{"class":"LAYOUT","lat":"#).utf8)
-        JSONBytes.appendFixed(c.latitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","lon":"#.utf8)
-        JSONBytes.appendFixed(c.longitude, decimals: 7, to: &out)
-        if panorama {
-            out.append(UInt8(ascii: ","))
-            Panorama(camera: camera, options: options, observer: c, pois: pois)
-                .appendMembers(pois: pois, kind: { regions[$0].kind.rawValue }, to: &out)
-            out.append(UInt8(ascii: "}"))
-            return .success(out)
-        }
-        let layout = StackingProjector(camera: camera, options: options).layout(observer: c, pois: pois)
-        out.append(contentsOf: #","pois":\#(layout.poiCount),"visible":\#(layout.visibleCount),"hidden":\#(layout.hiddenCount),"items":["#.utf8)
-        for (k, item) in layout.items.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            item.appendJSON(to: &out)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return .success(out)
-    }
-
-
-    package func species(_ query: String) -> Result<[UInt8], CommandError> {
-        guard let catalog else { return .failure(CommandError("\(catalogProblem): set species: in the config to the catalog's path")) }
-        var out: [UInt8] = Array(#"{"class":"SPECIES","species":["#.utf8)
-        for (k, (species, match)) in catalog.search(query).enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            species.appendJSON(match: match, areas: catalog.areas(allowing: species, in: monitor.regions), to: &out)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return .success(out)
-    }
 }

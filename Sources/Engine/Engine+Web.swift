@@ -9,7 +9,7 @@ extension Engine: WebDelegate {
     package nonisolated func geoJSON(_ layer: GeoJSONLayer) async -> Result<[UInt8]?, CommandError> {
         switch layer {
         case .regions:
-            return .success(await regionsFeatureCollection())
+            return .success(await snapshot().regions.featureCollection())
         case .trees:
             do { return .success(PlantedTree.featureCollection(try store.trees(area: nil, project: nil))) } catch {
                 return .failure(CommandError("cannot read the trees: \(error)"))
@@ -25,12 +25,4 @@ extension Engine: WebDelegate {
     }
 
     package func regionsChangeCount() -> Int { regionsVersion }
-
-    /// Both layers' regions as a regions file (`export` without its class).
-    func regionsFeatureCollection() -> [UInt8] {
-        var out: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)
-        appendFeatures(to: &out)
-        out.append(contentsOf: "]}".utf8)
-        return out
-    }
 }

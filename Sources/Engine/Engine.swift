@@ -227,11 +227,18 @@ package actor Engine: ServerDelegate {
     // MARK: commands
 
     /// Reads of records alone (trees, the track) are answered beside the actor, as WAL lets
-    /// them: a long track does not hold up the fixes. The rest, in turn on the actor.
+    /// them, and the read-only replies from a snapshot, beside it too: a long track, a country's
+    /// regions or a layout does not hold up the fixes. The rest, in turn on the actor.
     package nonisolated func answer(_ request: Command) async -> Result<[UInt8], CommandError> {
         switch request {
         case let .trees(area, project): return trees(area: area, project: project)
         case let .track(since, until): return track(since: since, until: until)
+        case .state: return .success(await snapshot().stateReply(seq: lastSeq(), subscribers: hub.count))
+        case .regions(let geometry): return .success(await snapshot().regions.regionsReply(geometry: geometry))
+        case .export: return .success(await snapshot().regions.exportReply())
+        case .species(let query): return await snapshot().speciesReply(query)
+        case let .layout(camera, options, at, panorama):
+            return await snapshot().layoutReply(camera: camera, options: options, at: at, panorama: panorama)
         default: return await answerInTurn(request)
         }
     }
@@ -241,8 +248,8 @@ package actor Engine: ServerDelegate {
         case .subscribe: return .failure(CommandError("subscribe is the connection's, not the engine's"))
         case .water(let plant): return water(plant: plant).map(Self.line)
         case .state: return .success(state())
-        case .regions(let geometry): return .success(regionsJSON(geometry: geometry))
-        case .export: return .success(export())
+        case .regions(let geometry): return .success(snapshot().regions.regionsReply(geometry: geometry))
+        case .export: return .success(snapshot().regions.exportReply())
         case .addRegion(let new): return addRegion(new)
         case let .updateRegion(id, update): return updateRegion(id, update)
         case .removeRegion(let id): return removeRegion(id)
@@ -253,11 +260,12 @@ package actor Engine: ServerDelegate {
         case .removeTree(let id): return removeTree(id)
         case let .plan(area, species, count, at, maxDistance, seed):
             return plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed)
-        case let .layout(camera, options, at, panorama): return layout(camera: camera, options: options, at: at, panorama: panorama)
+        case let .layout(camera, options, at, panorama):
+            return snapshot().layoutReply(camera: camera, options: options, at: at, panorama: panorama)
         case let .capture(album, file, note): return capture(album: album, file: file, note: note)
         case .captures(let album): return captures(album: album)
         case let .track(since, until): return track(since: since, until: until)
-        case .species(let query): return species(query)
+        case .species(let query): return snapshot().speciesReply(query)
         }
     }
 
@@ -276,61 +284,24 @@ package actor Engine: ServerDelegate {
         return .success(last)
     }
 
-    package func state() -> [UInt8] {
-        var out: [UInt8] = []
-        out.append(contentsOf: #"{"class":"STATE","version":"#.utf8)
-        JSONBytes.appendString(version, to: &out)
-        out.append(contentsOf: #","seq":"#.utf8)
-        out.append(contentsOf: String(lastSeq()).utf8)
-        out.append(contentsOf: #","gpsd":"#.utf8)
-        JSONBytes.appendString(gpsdStatus, to: &out)
-        out.append(contentsOf: #","last_fix":"#.utf8)
-        if let f = monitor.lastFix {
-            TrackPoint(time: f.time, coordinate: f.coordinate, error: f.error).appendJSON(to: &out)
-        } else {
-            out.append(contentsOf: "null".utf8)
+    /// What the engine holds now, for the read-only replies written beside it.
+    package func snapshot() -> Snapshot {
+        var watered: [Int: UTCTime] = [:]
+        for (i, r) in monitor.regions.regions.enumerated() where r.kind == .plant {
+            if let w = monitor.state(of: i).lastWatered { watered[i] = w }
         }
-        out.append(contentsOf: #","inside":["#.utf8)
-        var first = true
-        for (i, r) in monitor.regions.regions.enumerated() where monitor.inside[i] {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            JSONBytes.appendString(r.id, to: &out)
-        }
-        out.append(contentsOf: #"],"regions":"#.utf8)
-        out.append(contentsOf: String(monitor.regions.count).utf8)
-        out.append(contentsOf: #","fixes":"#.utf8)
-        out.append(contentsOf: String(fixes).utf8)
-        out.append(contentsOf: #","used":"#.utf8)
-        out.append(contentsOf: String(monitor.gate.accepted).utf8)
-        out.append(contentsOf: #","dropped":{"#.utf8)
-        first = true
-        for r in DropReason.allCases {
-            guard let n = monitor.gate.dropped[r] else { continue }
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            JSONBytes.appendString(r.rawValue, to: &out)
-            out.append(contentsOf: ":\(n)".utf8)
-        }
-        out.append(contentsOf: #"},"events":{"#.utf8)
-        first = true
-        for (type, n) in eventsByType.sorted(by: { $0.key < $1.key }) {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            JSONBytes.appendString(type, to: &out)
-            out.append(contentsOf: ":\(n)".utf8)
-        }
-        out.append(contentsOf: #"},"commits":"#.utf8)
-        out.append(contentsOf: String(commits).utf8)
-        out.append(contentsOf: #","commit_ms":{"mean":"#.utf8)
-        JSONBytes.appendFixed(commits == 0 ? 0 : Double(commitNanos) / Double(commits) / 1e6, decimals: 2, to: &out)
-        out.append(contentsOf: #","max":"#.utf8)
-        JSONBytes.appendFixed(Double(slowestCommit) / 1e6, decimals: 2, to: &out)
-        out.append(contentsOf: #"},"subscribers":"#.utf8)
-        out.append(contentsOf: String(hub.count).utf8)
-        out.append(UInt8(ascii: "}"))
-        return out
+        let at = monitor.lastFix.map { TrackPoint(time: $0.time, coordinate: $0.coordinate, error: $0.error) }
+        let regions = RegionsInForce(set: monitor.regions, baseCount: base.count, inside: monitor.inside, lastWatered: watered, at: at, now: eventTime)
+        let status = Snapshot.Status(version: version, gpsd: gpsdStatus, fixes: fixes, used: monitor.gate.accepted, dropped: monitor.gate.dropped,
+                                     eventsByType: eventsByType, commits: commits, commitNanos: commitNanos, slowestCommit: slowestCommit)
+        let catalog: Result<SpeciesCatalog, CommandError> = self.catalog.map { .success($0) }
+            ?? .failure(CommandError("\(catalogProblem): set species: in the config to the catalog's path"))
+        return Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, regionsAdded: regionsAdded,
+                        regionsVersion: regionsVersion, catalog: catalog, status: status)
     }
+
+    /// `state`'s reply, now.
+    package func state() -> [UInt8] { snapshot().stateReply(seq: lastSeq(), subscribers: hub.count) }
 
     // MARK: reload
 

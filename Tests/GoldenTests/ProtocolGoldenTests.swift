@@ -131,7 +131,7 @@ final class ProtocolGoldenTests: XCTestCase {
             }
         }
         out += "# OwnTracks (location, transitions, waypoints)\n"
-        let view = await world.engine.ownTracks(kinds: ["plant", "album", "reforestation"])
+        let view = await world.engine.snapshot().ownTracks(kinds: ["plant", "album", "reforestation"])
         let position = try XCTUnwrap(view.position)
         record("&", OwnTracks.location(position, tid: "b7", inside: view.inside))
         for (id, name) in view.inside {

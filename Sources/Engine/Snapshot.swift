@@ -1,0 +1,94 @@
+import AR
+import Geo
+import JSON
+import Protocol
+import Regions
+import Rules
+
+/// What the engine holds at one moment, handed out whole and immutable. The read-only replies
+/// (`state`, `regions`, `export`, `species`, `layout`, the web app's regions layer, OwnTracks)
+/// are written from it beside the actor, so a long one (a country's regions, a layout of many
+/// points) never holds up a fix or a command that changes something.
+package struct Snapshot: Sendable {
+    /// The regions in force with the monitor's view of them.
+    package var regions: RegionsInForce
+    /// The last used fix as the monitor keeps it, and as gpsd gave it (altitude, speed, course).
+    package var lastFix: LastFix?
+    package var lastUsedFix: Fix?
+    /// When each region in force was first announced; a count of changes to the regions.
+    package var regionsAdded: [String: UTCTime]
+    package var regionsVersion: Int
+    /// The species catalog, or why there is none.
+    package var catalog: Result<SpeciesCatalog, CommandError>
+    /// The daemon's own figures, for `state`.
+    package var status: Status
+
+    package struct Status: Sendable {
+        var version: String
+        var gpsd: String
+        var fixes: Int
+        var used: Int
+        var dropped: [DropReason: Int]
+        var eventsByType: [String: Int]
+        var commits: Int
+        var commitNanos: UInt64
+        var slowestCommit: UInt64
+    }
+
+    /// `{"class":"STATE",…}`: the version, the last seq, gpsd, the last fix, the regions the
+    /// walker is inside, the fixes used and dropped, events by type, commits and subscribers.
+    package func stateReply(seq: Int64, subscribers: Int) -> [UInt8] {
+        JSONWriter.object { o in
+            o.member("class", "STATE")
+            o.member("version", status.version)
+            o.member("seq", seq)
+            o.member("gpsd", status.gpsd)
+            o.member("last_fix") { w in
+                if let at = regions.at { w.raw { at.appendJSON(to: &$0) } } else { w.null() }
+            }
+            o.member("inside") { w in
+                w.array { a in
+                    for (i, r) in regions.set.regions.enumerated() where regions.inside[i] { a.value(r.id) }
+                }
+            }
+            o.member("regions", regions.set.count)
+            o.member("fixes", status.fixes)
+            o.member("used", status.used)
+            o.member("dropped") { w in
+                w.object { d in
+                    for r in DropReason.allCases { if let n = status.dropped[r] { d.member(r.rawValue, n) } }
+                }
+            }
+            o.member("events") { w in
+                w.object { e in
+                    for (type, n) in status.eventsByType.sorted(by: { $0.key < $1.key }) { e.member(type, n) }
+                }
+            }
+            o.member("commits", status.commits)
+            o.member("commit_ms") { w in
+                w.object { c in
+                    c.member("mean", status.commits == 0 ? 0 : Double(status.commitNanos) / Double(status.commits) / 1e6, decimals: 2)
+                    c.member("max", Double(status.slowestCommit) / 1e6, decimals: 2)
+                }
+            }
+            o.member("subscribers", subscribers)
+        }
+    }
+
+    /// `{"class":"SPECIES","species":[…]}`: the catalog's species answering `query`, best first,
+    /// each with the reforestation areas in force that allow it.
+    package func speciesReply(_ query: String) -> Result<[UInt8], CommandError> {
+        catalog.map { $0.reply(query: query, regions: regions.set) }
+    }
+
+    /// The points of interest (the regions in force) laid out for a camera at `at`, else at the
+    /// last fix (`LAYOUT`), or the whole circle stacked once (`PANORAMA`).
+    package func layoutReply(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool) -> Result<[UInt8], CommandError> {
+        guard let c = at ?? lastFix?.coordinate else {
+            return .failure(CommandError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
+        }
+        let list = regions.set.regions
+        return .success(LayoutReply.json(observer: c, camera: camera, options: options, pois: list.map(POI.init(region:)),
+                                         kind: { list[$0].kind.rawValue }, panorama: panorama))
+    }
+}

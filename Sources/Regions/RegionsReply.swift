@@ -1,0 +1,97 @@
+import Geo
+import JSON
+
+/// The replies that list the regions in force: `regions` and `export` (and the web app's
+/// regions layer), written from what the monitor holds at one moment. Pure: the engine hands
+/// over its snapshot and these run beside it, not on it.
+public struct RegionsInForce: Sendable {
+    /// Both layers, base first.
+    public var set: RegionSet
+    /// How many of them come from the regions files (the rest from the database).
+    public var baseCount: Int
+    /// Per region, whether the last fix is inside.
+    public var inside: [Bool]
+    /// The plants' last watering, as the monitor has it (absent: never watered).
+    public var lastWatered: [Int: UTCTime]
+    /// The last fix the monitor used, if any.
+    public var at: TrackPoint?
+    /// The time "due" is reckoned at: the last fix's, else the clock's.
+    public var now: UTCTime
+
+    public init(set: RegionSet, baseCount: Int, inside: [Bool], lastWatered: [Int: UTCTime], at: TrackPoint?, now: UTCTime) {
+        self.set = set
+        self.baseCount = baseCount
+        self.inside = inside
+        self.lastWatered = lastWatered
+        self.at = at
+        self.now = now
+    }
+
+    public func layer(_ i: Int) -> String { i < baseCount ? "base" : "user" }
+
+    /// `{"class":"REGIONS","regions":[…]}`: each region in force with its layer, inside or not,
+    /// its signed distance from the last fix (`distance_m`, positive inside), and what its kind
+    /// needs (plants: interval, last watered, next due, `due`); with `geometry`, its GeoJSON geometry.
+    public func regionsReply(geometry: Bool) -> [UInt8] {
+        JSONWriter.object { o in
+            o.member("class", "REGIONS")
+            if let at { o.member("at", raw: { at.appendJSON(to: &$0) }) }
+            o.member("regions") { w in
+                w.array(set.regions.indices) { w, i in w.object { item(i, geometry: geometry, &$0) } }
+            }
+        }
+    }
+
+    /// One region's members in `regions`.
+    func item(_ i: Int, geometry: Bool, _ o: inout JSONWriter) {
+        let r = set.regions[i]
+        o.member("id", r.id)
+        o.member("kind", r.kind.rawValue)
+        o.member("name", r.name)
+        o.member("layer", layer(i))
+        o.member("inside", inside[i])
+        if let at { o.member("distance_m", set.signedDistance(i, at.coordinate), decimals: 1) }
+        if case let .circle(_, radius) = r.shape { o.member("radius_m", radius, decimals: 1) }
+        if r.kind == .plant, let days = r.intervalDays {
+            o.member("interval_days", days)
+            if let w = lastWatered[i] {
+                let due = UTCTime(nanoseconds: w.nanoseconds + Int64(days) * UTCTime.nanosPerDay)
+                o.member("last_watered", w.iso8601)
+                o.member("next_due", due.iso8601)
+                o.member("due_in_s", (due.nanoseconds - now.nanoseconds) / UTCTime.nanosPerSecond)
+                o.member("due", due <= now)
+            } else {
+                o.member("due", true)
+            }
+        }
+        if r.kind == .reforestation && !r.species.isEmpty {
+            o.member("species") { $0.array(r.species) { $0.value($1) } }
+        }
+        o.member("note", ifPresent: r.note)
+        o.member("project", ifPresent: r.project)
+        if geometry { o.member("geometry", raw: { r.appendGeometry(to: &$0) }) }
+    }
+
+    /// Both layers as a regions file (`{"class":"EXPORT","type":"FeatureCollection",…}`), plants
+    /// with their last watering as the monitor has it: loaded back as a file, nothing is lost.
+    public func exportReply() -> [UInt8] {
+        JSONWriter.object { o in
+            o.member("class", "EXPORT")
+            features(&o)
+        }
+    }
+
+    /// The same without its class: the web app's regions layer.
+    public func featureCollection() -> [UInt8] {
+        JSONWriter.object { features(&$0) }
+    }
+
+    func features(_ o: inout JSONWriter) {
+        o.member("type", "FeatureCollection")
+        o.member("features") { w in
+            w.array(set.regions.indices) { w, i in
+                w.raw { set.regions[i].appendFeature(to: &$0, lastWatered: .some(lastWatered[i])) }
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import JSON
+import Regions
+
+extension SpeciesCatalog {
+    /// `{"class":"SPECIES","species":[…]}`: the species answering `query` (empty: all), best
+    /// first, each with the reforestation areas of `regions` that allow it.
+    public func reply(query: String, regions: RegionSet) -> [UInt8] {
+        JSONWriter.object { o in
+            o.member("class", "SPECIES")
+            o.member("species") { w in
+                w.array(search(query)) { w, found in
+                    w.raw { found.0.appendJSON(match: found.1, areas: areas(allowing: found.0, in: regions), to: &$0) }
+                }
+            }
+        }
+    }
+}
