@@ -1,0 +1,130 @@
+import GRDB
+
+/// The database's schema: `migrator` registers the migrations in order, each version's in a
+/// function of its own.
+extension Store {
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1", migrate: createJournalAndState)
+        m.registerMigration("v2: trees", migrate: createTrees)
+        m.registerMigration("v3: live regions, records, track", migrate: createLayersAndRecords)
+        m.registerMigration("v4: mqtt", migrate: createMQTTProgress)
+        m.registerMigration("v5: idempotency keys", migrate: createIdempotencyKeys)
+        return m
+    }
+
+    /// Migration "v1": the journal, the monitor's state per region, and the last fix.
+    static func createJournalAndState(_ db: Database) throws {
+        // AUTOINCREMENT: a seq is never given twice, even once its row is gone.
+        try db.execute(sql: """
+            CREATE TABLE journal (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                time INTEGER NOT NULL,
+                type TEXT NOT NULL,
+                region TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                json TEXT NOT NULL
+            );
+            CREATE TABLE region_state (
+                region TEXT PRIMARY KEY,
+                inside INTEGER NOT NULL,
+                entered_at INTEGER,
+                dwell_done INTEGER NOT NULL,
+                last_watered INTEGER,
+                alerted_for INTEGER
+            ) WITHOUT ROWID;
+            CREATE TABLE last_fix (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                time INTEGER NOT NULL,
+                lat REAL NOT NULL,
+                lon REAL NOT NULL,
+                error REAL NOT NULL,
+                jump_time INTEGER,
+                jump_lat REAL,
+                jump_lon REAL
+            );
+            """)
+    }
+
+    /// Migration "v2: trees": the trees planted.
+    static func createTrees(_ db: Database) throws {
+        // Trees planted (`treeline plant`, the socket's `plant`): numbered, never renumbered.
+        try db.execute(sql: """
+            CREATE TABLE tree (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                area TEXT NOT NULL,
+                species TEXT NOT NULL,
+                lat REAL NOT NULL,
+                lon REAL NOT NULL,
+                planted INTEGER
+            );
+            CREATE INDEX tree_area ON tree(area);
+            """)
+    }
+
+    /// Migration "v3: live regions, records, track": the regions' two layers, the ids ever used,
+    /// captures, the track and the retention state.
+    static func createLayersAndRecords(_ db: Database) throws {
+        // The user layer: regions added at runtime, each kept as the GeoJSON Feature that
+        // `Region.appendFeature` writes (what a regions file would hold), in the order added.
+        // `used_id`: every id the user layer ever had, so that a removed id is never given
+        // again. `base_region`: the files' regions as the journal last announced them, to
+        // tell what a restart or a reload added, changed or removed.
+        try db.execute(sql: """
+            CREATE TABLE user_region (
+                id TEXT PRIMARY KEY,
+                position INTEGER NOT NULL,
+                feature TEXT NOT NULL
+            );
+            CREATE TABLE used_id (id TEXT PRIMARY KEY, layer TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE base_region (id TEXT PRIMARY KEY, position INTEGER NOT NULL, feature TEXT NOT NULL) WITHOUT ROWID;
+            ALTER TABLE tree ADD COLUMN project TEXT;
+            CREATE TABLE capture (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                album TEXT NOT NULL,
+                time INTEGER NOT NULL,
+                lat REAL NOT NULL,
+                lon REAL NOT NULL,
+                error REAL NOT NULL,
+                file TEXT,
+                note TEXT
+            );
+            CREATE INDEX capture_album ON capture(album);
+            CREATE TABLE track (
+                time INTEGER PRIMARY KEY,
+                lat REAL NOT NULL,
+                lon REAL NOT NULL,
+                error REAL NOT NULL
+            );
+            CREATE INDEX journal_time ON journal(time);
+            CREATE TABLE retention (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                pruned_through INTEGER NOT NULL,
+                pruned_at INTEGER NOT NULL,
+                settings TEXT NOT NULL
+            );
+            """)
+    }
+
+    /// Migration "v4: mqtt": the MQTT bridge's progress.
+    static func createMQTTProgress(_ db: Database) throws {
+        // The last seq the MQTT broker acknowledged (PUBACK): publishing resumes after it. And
+        // the last seq whose OwnTracks transition went out (transitions are not repeated).
+        try db.execute(sql: "CREATE TABLE mqtt_ack (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, transitions INTEGER NOT NULL)")
+    }
+
+    /// Migration "v5: idempotency keys": commands' idempotency keys and their answers.
+    static func createIdempotencyKeys(_ db: Database) throws {
+        // A command's key (scoped by its source: `mqtt:…`) and the answer it got, so that the
+        // same key is answered again and not run twice (`Store+Idempotency`). `n` orders them
+        // for pruning (the newest `idempotencyKeep` stay).
+        try db.execute(sql: """
+            CREATE TABLE idempotency_key (
+                n INTEGER PRIMARY KEY AUTOINCREMENT,
+                key TEXT NOT NULL UNIQUE,
+                answer BLOB NOT NULL,
+                time INTEGER NOT NULL
+            );
+            """)
+    }
+}
