@@ -26,79 +26,37 @@ extension Engine {
             return .failure(CommandError("the last fix is \(age) s old (gpsd: \(gpsdStatus)): a capture is recorded where you stand, so wait for a fresh fix"))
         }
         let d = monitor.regions.signedDistance(i, fix.coordinate)
-        var out: [UInt8] = Array(#"{"class":"CAPTURE","album":"#.utf8)
-        JSONBytes.appendString(album, to: &out)
-        out.append(contentsOf: #","distance_m":"#.utf8)
-        JSONBytes.appendFixed(d, decimals: 1, to: &out)
         guard d >= 0 else {
-            out.append(contentsOf: #","recorded":false,"walk_m":"#.utf8)
-            JSONBytes.appendFixed(-d, decimals: 1, to: &out)
-            out.append(contentsOf: #","reason":"#.utf8)
-            JSONBytes.appendString("outside the album '\(r.name)': \(Int((-d).rounded())) m from its edge at the last fix; walk that far towards it", to: &out)
-            out.append(UInt8(ascii: "}"))
-            return .success(out)
+            let reason = "outside the album '\(r.name)': \(Int((-d).rounded())) m from its edge at the last fix; walk that far towards it"
+            return .success(RecordReplies.capture(album: album, distance: d, recorded: nil, outsideReason: reason))
         }
         let c: Capture
         do { c = try store.recordCapture(album: album, time: fix.time, at: fix.coordinate, error: fix.error, file: file, note: note) } catch {
             logger.error("\(error)")
             return .failure(CommandError("the capture could not be recorded (the database failed: see the daemon's log)"))
         }
-        out.append(contentsOf: #","recorded":true,"capture":"#.utf8)
-        Self.appendCapture(c, to: &out)
-        out.append(UInt8(ascii: "}"))
         logger.info("capture #\(c.id) in '\(album)'")
-        return .success(out)
+        return .success(RecordReplies.capture(album: album, distance: d, recorded: c, outsideReason: nil))
     }
 
-    package func captures(album: String?) -> Result<[UInt8], CommandError> {
+    package nonisolated func captures(album: String?) async -> Result<[UInt8], CommandError> {
         let list: [Capture]
         do { list = try store.captures(album: album) } catch { return .failure(CommandError("cannot read the captures: \(error)")) }
-        if let album, list.isEmpty, index(of: album) == nil {
+        if let album, list.isEmpty, await index(of: album) == nil {
             return .failure(CommandError("no album '\(album)' and no captures in one by that id: treeline albums lists them"))
         }
-        var out: [UInt8] = Array(#"{"class":"CAPTURES","captures":["#.utf8)
-        for (k, c) in list.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            Self.appendCapture(c, to: &out)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return .success(out)
+        return .success(RecordReplies.captures(list))
     }
 
     /// The oldest last fix a capture takes, seconds.
     static let freshFix: UInt64 = 30
-
-    static func appendCapture(_ c: Capture, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"id":\#(c.id),"album":"#.utf8)
-        JSONBytes.appendString(c.album, to: &out)
-        out.append(contentsOf: #","time":""#.utf8)
-        c.time.appendISO8601(to: &out)
-        out.append(contentsOf: #"","lat":"#.utf8)
-        JSONBytes.appendFixed(c.coordinate.latitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","lon":"#.utf8)
-        JSONBytes.appendFixed(c.coordinate.longitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","error_m":"#.utf8)
-        JSONBytes.appendFixed(c.error, decimals: 1, to: &out)
-        for (key, value) in [("file", c.file), ("note", c.note)] {
-            guard let value else { continue }
-            out.append(contentsOf: ",\"\(key)\":".utf8)
-            JSONBytes.appendString(value, to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-    }
 
     // MARK: trees
 
     package nonisolated func trees(area: String?, project: String?) -> Result<[UInt8], CommandError> {
         let list: [PlantedTree]
         do { list = try store.trees(area: area, project: project) } catch { return .failure(CommandError("cannot read the trees: \(error)")) }
-        var out: [UInt8] = Array(#"{"class":"TREES","trees":["#.utf8)
-        for (k, t) in list.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            Self.appendTree(t, to: &out)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return .success(out)
+        return .success(RecordReplies.trees(list))
     }
 
     /// Removes a tree (nil: the last recorded).
@@ -109,20 +67,7 @@ extension Engine {
             return .failure(CommandError(id.map { "no tree #\($0): treeline trees lists them" } ?? "no tree is recorded: nothing to undo"))
         }
         logger.info("tree #\(tree.id) removed")
-        var out: [UInt8] = Array(#"{"class":"TREE_REMOVED","tree":"#.utf8)
-        Self.appendTree(tree, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return .success(out)
-    }
-
-    static func appendTree(_ t: PlantedTree, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        t.appendJSONFields(to: &out)
-        out.append(contentsOf: #","lat":"#.utf8)
-        JSONBytes.appendFixed(t.coordinate.latitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","lon":"#.utf8)
-        JSONBytes.appendFixed(t.coordinate.longitude, decimals: 7, to: &out)
-        out.append(UInt8(ascii: "}"))
+        return .success(RecordReplies.treeRemoved(tree))
     }
 
     // MARK: track
@@ -130,14 +75,7 @@ extension Engine {
     package nonisolated func track(since: UTCTime?, until: UTCTime?) -> Result<[UInt8], CommandError> {
         let points: [TrackPoint]
         do { points = try store.track(from: since, through: until) } catch { return .failure(CommandError("cannot read the track: \(error)")) }
-        var out: [UInt8] = Array(#"{"class":"TRACK","points":["#.utf8)
-        out.reserveCapacity(points.count * 80)
-        for (k, p) in points.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            p.appendJSON(to: &out)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return .success(out)
+        return .success(RecordReplies.track(points))
     }
 
     // MARK: retention

@@ -226,46 +226,42 @@ package actor Engine: ServerDelegate {
 
     // MARK: commands
 
-    /// Reads of records alone (trees, the track) are answered beside the actor, as WAL lets
-    /// them, and the read-only replies from a snapshot, beside it too: a long track, a country's
-    /// regions or a layout does not hold up the fixes. The rest, in turn on the actor.
-    package nonisolated func answer(_ request: Command) async -> Result<[UInt8], CommandError> {
-        switch request {
+    /// Reads are answered beside the actor: records (trees, captures, the track) from the store,
+    /// as WAL lets them, and the rest from a snapshot, so a long track, a country's regions or a
+    /// layout does not hold up the fixes. Changes, in turn on the actor.
+    package nonisolated func answer(_ command: Command) async -> Result<[UInt8], CommandError> {
+        switch command {
         case let .trees(area, project): return trees(area: area, project: project)
         case let .track(since, until): return track(since: since, until: until)
+        case .captures(let album): return await captures(album: album)
         case .state: return .success(await snapshot().stateReply(seq: lastSeq(), subscribers: hub.count))
         case .regions(let geometry): return .success(await snapshot().regions.regionsReply(geometry: geometry))
         case .export: return .success(await snapshot().regions.exportReply())
         case .species(let query): return await snapshot().speciesReply(query)
         case let .layout(camera, options, at, panorama):
             return await snapshot().layoutReply(camera: camera, options: options, at: at, panorama: panorama)
-        default: return await answerInTurn(request)
+        case .subscribe: return .failure(CommandError("subscribe is the connection's, not the engine's"))
+        default: return await change(command)
         }
     }
 
-    func answerInTurn(_ request: Command) -> Result<[UInt8], CommandError> {
-        switch request {
-        case .subscribe: return .failure(CommandError("subscribe is the connection's, not the engine's"))
+    /// The commands that change something (and `can_plant`, `plan`, which read the trees with
+    /// the areas in force), one at a time.
+    func change(_ command: Command) -> Result<[UInt8], CommandError> {
+        switch command {
         case .water(let plant): return water(plant: plant).map(Self.line)
-        case .state: return .success(state())
-        case .regions(let geometry): return .success(snapshot().regions.regionsReply(geometry: geometry))
-        case .export: return .success(snapshot().regions.exportReply())
         case .addRegion(let new): return addRegion(new)
+        case .addRegions(let regions): return addRegions(regions)
         case let .updateRegion(id, update): return updateRegion(id, update)
         case .removeRegion(let id): return removeRegion(id)
         case let .canPlant(species, area, at): return canPlant(species: species, area: area, at: at)
         case let .plant(species, area, at, project, planted): return plant(species: species, area: area, at: at, project: project, planted: planted)
-        case .addRegions(let regions): return addRegions(regions)
-        case let .trees(area, project): return trees(area: area, project: project)
         case .removeTree(let id): return removeTree(id)
         case let .plan(area, species, count, at, maxDistance, seed):
             return plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed)
-        case let .layout(camera, options, at, panorama):
-            return snapshot().layoutReply(camera: camera, options: options, at: at, panorama: panorama)
         case let .capture(album, file, note): return capture(album: album, file: file, note: note)
-        case .captures(let album): return captures(album: album)
-        case let .track(since, until): return track(since: since, until: until)
-        case .species(let query): return snapshot().speciesReply(query)
+        case .subscribe, .state, .regions, .export, .trees, .track, .captures, .species, .layout:
+            return .failure(CommandError("\(command.name) is a read, answered beside the engine"))
         }
     }
 

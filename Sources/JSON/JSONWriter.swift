@@ -18,6 +18,9 @@ public struct JSONWriter: Sendable {
 
     public init(appendingTo bytes: [UInt8] = []) { self.bytes = bytes }
 
+    /// Room for `n` more bytes (a long reply known in advance: the track).
+    public mutating func reserveCapacity(_ n: Int) { bytes.reserveCapacity(bytes.count + n) }
+
     /// Before a value or a member's name: the comma, when something came before in the container.
     private mutating func separate() {
         if afterName {
@@ -133,8 +136,9 @@ public struct JSONWriter: Sendable {
     }
 
     /// A whole object: `{…}` written by `body`, as bytes.
-    public static func object(_ body: (inout JSONWriter) -> Void) -> [UInt8] {
+    public static func object(reserving n: Int = 0, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var w = JSONWriter()
+        w.reserveCapacity(n)
         w.object(body)
         return w.bytes
     }

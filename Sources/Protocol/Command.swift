@@ -117,22 +117,41 @@ public enum Command: Equatable, Sendable {
     static func parse(_ o: Members, document: JSONDocument) throws(CommandError) -> Command {
         guard let cmdValue = o["cmd"] else { throw CommandError("missing \"cmd\": one of \(commands.joined(separator: ", "))") }
         guard let cmd = cmdValue.string else { throw CommandError("\"cmd\" must be a string") }
-        func allowed(_ keys: Set<String>) throws(CommandError) { try Self.allowed(keys, in: o, cmd: cmd) }
+        if let c = try streamCommand(cmd, o, document: document) { return c }
+        if let c = try regionsCommand(cmd, o, document: document) { return c }
+        if let c = try plantingCommand(cmd, o, document: document) { return c }
+        if let c = try recordsCommand(cmd, o, document: document) { return c }
+        throw CommandError("unknown cmd '\(TextExcerpt.short(cmd))': one of \(commands.joined(separator: ", "))")
+    }
+
+    /// Every key of `o` but `cmd` must be one of `keys`.
+    static func allowed(in o: Members, cmd: String, _ keys: Set<String>) throws(CommandError) { try allowed(keys, in: o, cmd: cmd) }
+
+    /// The subscription, watering and the daemon's state. Nil for another command.
+    static func streamCommand(_ cmd: String, _ o: Members, document: JSONDocument) throws(CommandError) -> Command? {
         switch cmd {
         case "subscribe":
-            try allowed(["kinds", "regions", "types", "since", "timing", "positions"])
+            try Self.allowed(in: o, cmd: cmd, ["kinds", "regions", "types", "since", "timing", "positions"])
             return try subscribe(o)
         case "water":
-            try allowed(["plant"])
+            try Self.allowed(in: o, cmd: cmd, ["plant"])
             guard o["plant"] != nil else { throw CommandError("missing \"plant\": the id of the plant watered") }
             guard o["plant"]?.string != nil else { throw CommandError("\"plant\" must be a plant's id (a string)") }
             guard let id = try string(o, "plant") else { throw CommandError("\"plant\" must be a plant's id (a string)") }
             return .water(plant: id)
         case "state":
-            try allowed([])
+            try Self.allowed(in: o, cmd: cmd, [])
             return .state
+        default:
+            return nil
+        }
+    }
+
+    /// The regions in force and the user layer's changes. Nil for another command.
+    static func regionsCommand(_ cmd: String, _ o: Members, document: JSONDocument) throws(CommandError) -> Command? {
+        switch cmd {
         case "regions":
-            try allowed(["geometry"])
+            try Self.allowed(in: o, cmd: cmd, ["geometry"])
             var geometry = false
             if let v = o["geometry"] {
                 guard let b = boolean(v) else { throw CommandError("\"geometry\" must be true or false") }
@@ -140,62 +159,78 @@ public enum Command: Equatable, Sendable {
             }
             return .regions(geometry: geometry)
         case "export":
-            try allowed([])
+            try Self.allowed(in: o, cmd: cmd, [])
             return .export
         case "add_region":
             return try addRegion(o, doc: document)
         case "add_regions":
-            try allowed(["features"])
+            try Self.allowed(in: o, cmd: cmd, ["features"])
             return try addRegions(o, doc: document)
         case "update_region":
-            try allowed(["region", "name", "radius_m", "interval_days", "species", "last_watered", "note"])
+            try Self.allowed(in: o, cmd: cmd, ["region", "name", "radius_m", "interval_days", "species", "last_watered", "note"])
             return try updateRegion(o)
         case "remove_region":
-            try allowed(["region"])
+            try Self.allowed(in: o, cmd: cmd, ["region"])
             return .removeRegion(id: try regionID(o))
+        default:
+            return nil
+        }
+    }
+
+    /// Planting: may I plant, record, list and undo trees, plans, species; the AR layout. Nil for another command.
+    static func plantingCommand(_ cmd: String, _ o: Members, document: JSONDocument) throws(CommandError) -> Command? {
+        switch cmd {
         case "can_plant":
-            try allowed(["species", "area", "at"])
+            try Self.allowed(in: o, cmd: cmd, ["species", "area", "at"])
             return .canPlant(species: try string(o, "species"), area: try string(o, "area"), at: try coordinate(o))
         case "plant":
-            try allowed(["species", "area", "at", "project", "planted"])
+            try Self.allowed(in: o, cmd: cmd, ["species", "area", "at", "project", "planted"])
             guard let species = try string(o, "species") else { throw CommandError("missing \"species\": a Latin or common name from the catalog") }
             return .plant(species: species, area: try string(o, "area"), at: try coordinate(o), project: try text(o, "project"),
                           planted: try time(o, "planted"))
         case "species":
-            try allowed(["query"])
+            try Self.allowed(in: o, cmd: cmd, ["query"])
             return .species(query: try text(o, "query") ?? "")
         case "trees":
-            try allowed(["area", "project"])
+            try Self.allowed(in: o, cmd: cmd, ["area", "project"])
             return .trees(area: try string(o, "area"), project: try string(o, "project"))
         case "remove_tree":
-            try allowed(["tree"])
+            try Self.allowed(in: o, cmd: cmd, ["tree"])
             guard let v = o["tree"] else { throw CommandError("missing \"tree\": the tree's number (treeline trees lists them)") }
             guard let n = integer(v), n >= 1 else { throw CommandError("\"tree\" must be a tree's number, a whole number ≥ 1") }
             return .removeTree(id: n)
         case "undo_tree":
-            try allowed([])
+            try Self.allowed(in: o, cmd: cmd, [])
             return .removeTree(id: nil)
-        case "capture":
-            try allowed(["album", "file", "note"])
-            guard let album = try string(o, "album") else { throw CommandError("missing \"album\": the album's id (treeline albums lists them)") }
-            return .capture(album: album, file: try text(o, "file"), note: try text(o, "note"))
-        case "captures":
-            try allowed(["album"])
-            return .captures(album: try string(o, "album"))
-        case "track":
-            try allowed(["since", "until"])
-            let since = try time(o, "since"), until = try time(o, "until")
-            if let since, let until, until < since { throw CommandError("\"until\" is before \"since\": nothing could be in between") }
-            return .track(since: since, until: until)
         case "plan":
-            try allowed(["area", "species", "count", "at", "max_distance", "seed"])
+            try Self.allowed(in: o, cmd: cmd, ["area", "species", "count", "at", "max_distance", "seed"])
             return try plan(o)
         case "layout":
-            try allowed(["heading", "pitch", "fov", "screen", "box", "offset", "max_distance", "max_visible", "max_levels",
+            try Self.allowed(in: o, cmd: cmd, ["heading", "pitch", "fov", "screen", "box", "offset", "max_distance", "max_visible", "max_levels",
                          "clamp", "projection", "at", "panorama"])
             return try layout(o)
         default:
-            throw CommandError("unknown cmd '\(TextExcerpt.short(cmd))': one of \(commands.joined(separator: ", "))")
+            return nil
+        }
+    }
+
+    /// Album captures and the track. Nil for another command.
+    static func recordsCommand(_ cmd: String, _ o: Members, document: JSONDocument) throws(CommandError) -> Command? {
+        switch cmd {
+        case "capture":
+            try Self.allowed(in: o, cmd: cmd, ["album", "file", "note"])
+            guard let album = try string(o, "album") else { throw CommandError("missing \"album\": the album's id (treeline albums lists them)") }
+            return .capture(album: album, file: try text(o, "file"), note: try text(o, "note"))
+        case "captures":
+            try Self.allowed(in: o, cmd: cmd, ["album"])
+            return .captures(album: try string(o, "album"))
+        case "track":
+            try Self.allowed(in: o, cmd: cmd, ["since", "until"])
+            let since = try time(o, "since"), until = try time(o, "until")
+            if let since, let until, until < since { throw CommandError("\"until\" is before \"since\": nothing could be in between") }
+            return .track(since: since, until: until)
+        default:
+            return nil
         }
     }
 

@@ -113,20 +113,56 @@ final class MQTTBridge: Service, @unchecked Sendable {
         client.onLog = { logger.warning("MQTT: \($0)") }
     }
 
+    /// The journal's events in flight to the broker: the last acknowledged seq (every one up to
+    /// it is with the broker), the last published, and those published and not yet acknowledged,
+    /// in seq order, with when (monotonic ns).
+    struct Window {
+        var acked: Int64
+        /// The last seq whose enter or exit went to OwnTracks as a transition.
+        var transitions: Int64
+        var published: Int64
+        var pending = CircularBuffer<(seq: Int64, mid: Int32, at: UInt64)>()
+        /// Acknowledged before the ones published earlier were.
+        var early = Set<Int32>()
+        /// What the store last saved.
+        var saved: (acked: Int64, transitions: Int64)
+
+        init(acked: Int64, transitions: Int64) {
+            self.acked = acked
+            self.transitions = transitions
+            published = acked
+            saved = (acked, transitions)
+        }
+
+        /// Acknowledgements, each for a message published before this look: the acknowledged seq
+        /// moves up to the first still waiting.
+        mutating func acknowledge(_ acks: [Int32]) {
+            for mid in acks where pending.contains(where: { $0.mid == mid }) { early.insert(mid) }
+            while let first = pending.first, early.remove(first.mid) != nil {
+                acked = first.seq
+                pending.removeFirst()
+            }
+        }
+
+        /// From the acknowledged seq again: repeats, never a gap or a stall.
+        mutating func rewind() {
+            pending.removeAll()
+            early.removeAll()
+            published = acked
+        }
+    }
+
     func run() async throws {
-        var acked: Int64, transitions: Int64
+        var window: Window
         do {
             // The first run with MQTT on a board with a history publishes the journal (events),
             // but does not replay old enters and exits into OwnTracks as transitions.
-            if let p = try store.mqttProgress() { (acked, transitions) = (p.acked, p.transitions) } else { (acked, transitions) = (0, try store.lastSeq()) }
+            if let p = try store.mqttProgress() { window = Window(acked: p.acked, transitions: p.transitions) } else {
+                window = Window(acked: 0, transitions: try store.lastSeq())
+            }
         } catch { throw DaemonError(error.description) }
         await engine.setMQTTBridged()
         try client.start()
-        var saved = (acked, transitions), published = acked
-        // Published and not yet acknowledged, in seq order, with when (monotonic ns); and the
-        // acknowledged ones among them.
-        var pending = CircularBuffer<(seq: Int64, mid: Int32, at: UInt64)>()
-        var early = Set<Int32>()
         var lastState: [UInt8] = []
         var stateAt: UInt64 = 0
         var ownTracksAt: UInt64 = 0
@@ -143,12 +179,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 toldAbsent = true
                 logger.warning("MQTT: cannot reach the broker at \(client.settings.host):\(client.settings.port) yet; retrying (1 s, doubling to 30 s), events wait in the journal")
             }
-            // Acknowledgements first: every one is for a message published before this look.
-            for mid in acks where pending.contains(where: { $0.mid == mid }) { early.insert(mid) }
-            while let first = pending.first, early.remove(first.mid) != nil {
-                acked = first.seq
-                pending.removeFirst()
-            }
+            window.acknowledge(acks)
             if fresh {
                 // libmosquitto resends what it has in flight on the new connection: only the
                 // status is new. The OwnTracks side starts afresh (waypoints again).
@@ -158,47 +189,13 @@ final class MQTTBridge: Service, @unchecked Sendable {
             }
             let now = monotonicNanos()
             // A message the library lost (never acknowledged in a minute, connected): from the
-            // acknowledged seq again. Repeats, never a gap or a stall.
-            if connected, let oldest = pending.first, now - oldest.at > 60_000_000_000 {
-                logger.warning("MQTT: seq \(oldest.seq) not acknowledged in 60 s; publishing again after seq \(acked)")
-                pending.removeAll()
-                early.removeAll()
-                published = acked
+            // acknowledged seq again.
+            if connected, let oldest = window.pending.first, now - oldest.at > 60_000_000_000 {
+                logger.warning("MQTT: seq \(oldest.seq) not acknowledged in 60 s; publishing again after seq \(window.acked)")
+                window.rewind()
             }
-            var full = false
-            if connected, pending.count < Self.window {
-                do {
-                    let events = try store.events(after: published, limit: Self.window - pending.count)
-                    if let first = events.first, first.seq > published + 1, published > 0 || first.seq > 1 {
-                        // Only retention can do this, and it keeps what was not acknowledged.
-                        logger.warning("MQTT: seqs \(published + 1)–\(first.seq - 1) are no longer in the journal")
-                    }
-                    var line: [UInt8] = []
-                    for e in events {
-                        line.removeAll(keepingCapacity: true)
-                        e.appendLine(to: &line)
-                        line.removeLast()
-                        guard let mid = client.publish(topic + "/events", line) else { break }
-                        pending.append((e.seq, mid, now))
-                        published = e.seq
-                        if let ot = ownTracks, e.seq > transitions {
-                            transition(e, ot)
-                            transitions = e.seq
-                        }
-                    }
-                    full = events.count == Self.window
-                } catch {
-                    logger.error("MQTT: \(error); tried again shortly")
-                }
-            }
-            if (acked, transitions) != saved {
-                do {
-                    try store.setMQTTProgress(acked: acked, transitions: transitions)
-                    saved = (acked, transitions)
-                } catch {
-                    logger.error("MQTT: \(error)")
-                }
-            }
+            let full = connected && publishBacklog(&window, now: now)
+            saveProgress(&window)
             if connected, let ot = ownTracks, now - ownTracksAt >= 1_000_000_000 {
                 ownTracksAt = now
                 await publishOwnTracks(ot, fresh: false)
@@ -214,8 +211,53 @@ final class MQTTBridge: Service, @unchecked Sendable {
             // Quickly while there is a backlog; else a short nap (an event waits at most 20 ms).
             if !full { try? await Task.sleep(for: .milliseconds(20)) }
         }
-        // `offline`, acknowledged within a second, then a goodbye; else the connection just
-        // closes with the process and the broker publishes the will (`offline` too).
+        sayGoodbye()
+    }
+
+    /// Publishes the journal's next events, as many as the window has room for (each with its
+    /// OwnTracks transition when due); true when the window filled (more wait).
+    func publishBacklog(_ window: inout Window, now: UInt64) -> Bool {
+        guard window.pending.count < Self.window else { return false }
+        do {
+            let events = try store.events(after: window.published, limit: Self.window - window.pending.count)
+            if let first = events.first, first.seq > window.published + 1, window.published > 0 || first.seq > 1 {
+                // Only retention can do this, and it keeps what was not acknowledged.
+                logger.warning("MQTT: seqs \(window.published + 1)–\(first.seq - 1) are no longer in the journal")
+            }
+            var line: [UInt8] = []
+            for e in events {
+                line.removeAll(keepingCapacity: true)
+                e.appendLine(to: &line)
+                line.removeLast()
+                guard let mid = client.publish(topic + "/events", line) else { break }
+                window.pending.append((e.seq, mid, now))
+                window.published = e.seq
+                if let ot = ownTracks, e.seq > window.transitions {
+                    transition(e, ot)
+                    window.transitions = e.seq
+                }
+            }
+            return events.count == Self.window
+        } catch {
+            logger.error("MQTT: \(error); tried again shortly")
+            return false
+        }
+    }
+
+    /// The acknowledged seq and the last transition, saved when they moved.
+    func saveProgress(_ window: inout Window) {
+        guard (window.acked, window.transitions) != window.saved else { return }
+        do {
+            try store.setMQTTProgress(acked: window.acked, transitions: window.transitions)
+            window.saved = (window.acked, window.transitions)
+        } catch {
+            logger.error("MQTT: \(error)")
+        }
+    }
+
+    /// `offline`, acknowledged within a second, then a goodbye; else the connection just
+    /// closes with the process and the broker publishes the will (`offline` too).
+    func sayGoodbye() {
         var goodbye = false
         if let mid = client.publish(topic + "/status", Array("offline".utf8), retain: true) {
             for _ in 0..<50 {
