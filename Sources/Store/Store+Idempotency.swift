@@ -51,7 +51,7 @@ extension Store {
 
     /// How many keys are kept now.
     public func idempotencyKeyCount() throws(StoreError) -> Int {
-        try wrap("counting idempotency keys") { try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM idempotency_key") ?? 0 } }
+        try wrap("counting idempotency keys") { try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) AS count FROM idempotency_key") ?? 0 } }
     }
 }
 

@@ -18,11 +18,8 @@ extension Store {
     public func captures(album: String? = nil) throws(StoreError) -> [Capture] {
         try wrap("reading the captures") {
             try pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, album, time, lat, lon, error, file, note FROM capture WHERE (?1 IS NULL OR album = ?1) ORDER BY id",
-                                 arguments: [album]).map { r in
-                    Capture(id: r[0], album: r[1], time: UTCTime(nanoseconds: r[2]), coordinate: Coordinate(latitude: r[3], longitude: r[4]),
-                            error: r[5], file: r[6], note: r[7])
-                }
+                try Array(Row.fetchCursor(db, sql: "SELECT \(Self.captureColumns) FROM capture WHERE (?1 IS NULL OR album = ?1) ORDER BY id",
+                                          arguments: [album]).map(Self.capture))
             }
         }
     }
@@ -31,10 +28,8 @@ extension Store {
     public func track(from start: UTCTime? = nil, through end: UTCTime? = nil) throws(StoreError) -> [TrackPoint] {
         try wrap("reading the track") {
             try pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT time, lat, lon, error FROM track WHERE time >= ? AND time <= ? ORDER BY time",
-                                 arguments: [start?.nanoseconds ?? .min, end?.nanoseconds ?? .max]).map { r in
-                    TrackPoint(time: UTCTime(nanoseconds: r[0]), coordinate: Coordinate(latitude: r[1], longitude: r[2]), error: r[3])
-                }
+                try Array(Row.fetchCursor(db, sql: "SELECT \(Self.trackColumns) FROM track WHERE time >= ? AND time <= ? ORDER BY time",
+                                          arguments: [start?.nanoseconds ?? .min, end?.nanoseconds ?? .max]).map(Self.trackPoint))
             }
         }
     }
@@ -43,9 +38,7 @@ extension Store {
     public func lastTrackPoint() throws(StoreError) -> TrackPoint? {
         try wrap("reading the track") {
             try pool.read { db in
-                try Row.fetchOne(db, sql: "SELECT time, lat, lon, error FROM track ORDER BY time DESC LIMIT 1").map { r in
-                    TrackPoint(time: UTCTime(nanoseconds: r[0]), coordinate: Coordinate(latitude: r[1], longitude: r[2]), error: r[3])
-                }
+                try Row.fetchOne(db, sql: "SELECT \(Self.trackColumns) FROM track ORDER BY time DESC LIMIT 1").map(Self.trackPoint)
             }
         }
     }

@@ -10,7 +10,7 @@ extension Store {
     public func userRegions() throws(StoreError) -> [StoredFeature] {
         try wrap("reading the user layer") {
             try pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, feature FROM user_region ORDER BY position").map { StoredFeature(id: $0[0], feature: $0[1]) }
+                try Array(Row.fetchCursor(db, sql: "SELECT id, feature FROM user_region ORDER BY position").map(Self.storedFeature))
             }
         }
     }
@@ -40,7 +40,7 @@ extension Store {
     public func announcedBase() throws(StoreError) -> [StoredFeature] {
         try wrap("reading the base layer announced") {
             try pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, feature FROM base_region ORDER BY position").map { StoredFeature(id: $0[0], feature: $0[1]) }
+                try Array(Row.fetchCursor(db, sql: "SELECT id, feature FROM base_region ORDER BY position").map(Self.storedFeature))
             }
         }
     }
@@ -116,8 +116,9 @@ extension Store {
         try wrap("reading when the regions were added") {
             try pool.read { db in
                 var out: [String: UTCTime] = [:]
-                for r in try Row.fetchAll(db, sql: "SELECT region, MIN(time) FROM journal WHERE type = 'region_added' GROUP BY region") {
-                    out[r[0]] = UTCTime(nanoseconds: r[1])
+                let rows = try Row.fetchCursor(db, sql: "SELECT region, MIN(time) AS first_added FROM journal WHERE type = 'region_added' GROUP BY region")
+                while let row = try rows.next() {
+                    out[row["region"]] = UTCTime(nanoseconds: row["first_added"])
                 }
                 return out
             }

@@ -9,7 +9,7 @@ extension Store {
         try wrap("reading the retention state") {
             try pool.read { db in
                 guard let r = try Row.fetchOne(db, sql: "SELECT pruned_through, pruned_at, settings FROM retention WHERE id = 1") else { return (0, nil, nil) }
-                return (r[0], UTCTime(nanoseconds: r[1]), r[2])
+                return (r["pruned_through"], UTCTime(nanoseconds: r["pruned_at"]), r["settings"])
             }
         }
     }
@@ -29,7 +29,7 @@ extension Store {
                 try db.execute(sql: "DELETE FROM keep_region")
                 for id in regions { try db.execute(sql: "INSERT INTO keep_region (id) VALUES (?)", arguments: [id]) }
                 let doomed = "FROM journal WHERE time < ? AND seq <= \(limit) AND NOT (type LIKE 'region\\_%' ESCAPE '\\' AND region IN (SELECT id FROM keep_region))"
-                let highest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) \(doomed)", arguments: [journalBefore.nanoseconds]) ?? 0
+                let highest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) AS highest \(doomed)", arguments: [journalBefore.nanoseconds]) ?? 0
                 try db.execute(sql: "DELETE \(doomed)", arguments: [journalBefore.nanoseconds])
                 let events = db.changesCount
                 try db.execute(sql: "DELETE FROM track WHERE time < ?", arguments: [trackBefore.nanoseconds])

@@ -48,7 +48,7 @@ public final class Store: Sendable {
     public func mqttProgress() throws(StoreError) -> (acked: Int64, transitions: Int64)? {
         try wrap("reading the MQTT acknowledgement") {
             try pool.read { db in
-                try Row.fetchOne(db, sql: "SELECT seq, transitions FROM mqtt_ack WHERE id = 1").map { ($0[0], $0[1]) }
+                try Row.fetchOne(db, sql: "SELECT seq, transitions FROM mqtt_ack WHERE id = 1").map { ($0["seq"], $0["transitions"]) }
             }
         }
     }
@@ -89,19 +89,11 @@ public final class Store: Sendable {
         try wrap("reading the monitor's state") {
             try pool.read { db in
                 var s = StoredState()
-                if let row = try Row.fetchOne(db, sql: "SELECT time, lat, lon, error, jump_time, jump_lat, jump_lon FROM last_fix WHERE id = 1") {
-                    var jump: PendingJump?
-                    if let t = row[4] as Int64?, let lat = row[5] as Double?, let lon = row[6] as Double? {
-                        jump = PendingJump(time: UTCTime(nanoseconds: t), coordinate: Coordinate(latitude: lat, longitude: lon))
-                    }
-                    s.lastFix = LastFix(time: UTCTime(nanoseconds: row[0]),
-                                        coordinate: Coordinate(latitude: row[1], longitude: row[2]), error: row[3], pendingJump: jump)
-                }
+                s.lastFix = try Row.fetchOne(db, sql: "SELECT time, lat, lon, error, jump_time, jump_lat, jump_lon FROM last_fix WHERE id = 1")
+                    .map(Self.lastFix)
                 let rows = try Row.fetchCursor(db, sql: "SELECT region, inside, entered_at, dwell_done, last_watered, alerted_for FROM region_state")
-                while let r = try rows.next() {
-                    let time: (Int) -> UTCTime? = { i in (r[i] as Int64?).map(UTCTime.init(nanoseconds:)) }
-                    s.regions[r[0]] = RegionState(inside: r[1], enteredAt: time(2), dwellDone: r[3],
-                                                  lastWatered: time(4), alertedFor: time(5))
+                while let row = try rows.next() {
+                    s.regions[row["region"]] = Self.regionState(row)
                 }
                 return s
             }
@@ -171,32 +163,20 @@ public final class Store: Sendable {
                 }
                 sql += " ORDER BY seq LIMIT ?"
                 _ = arguments.append(contentsOf: [limit])
-                return try Row.fetchAll(db, sql: sql, arguments: arguments).map { r in
-                    JournalEvent(seq: r[0], entry: JournalEntry(time: UTCTime(nanoseconds: r[1]), type: r[2], region: r[3], kind: r[4],
-                                                                json: Array((r[5] as String).utf8)))
-                }
+                return try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map(Self.journalEvent))
             }
         }
     }
 
     /// How many events the journal holds.
     public func count() throws(StoreError) -> Int {
-        try wrap("counting the journal") { try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM journal") ?? 0 } }
+        try wrap("counting the journal") { try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) AS count FROM journal") ?? 0 } }
     }
 
     /// Deletes the journal's events up to `seq` (their numbers stay used).
     public func prune(through seq: Int64) throws(StoreError) {
         try wrap("pruning the journal") { try pool.write { db in try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [seq]) } }
     }
-
-    /// A `tree` row (`treeColumns`).
-    static func tree(_ r: Row) -> PlantedTree {
-        PlantedTree(id: r[0], area: r[1], species: r[2], coordinate: Coordinate(latitude: r[3], longitude: r[4]),
-                    planted: (r[5] as Int64?).map(UTCTime.init(nanoseconds:)), project: r[6])
-    }
-
-    static let treeColumns = "id, area, species, lat, lon, planted, project"
-
 
     /// Records a planted tree; returns it with its number.
     public func recordTree(area: String, species: String, at c: Coordinate, planted: UTCTime?, project: String? = nil) throws(StoreError) -> PlantedTree {
@@ -213,8 +193,8 @@ public final class Store: Sendable {
     public func trees(area: String? = nil, project: String? = nil) throws(StoreError) -> [PlantedTree] {
         try wrap("reading the trees") {
             try pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(Self.treeColumns) FROM tree WHERE (?1 IS NULL OR area = ?1) AND (?2 IS NULL OR project = ?2) ORDER BY id",
-                                 arguments: [area, project]).map(Self.tree)
+                try Array(Row.fetchCursor(db, sql: "SELECT \(Self.treeColumns) FROM tree WHERE (?1 IS NULL OR area = ?1) AND (?2 IS NULL OR project = ?2) ORDER BY id",
+                                          arguments: [area, project]).map(Self.tree))
             }
         }
     }
@@ -242,7 +222,7 @@ public final class Store: Sendable {
                       check: ([PlantedTree]) -> PlantingVerdict) throws(StoreError) -> (PlantingVerdict, PlantedTree?) {
         try wrap("planting a tree") {
             try durably { db in
-                let trees = try Row.fetchAll(db, sql: "SELECT \(Self.treeColumns) FROM tree ORDER BY id").map(Self.tree)
+                let trees = try Array(Row.fetchCursor(db, sql: "SELECT \(Self.treeColumns) FROM tree ORDER BY id").map(Self.tree))
                 let verdict = check(trees)
                 guard verdict.allowed, let area = verdict.area else { return (verdict, nil) }
                 try db.execute(sql: "INSERT INTO tree (area, species, lat, lon, planted, project) VALUES (?, ?, ?, ?, ?, ?)",
