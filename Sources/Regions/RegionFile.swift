@@ -271,86 +271,16 @@ public enum RegionFile {
             return nil
         }
         let start = issues.count
-        var id = ""
-        switch properties["id"] {
-        case let .string(s)? where !s.isEmpty:
-            if let problem = PlainText.problem(s, field: "properties.id") { issues.append(context.issue(problem)) } else { id = s }
-        case nil: if !idOptional { issues.append(context.issue("properties.id is missing")) }
-        default: issues.append(context.issue("properties.id must be a non-empty string"))
-        }
-        if !id.isEmpty { context.id = id }
-        var kind: RegionKind?
-        switch properties["kind"] {
-        case let .string(s)?:
-            kind = RegionKind(rawValue: s)
-            if kind == nil { issues.append(context.issue("unknown kind \"\(TextExcerpt.short(s))\" (expected reforestation, plant or album)")) }
-        case nil: issues.append(context.issue("properties.kind is missing (reforestation, plant or album)"))
-        default: issues.append(context.issue("properties.kind must be a string (reforestation, plant or album)"))
-        }
-        var name = id
-        if let n = properties["name"] {
-            if let s = n.string { name = s } else { issues.append(context.issue("properties.name must be a string")) }
-            if let problem = PlainText.problem(name, field: "properties.name") { issues.append(context.issue(problem)) }
-        }
-
-        // Kind-specific properties.
-        var intervalDays: Int?
-        var lastWatered: UTCTime?
-        var species: [String] = []
-        let rules = requirements == .full
-        if kind == .plant, rules {
-            let limits = Region.intervalLimits
-            if let v = properties["interval_days"]?.number {
-                if v == v.rounded(), Double(limits.lowerBound) <= v, v <= Double(limits.upperBound) { intervalDays = Int(v) } else {
-                    issues.append(context.issue("interval_days must be a whole number of days from \(limits.lowerBound) to \(limits.upperBound), not \(Wording.number(v))"))
-                }
-            } else {
-                issues.append(context.issue("a plant needs interval_days (\(limits.lowerBound) to \(limits.upperBound))"))
-            }
-            switch properties["last_watered"] {
-            case nil, .null?: break  // never watered: due now
-            case let .string(s)?:
-                lastWatered = UTCTime(iso8601: s)
-                if lastWatered == nil { issues.append(context.issue("last_watered \"\(TextExcerpt.short(s))\" is not an ISO 8601 date or time (e.g. 2026-04-20T08:00:00Z)")) }
-            default:
-                issues.append(context.issue("last_watered must be an ISO 8601 string (e.g. 2026-04-20T08:00:00Z), or absent for a plant never watered"))
-            }
-        }
-        if kind == .reforestation, rules {
-            if case let .array(items)? = properties["species"], !items.isEmpty, items.allSatisfy({ $0.string != nil }) {
-                species = items.compactMap { $0.string }
-                if let problem = species.lazy.compactMap({ PlainText.problem($0, field: "properties.species") }).first {
-                    issues.append(context.issue(problem))
-                }
-            } else {
-                issues.append(context.issue("a reforestation area needs species: a non-empty list of species names"))
-            }
-        }
-        var priority: Double?
-        if let p = properties["priority"] {
-            if let v = p.number { priority = v } else { issues.append(context.issue("priority must be a number")) }
-        }
-        func text(_ key: String) -> String? {
-            switch properties[key] {
-            case nil, .null?: return nil
-            case let .string(s)? where s.utf8.count <= Region.maxTextBytes:
-                if let problem = PlainText.problem(s, field: "properties.\(key)") { issues.append(context.issue(problem)); return nil }
-                return s.isEmpty ? nil : s
-            case .string?: issues.append(context.issue("\(key) is over \(Region.maxTextBytes) bytes")); return nil
-            default: issues.append(context.issue("\(key) must be a string")); return nil
-            }
-        }
-        let note = text("note"), project = text("project")
-
+        let p = Self.properties(properties, requirements: requirements, idOptional: idOptional, context: &context, issues: &issues)
         guard let geometry = feature["geometry"], case .object = geometry else {
             issues.append(context.issue("has no geometry object"))
             return nil
         }
-        let shape = Self.shape(geometry, properties: properties, kind: kind, doc: doc, transform: transform, crs: crs,
+        let shape = Self.shape(geometry, properties: properties, kind: p.kind, doc: doc, transform: transform, crs: crs,
                                context: context, issues: &issues)
-        guard issues.count == start, let shape, let kind else { return nil }
-        return Region(id: id, kind: kind, name: name, shape: shape, intervalDays: intervalDays, lastWatered: lastWatered,
-                      species: species, priority: priority, note: note, project: project)
+        guard issues.count == start, let shape, let kind = p.kind else { return nil }
+        return Region(id: p.id, kind: kind, name: p.name, shape: shape, intervalDays: p.intervalDays, lastWatered: p.lastWatered,
+                      species: p.species, priority: p.priority, note: p.note, project: p.project)
     }
 
     static func shape(_ geometry: JSONValue, properties: JSONValue, kind: RegionKind?, doc: JSONDocument, transform: CRSTransform?,
