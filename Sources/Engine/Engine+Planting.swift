@@ -29,24 +29,11 @@ extension Engine {
         return .success((PlantingRules(regions: monitor.regions, catalog: catalog), c))
     }
 
-    static func verdictJSON(_ cls: String, _ v: PlantingVerdict, tree: PlantedTree?, species: String?, at c: Coordinate) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"class":"#.utf8)
-        JSONBytes.appendString(cls, to: &out)
-        out.append(contentsOf: #","lat":"#.utf8)
-        JSONBytes.appendFixed(c.latitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","lon":"#.utf8)
-        JSONBytes.appendFixed(c.longitude, decimals: 7, to: &out)
-        if let tree { out.append(contentsOf: #","tree":\#(tree.id)"#.utf8) }
-        v.appendJSONFields(species: species, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
-
     package func canPlant(species: String?, area: String?, at: Coordinate?) -> Result<[UInt8], CommandError> {
         planting(at: at).flatMap { rules, c in
             do {
                 let verdict = rules.check(at: c, species: species, area: area, trees: try store.trees())
-                return .success(Self.verdictJSON("CAN_PLANT", verdict, tree: nil, species: species.flatMap { rules.catalog.named($0)?.latin } ?? species, at: c))
+                return .success(verdict.reply(class: "CAN_PLANT", tree: nil, species: species.flatMap { rules.catalog.named($0)?.latin } ?? species, at: c))
             } catch {
                 return .failure(CommandError("cannot read the trees: \(error)"))
             }
@@ -64,7 +51,7 @@ extension Engine {
                     rules.check(at: c, species: species, area: area, trees: trees)
                 }
                 if let tree { logger.info("tree #\(tree.id) planted: \(latin) in \(tree.area)") }
-                return .success(Self.verdictJSON("PLANT", verdict, tree: tree, species: latin, at: c))
+                return .success(verdict.reply(class: "PLANT", tree: tree, species: latin, at: c))
             } catch {
                 return .failure(CommandError("the tree could not be recorded: \(error)"))
             }
@@ -79,32 +66,7 @@ extension Engine {
             do { existing = try store.trees().map(\.coordinate) } catch { return .failure(CommandError("cannot read the trees: \(error)")) }
             let result = PlantingPlanner(regions: monitor.regions).plan(area: i, species: species, count: count, at: c,
                                                                         maxDistance: maxDistance, existing: existing, seed: seed)
-            return .success(Self.planJSON(result, area: area, species: species))
+            return .success(result.reply(area: area, species: species))
         }
-    }
-
-    static func planJSON(_ result: PlanResult, area: String, species: Species) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"class":"PLAN","area":"#.utf8)
-        JSONBytes.appendString(area, to: &out)
-        out.append(contentsOf: #","species":"#.utf8)
-        JSONBytes.appendString(species.latin, to: &out)
-        out.append(contentsOf: #","spacing_m":"#.utf8)
-        JSONBytes.appendFixed(species.spacing, decimals: 2, to: &out)
-        out.append(contentsOf: #","asked":\#(result.requested),"placed":\#(result.positions.count),"trees":["#.utf8)
-        for (k, p) in result.positions.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"lat":"#.utf8)
-            JSONBytes.appendFixed(p.latitude, decimals: 7, to: &out)
-            out.append(contentsOf: #","lon":"#.utf8)
-            JSONBytes.appendFixed(p.longitude, decimals: 7, to: &out)
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(UInt8(ascii: "]"))
-        if let reason = result.reason {
-            out.append(contentsOf: #","reason":"#.utf8)
-            JSONBytes.appendString(reason, to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-        return out
     }
 }

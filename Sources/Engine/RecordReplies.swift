@@ -59,7 +59,7 @@ enum RecordReplies {
 
     static func tree(_ t: PlantedTree, _ w: inout JSONWriter) {
         w.object { o in
-            o.raw { t.appendJSONFields(to: &$0) }
+            t.writeMembers(to: &o)
             o.member("lat", t.coordinate.latitude, decimals: 7)
             o.member("lon", t.coordinate.longitude, decimals: 7)
         }

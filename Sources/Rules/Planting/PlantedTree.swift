@@ -28,21 +28,30 @@ public struct PlantedTree: Sendable, Equatable {
 }
 
 extension PlantedTree {
-    /// The trees as a GeoJSON FeatureCollection of points, each with `appendJSONFields`'
-    /// properties (`treeline trees`, the web's `/api/trees.geojson`).
+    /// The trees as a GeoJSON FeatureCollection of points, each with `writeMembers`' properties
+    /// (`treeline trees`, the web's `/api/trees.geojson`).
     public static func featureCollection(_ trees: [PlantedTree]) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"type":"FeatureCollection","features":["#.utf8)
-        for (k, t) in trees.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"type":"Feature","properties":{"#.utf8)
-            t.appendJSONFields(to: &out)
-            out.append(contentsOf: #"},"geometry":{"type":"Point","coordinates":["#.utf8)
-            JSONBytes.appendFixed(t.coordinate.longitude, decimals: 7, to: &out)
-            out.append(UInt8(ascii: ","))
-            JSONBytes.appendFixed(t.coordinate.latitude, decimals: 7, to: &out)
-            out.append(contentsOf: "]}}".utf8)
+        JSONWriter.object { o in
+            o.member("type", "FeatureCollection")
+            o.member("features") { w in
+                w.array(trees) { w, t in
+                    w.object { f in
+                        f.member("type", "Feature")
+                        f.member("properties") { $0.object { t.writeMembers(to: &$0) } }
+                        f.member("geometry") { w in
+                            w.object { g in
+                                g.member("type", "Point")
+                                g.member("coordinates") { w in
+                                    w.array { c in
+                                        c.value(t.coordinate.longitude, decimals: 7)
+                                        c.value(t.coordinate.latitude, decimals: 7)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
-        out.append(contentsOf: "]}".utf8)
-        return out
     }
 }
