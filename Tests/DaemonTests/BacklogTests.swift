@@ -74,11 +74,12 @@ extension Daemon {
 
     /// Adds an album on a connection of its own: the known event a subscriber waits for to know
     /// that nothing more (no repeat, nothing skipped before it) is coming. Its seq (-1: refused).
+    /// `command`: another `add_region` to make it (the album changes what an album's watchers see).
     @discardableResult
-    static func marker(_ socket: String, name: String = "Marker") -> Int64 {
+    static func marker(_ socket: String, name: String = "Marker", command: String? = nil) -> Int64 {
         guard let c = try? SocketClient(path: socket) else { return -1 }
         _ = c.line()
-        let reply = json(c.ask(#"{"cmd":"add_region","kind":"album","name":"\#(name)","at":[40.1,-8.2]}"#))
+        let reply = json(c.ask(command ?? #"{"cmd":"add_region","kind":"album","name":"\#(name)","at":[40.1,-8.2]}"#))
         guard reply["type"] as? String == "region_added" else { return -1 }
         return (reply["seq"] as? NSNumber)?.int64Value ?? -1
     }
