@@ -154,8 +154,9 @@ class Board:
                 pass
         return lines
 
-    def events(self, query="since=0", headers=None, until_seq=None, timeout=30, token=True):
-        """Server-Sent Events from /api/events: (status, [(id, event, data)]) up to `until_seq`."""
+    def events(self, query="since=0", headers=None, until_seq=None, timeout=30, token=True, opened=None):
+        """Server-Sent Events from /api/events: (status, [(id, event, data)]) up to `until_seq`.
+        `opened` (a threading.Event) is set once the first message (SUBSCRIBED) has come."""
         h = dict(headers or {})
         if token:
             h["Authorization"] = "Bearer " + self.token
@@ -182,6 +183,8 @@ class Board:
                 if line == "":
                     if data:
                         got.append((ident, event or "message", "\n".join(data)))
+                        if opened is not None:
+                            opened.set()
                         o = json.loads(data[0])
                         if until_seq is not None and o.get("class") == "EVENT" and o["seq"] >= until_seq:
                             break
