@@ -135,8 +135,8 @@ extension Daemon {
             let port = try serveWeb(daemon)
             try await daemon.start()
             let script = try BrowserScript("held_open", arguments: webArguments(daemon, port: port))
+            // READY: the three connections are open, each past its response's head.
             #expect(await script.waitFor("READY", timeout: 30))
-            try await Task.sleep(for: .milliseconds(500))
             let stopped = daemon.terminate(within: 10)
             print("SIGTERM with a page open: \(stopped.map { String(format: "exit %d after %.2f s", $0.status, $0.seconds) } ?? "not within 10 s")")
             #expect(stopped?.status == 0)
