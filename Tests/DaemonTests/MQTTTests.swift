@@ -519,7 +519,9 @@ extension Daemon {
             #expect(try regionNames(daemon).filter { $0 == "Once" }.count == 1, "run once")
             // A different id runs.
             try mosquittoPublish(broker: broker, topic: "treeline/board-i/cmd", payload: command.replacingOccurrences(of: "add-once-1", with: "add-once-2"))
-            _ = await subscriber.waitFor(count: 4, within: 10)
+            // Its answer is the fourth, after the three of the first id: one answer per command sent.
+            let all = await subscriber.waitFor(count: 4, within: 10).map { json($0.payload)["id"] as? String ?? "?" }
+            #expect(all == ["add-once-1", "add-once-1", "add-once-1", "add-once-2"], "\(all)")
             #expect(try regionNames(daemon).filter { $0 == "Once" }.count == 2)
         }
     }
