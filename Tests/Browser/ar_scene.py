@@ -119,7 +119,9 @@ def main(out):
     lines = log()
     with open(os.path.join(out, "stand-walk.nmea"), "w") as f:
         f.write("\r\n".join(lines) + "\r\n")
+    end = 9 * 3600 + STAND + WALK + STAND_AFTER - 1
     scene = {"at": [LAT, LON], "lines_per_epoch": 3, "stand_lines": 3 * STAND, "walk_m": WALK,
+             "last_fix": f"2026-05-15T{end // 3600:02d}:{(end // 60) % 60:02d}:{end % 60:02d}.000Z",
              "pois": {p[0]: {"bearing": p[3], "metres": p[4], "kind": p[1], "name": p[2]} for p in POIS}}
     with open(os.path.join(out, "scene.json"), "w") as f:
         json.dump(scene, f, indent=1)

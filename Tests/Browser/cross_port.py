@@ -7,7 +7,6 @@ import json
 import os
 import ssl
 import threading
-import time
 
 from webcheck import Board, Checks, arguments, chromium, result
 
@@ -53,12 +52,31 @@ def names():
     return [r.get("name") for r in json.loads(board.ask('{"cmd":"regions"}'))["regions"]]
 
 
-driver = chromium(args.cert)
+driver = chromium(args.cert, network_log=True)
+posts, settled = set(), set()
+
+
+def both_posts_settled():
+    """Whether the browser has the board's answers to the page's two POSTs (the fetch and the
+    form), or their failures, by its DevTools network log."""
+    for entry in driver.get_log("performance"):
+        m = json.loads(entry["message"])["message"]
+        p = m.get("params", {})
+        if m.get("method") == "Network.requestWillBeSent" and p["request"]["url"] == target and p["request"]["method"] == "POST":
+            posts.add(p["requestId"])
+        elif m.get("method") in ("Network.responseReceived", "Network.loadingFailed"):
+            settled.add(p["requestId"])
+    return len(posts) == 2 and posts <= settled
+
+
 try:
     driver.get(f"https://{board.host}:{board.port}/?token={board.token}")  # the cookie, as the phone has it
-    time.sleep(1)
+    checks.until(driver, "the board's cookie", lambda: any(c["name"] == "treeline_token" for c in driver.get_cookies()))
+    driver.get_log("performance")  # what came before the attack
     driver.get(other)
-    time.sleep(3)
+    # The known end of the attack: the board answered both POSTs (before, 3 s were waited).
+    checks.until(driver, "the board's answers to the attacking page's fetch and form", both_posts_settled, 15)
+    checks.until(driver, "the page's fetch settled", lambda: driver.title.startswith("fetch"), 15)
     check("planted from another port" not in names(), f"a page on {other} added a plant with the board's cookie: {names()}")
     # The board's own page, the same browser: its POST (Origin sent by the browser) works.
     driver.get(f"https://{board.host}:{board.port}/")

@@ -11,7 +11,7 @@ import time
 
 from marionette_driver.marionette import Marionette
 
-from webcheck import Board, Checks, arguments, result
+from webcheck import EVENT_ROWS_JS, Board, Checks, arguments, result, rows_problem
 
 args = arguments()
 os.makedirs(args.shots, exist_ok=True)
@@ -61,8 +61,17 @@ try:
         m.navigate(args.url + "?token=" + board.token)
         check(m.get_url().rstrip("/") == args.url.rstrip("/"), f"Firefox: the token is dropped from the address: {m.get_url()}")
         until("the page's hooks", lambda: js("return !!(window.treeline && window.treeline.seqs)"))
+        # The Events list on screen is the journal, newest first, each once: read once a marker
+        # added now is at its top (whatever came before it has come).
         last = json.loads(board.ask('{"cmd":"state"}'))["seq"]
-        until(f"the journal's {last} events in Events", lambda: sorted(js("return window.treeline.seqs()")) == list(range(1, last + 1)))
+        marker = board.marker("Firefox marker")
+        check(marker is not None and marker["seq"] == last + 1, f"Firefox: the marker after seq {last}: {marker}")
+        journal = [json.loads(l) for l in board.subscribe('{"cmd":"subscribe","since":0}', until_seq=last + 1)[1:]]
+        m.find_element("id", "tab-events").click()
+        until("the marker at the top of Events", lambda: (js(EVENT_ROWS_JS) or [{}])[0].get("seq") == f"#{last + 1}")
+        rows = js(EVENT_ROWS_JS)
+        problem = rows_problem(rows, journal)
+        check(problem is None, f"Firefox: Events on screen is the journal, newest first, each once: {problem}")
         regions = [r["id"] for r in json.loads(board.ask('{"cmd":"regions"}'))["regions"]]
         until("every region on the map", lambda: sorted(js("return window.treeline.mapRegionIds()")) == sorted(regions))
         until("the position", lambda: js("return window.treeline.position") is not None)
@@ -73,7 +82,7 @@ try:
                 f.write(m.screenshot(format="binary"))
         errors = js("return window.treeline.errors")
         check(errors == [], f"Firefox: errors in the page: {errors}")
-        result(firefox_events=len(js("return window.treeline.seqs()")), firefox_errors=len(errors))
+        result(firefox_events=len(rows), firefox_errors=len(errors))
         m.delete_session()
 finally:
     firefox.terminate()

@@ -2,6 +2,7 @@
 slow clients, 500 connections, malformed input. Each gets a 4xx or is closed; the daemon keeps
 answering, the subscriber misses nothing, memory stays bounded."""
 import json
+import os
 import socket
 import ssl
 import threading
@@ -19,15 +20,18 @@ rss_start, _ = memory(args.pid)
 streamed = {}
 
 
+subscribed = threading.Event()
+
+
 def stream():
-    status, got = board.events("since=0", until_seq=35, timeout=240)
+    status, got = board.events("since=0", until_seq=35, timeout=240, opened=subscribed)
     if status == 200:
         streamed["seqs"] = [json.loads(d)["seq"] for _, _, d in got if json.loads(d).get("class") == "EVENT"]
 
 
 subscriber = threading.Thread(target=stream)
 subscriber.start()
-time.sleep(0.5)
+check(subscribed.wait(30), "the subscriber's stream is open (SUBSCRIBED came)")
 print("READY", flush=True)  # the walk starts now
 
 
@@ -130,14 +134,19 @@ answers_promptly("malformed requests")
 
 # --- Slow clients: a request head sent a byte at a time is cut off at the head deadline (10 s;
 # the TLS layer then waits up to 5 s for the client's close_notify before the TCP close).
+slow_started = threading.Semaphore(0)
+
+
 def slow(results, k):
     s = raw_tls()
     started = time.time()
     request = f"GET /api/web.json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {board.token}\r\n".encode()
     try:
-        for b in request:
+        for n, b in enumerate(request):
             s.sendall(bytes([b]))
-            time.sleep(0.5)
+            if n == 0:
+                slow_started.release()
+            time.sleep(0.5)  # the pace of a slow client (not a wait for anything)
         results[k] = ("finished", time.time() - started)
     except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
         results[k] = ("closed", time.time() - started)
@@ -148,7 +157,8 @@ slow_results = {}
 threads = [threading.Thread(target=slow, args=(slow_results, k)) for k in range(20)]
 for t in threads:
     t.start()
-time.sleep(2)
+# Each connected over TLS and sending its head a byte at a time.
+check(all(slow_started.acquire(timeout=30) for _ in threads), "the 20 slow clients connected and sending")
 answers_promptly("20 slow clients connected")
 for t in threads:
     t.join(60)
@@ -162,6 +172,11 @@ if closed_after:
 # http.max_connections (64), the kernel queues its backlog (64), the rest wait for a SYN-ACK
 # that does not come while those are held. Then 500 requests without the token from 50
 # threads: each answered 401. The daemon stays healthy throughout.
+def descriptors(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+fds_before = descriptors(args.pid)
 held, waited = [], 0
 for _ in range(500):
     try:
@@ -172,7 +187,11 @@ check(len(held) >= 64, f"of 500 connections {len(held)} were taken, at least htt
 result(connections_taken_of_500=len(held))
 state = json.loads(board.ask('{"cmd":"state"}'))
 check(state["class"] == "STATE", "the socket answers with 500 HTTP connections open")
-time.sleep(1)
+# Its peak memory once it holds the 64 it takes (its descriptors say so), not after a second.
+deadline = time.time() + 10
+while descriptors(args.pid) < fds_before + 64 and time.time() < deadline:
+    time.sleep(0.02)
+check(descriptors(args.pid) >= fds_before + 64, f"the daemon holds 64 more connections: {descriptors(args.pid) - fds_before} more descriptors")
 _, hwm_held = memory(args.pid)
 for s in held:
     s.close()

@@ -245,8 +245,11 @@ class MQTT:
             timed("mqtt", what, t - started)
         return json.loads(text), text, t - started
 
-    def expect_none(self, ident, seconds=1.5):
-        time.sleep(seconds)
+    def expect_none(self, ident):
+        """The replies with `ident` once a command published after it is answered: the board
+        answers its commands in the order the broker delivers them, so one that reached it
+        would have been answered first."""
+        self.ask({"id": f"after-{ident}", "cmd": "state"}, f"a state after {ident}", counted=False)
         return self.with_id(ident)
 
     def close(self):
@@ -832,15 +835,22 @@ except (Frozen, ValueError) as e:
     check(False, f"the last state: {e}")
 n = last.get("socket") or 0
 check(n > 0 and set(last.values()) == {n}, f"the last seq, by each door: {last}")
+# A marker after the last seq: once each stream has it, whatever it was sent before it (a
+# repeat, a seq out of place) has come too.
+marker = None
+try:
+    marker = socket_ask(json.dumps({"cmd": "add_region", "kind": "album", "name": "End of the attacks", "at": [40.1, -8.2]}), "the marker")[0]
+except (Frozen, ValueError) as e:
+    check(False, f"the marker: {e}")
+check(marker is not None and marker.get("seq") == n + 1, f"the marker after seq {n}: {short(marker)}")
 deadline = time.time() + 15
-while time.time() < deadline and not (len(socket_stream.got()) >= n and len(sse_stream.got()) >= n):
-    time.sleep(0.1)
-time.sleep(0.5)  # anything more (a repeat) would come now
-expected = list(range(1, n + 1))
+while time.time() < deadline and not (n + 1 in socket_stream.got() and n + 1 in sse_stream.got()):
+    time.sleep(0.02)
+expected = list(range(1, n + 2))
 for stream in (socket_stream, sse_stream):
     got = stream.got()
-    check(got == expected, f"the {stream.name} got seq 1..{n}, each once, in order: {len(got)} events, "
-          f"first difference at {next((k for k, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), n))}: {got[:5]}…{got[-5:]}")
+    check(got == expected, f"the {stream.name} got seq 1..{n} and the marker, each once, in order: {len(got)} events, "
+          f"first difference at {next((k for k, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), n + 1))}: {got[:5]}…{got[-5:]}")
     check(stream.problems == [], f"the {stream.name}: {stream.problems[:5]}")
 result(events=n, socket_events=len(socket_stream.got()), sse_events=len(sse_stream.got()), answers=answers, slowest={k: [round(v[0], 3), v[1]] for k, v in slowest.items()},
        slowest_socket_s=round(slowest["socket"][0], 3), slowest_https_s=round(slowest["https"][0], 3),
@@ -855,7 +865,7 @@ for stream in (socket_stream, sse_stream):
           f"the daemon closed the {stream.name}'s connection at SIGTERM, not before: {stream.closed_at} (holding from {held_from})")
     stream.give_up.set()
 for stream in (socket_stream, sse_stream):
-    check(stream.got() == expected, f"the {stream.name} got nothing more: {stream.got()[n:][:5]}")
+    check(stream.got() == expected, f"the {stream.name} got nothing more: {stream.got()[n + 1:][:5]}")
 result(closed_after_holding_s={s.name: round(s.closed_at - held_from, 2) if s.closed_at else None for s in (socket_stream, sse_stream)})
 mqtt.close()
 control.close()

@@ -12,7 +12,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from webcheck import Board, Checks, arguments, chromium, result
+from webcheck import EVENT_ROWS_JS, Board, Checks, arguments, chromium, result, rows_problem
 
 args = arguments()
 board = Board(args)
@@ -72,15 +72,16 @@ def positions_log():
     return js("return (window.treeline && window.treeline.positionLog) || []")
 
 
-def event_seqs():
-    return js("return window.treeline.seqs()")
+def shown_seqs():
+    """The Events list's seqs as the page shows them (its text), oldest first."""
+    return [int(r["seq"].lstrip("#")) for r in reversed(js(EVENT_ROWS_JS))]
 
 
 # Open the page with the token once: the cookie, then the plain address.
 driver.get(args.url + "?token=" + board.token)
 check(driver.current_url.rstrip("/") == args.url.rstrip("/"), f"the token is dropped from the address: {driver.current_url}")
 until("the page's hooks", lambda: js("return !!(window.treeline && window.treeline.seqs)"))
-until("the journal so far in Events", lambda: len(event_seqs()) >= 7)
+until("the journal so far in Events", lambda: shown_seqs()[:7] == list(range(1, 8)))
 print("READY", flush=True)  # the walk starts
 
 # --- Plants: Water on a due plant; `treeline plants` agrees.
@@ -165,11 +166,15 @@ if until("the album added here, entered", lambda: any(li.get_attribute("data-ins
             served), 15)
     result(captured_in=album, photo=os.path.basename(kept.get("file", "")))
 
-# --- Reload mid-walk: nothing lost, nothing doubled.
-before = event_seqs()
+# --- Reload mid-walk: nothing lost, nothing doubled: the list shown after it begins with the
+# list shown before it, in the same order.
+before = shown_seqs()
 driver.refresh()
 until("the page back after the reload", lambda: js("return !!(window.treeline && window.treeline.seqs)"))
-until("the events of before the reload shown again", lambda: len(event_seqs()) >= len(before))
+until("the events of before the reload shown again, in order", lambda: shown_seqs()[:len(before)] == before)
+after = shown_seqs()
+check(after[:len(before)] == before and len(after) == len(set(after)),
+      f"after the reload the list begins as before it ({len(before)} rows), none twice: {after[:len(before) + 3]}")
 result(seqs_before_reload=len(before))
 
 # --- Planting: species search, can I plant here, a plan drawn.
@@ -183,24 +188,26 @@ until("an answer to can I plant here", lambda: driver.find_element(By.ID, "can-p
 result(can_plant=driver.find_element(By.ID, "can-plant-result").text.strip()[:120])
 shot("planting")
 
-# --- The walk to its end: every event in Events, once.
-last = None
-for _ in range(240):
-    state = json.loads(board.ask('{"cmd":"state"}'))
-    if last == state["seq"] and time.time() - max(gpsd_fixes.values() or [0]) > 3:
-        break
-    last = state["seq"]
-    time.sleep(1)
-journal = [json.loads(l)["seq"] for l in board.subscribe('{"cmd":"subscribe","since":0}', until_seq=last)[1:]]
+# --- The walk to its end: the Events list on screen is the journal, newest first, each once.
+# The end is known: the daemon has used the walk's last fix (and every command this script sent
+# was answered). Then a marker event: once the page shows it, whatever the page had to show
+# before it has come; the rows on screen must be the journal's events to the marker, in order.
+until(f"the daemon at the walk's last fix ({args.last_fix})",
+      lambda: (json.loads(board.ask('{"cmd":"state"}')).get("last_fix") or {}).get("time") == args.last_fix, 240)
+last = json.loads(board.ask('{"cmd":"state"}'))["seq"]
+marker = board.marker("End of the walk")
+check(marker is not None and marker["seq"] == last + 1, f"the marker after seq {last}: {marker}")
+journal = [json.loads(l) for l in board.subscribe('{"cmd":"subscribe","since":0}', until_seq=last + 1)[1:]]
+check([e["seq"] for e in journal] == list(range(1, last + 2)), f"the journal over the socket: seqs 1..{last + 1}")
 tab("events")
-until("every event of the journal in Events", lambda: sorted(set(event_seqs())) == journal, 20)
-seqs = event_seqs()
-check(len(seqs) == len(set(seqs)), f"no event shown twice: {len(seqs)} shown, {len(set(seqs))} different")
-check(sorted(set(seqs)) == journal, f"Events has every seq 1..{last}: missing {sorted(set(journal) - set(seqs))[:20]}")
+until("the marker at the top of Events", lambda: (js(EVENT_ROWS_JS) or [{}])[0].get("seq") == f"#{last + 1}", 20)
+rows = js(EVENT_ROWS_JS)
+problem = rows_problem(rows, journal)
+check(problem is None, f"Events on screen is the journal, newest first, each once: {problem}")
 shot("events")
 tab("plants")
 shot("plants")
-result(events_shown=len(seqs), journal_events=len(journal))
+result(events_shown=len(rows), journal_events=len(journal))
 
 # --- The position: each gpsd fix the page showed, within 2 s of gpsd giving it.
 shown = {p["time"]: p["shownAt"] / 1000 for p in positions_log()}

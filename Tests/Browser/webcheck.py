@@ -27,6 +27,7 @@ def arguments(extra=None):
     p.add_argument("--pid", type=int, default=0, help="treelined's pid (memory figures)")
     p.add_argument("--gpsd-port", type=int, default=0)
     p.add_argument("--shots", default="out/web", help="where screenshots go")
+    p.add_argument("--last-fix", default=None, help="the time of the walk's last fix, as the daemon's state gives it once used")
     if extra:
         extra(p)
     return p.parse_args()
@@ -59,6 +60,33 @@ class Checks:
             print(f"{len(self.failures)} check(s) failed", file=sys.stderr)
             sys.exit(1)
         sys.exit(0)
+
+
+# The Events list as the page shows it, newest first: each row's seq, type and name as displayed
+# (the DOM's rendered text), and whether the row is on screen (rendered, not filtered out).
+EVENT_ROWS_JS = """
+return [...document.querySelectorAll('#events-list > li')].map(li => ({
+  seq: li.querySelector('.seq').innerText, type: li.querySelector('.type').innerText,
+  name: li.querySelector('.name').innerText, shown: !li.hidden && li.checkVisibility()}));
+"""
+
+
+def expected_row(event):
+    """What the Events list shows for a journal event (a parsed EVENT line)."""
+    feature = event.get("feature") or {}
+    name = event.get("name") or (feature.get("properties") or {}).get("name") or event.get("region") or ""
+    return {"seq": f"#{event['seq']}", "type": event["type"].replace("_", " "), "name": name, "shown": True}
+
+
+def rows_problem(rows, events):
+    """Where the on-screen rows differ from the journal's events shown newest first (None: they
+    are the same rows, in that order)."""
+    want = [expected_row(e) for e in reversed(events)]
+    if rows == want:
+        return None
+    k = next((k for k, (a, b) in enumerate(zip(rows, want)) if a != b), min(len(rows), len(want)))
+    return (f"{len(rows)} rows for {len(want)} events; first difference at row {k}: "
+            f"{rows[k] if k < len(rows) else 'none'} shown, {want[k] if k < len(want) else 'none'} expected")
 
 
 def result(**figures):
@@ -126,8 +154,9 @@ class Board:
                 pass
         return lines
 
-    def events(self, query="since=0", headers=None, until_seq=None, timeout=30, token=True):
-        """Server-Sent Events from /api/events: (status, [(id, event, data)]) up to `until_seq`."""
+    def events(self, query="since=0", headers=None, until_seq=None, timeout=30, token=True, opened=None):
+        """Server-Sent Events from /api/events: (status, [(id, event, data)]) up to `until_seq`.
+        `opened` (a threading.Event) is set once the first message (SUBSCRIBED) has come."""
         h = dict(headers or {})
         if token:
             h["Authorization"] = "Bearer " + self.token
@@ -154,6 +183,8 @@ class Board:
                 if line == "":
                     if data:
                         got.append((ident, event or "message", "\n".join(data)))
+                        if opened is not None:
+                            opened.set()
                         o = json.loads(data[0])
                         if until_seq is not None and o.get("class") == "EVENT" and o["seq"] >= until_seq:
                             break
@@ -168,6 +199,12 @@ class Board:
         finally:
             c.close()
         return 200, got
+
+    def marker(self, name="End marker"):
+        """Adds an album over the socket: an event known to come after everything before it.
+        Its EVENT (seq, type, region, name), or None when refused."""
+        o = json.loads(self.ask(json.dumps({"cmd": "add_region", "kind": "album", "name": name, "at": [40.1, -8.2]})))
+        return o if o.get("type") == "region_added" else None
 
     def treeline(self, *args):
         r = subprocess.run([self.args.treeline, *args, "--socket", self.args.socket], capture_output=True, text=True, timeout=30)

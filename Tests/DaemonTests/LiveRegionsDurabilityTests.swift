@@ -6,10 +6,12 @@ import Glibc
 #endif
 
 extension Daemon {
-    /// 200 `add_region` / `remove_region` calls while the daemon is SIGKILLed at random moments:
+    /// 650 `add_region` / `remove_region` calls while the daemon is SIGKILLed at random moments:
     /// after each restart every answered change is there, an unanswered one is wholly there
-    /// (region and event) or wholly absent, and no seq is given twice.
-    @Test func killedDuringTwoHundredRegionChangesItKeepsEveryAnsweredOne() async throws {
+    /// (region and event) or wholly absent. The journal, read from seq 0 (657 events and more:
+    /// past the catch-up's page of 256 twice), is seq 1 to the last, each once and in order, each
+    /// answered change's event as its answer said, and it rebuilds the user layer in its order.
+    @Test func killedDuringSixHundredFiftyRegionChangesItKeepsEveryAnsweredOne() async throws {
         // No gpsd: changes placed with "at" need no fix.
         let daemon = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
         defer { daemon.finish() }
@@ -21,7 +23,10 @@ extension Daemon {
         var client = try daemon.client().0
         var k = 0
         var killedLast = false
-        while k < 200 {
+        /// The answered changes' events, by seq, as the answers gave them.
+        var answered: [Int64: String] = [:]
+        let calls = 650
+        while k < calls {
             // Every fourth call removes the plant added two calls before; the others add one.
             let request: String, id: String, adding: Bool
             if k % 4 == 3, let victim = added.last {
@@ -33,7 +38,7 @@ extension Daemon {
             }
             // A SIGKILL now and then, from another thread, some microseconds into a call.
             let killer: Thread?
-            if Int.random(in: 0..<20, using: &rng) == 0 {
+            if Int.random(in: 0..<60, using: &rng) == 0 {
                 let delay = UInt32.random(in: 0...3_000, using: &rng)
                 let pid = daemon.pid ?? 0
                 killer = Thread { usleep(delay); kill(pid, SIGKILL) }
@@ -41,10 +46,12 @@ extension Daemon {
             } else {
                 killer = nil
             }
-            let reply = client.ask(request, timeout: 5).map { json($0) }
+            let line = client.ask(request, timeout: 5)
+            let reply = line.map { json($0) }
             if let killer { while !killer.isFinished { usleep(500) } }
             killedLast = killer != nil
             if let reply, reply["class"] as? String == "EVENT" {
+                if let seq = (reply["seq"] as? NSNumber)?.int64Value { answered[seq] = line }
                 if adding { present.insert(id); added.append(id) } else { present.remove(id); absent.insert(id); added.removeAll { $0 == id } }
                 unknown.remove(id)
             } else if let reply, reply["class"] as? String == "ERROR" {
@@ -79,28 +86,41 @@ extension Daemon {
         }
 
         // The end: the user layer is what the answers say, and the journal's region events,
-        // read from seq 0, rebuild it with every seq once.
+        // read from seq 0 to the last (then a marker, whose event must come next), rebuild it
+        // in the daemon's order with every seq once.
         let (c, _) = try daemon.client()
         let regions = json(c.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []
-        let user = Set(regions.filter { $0["layer"] as? String == "user" }.compactMap { $0["id"] as? String })
-        #expect(user == present, "in force: \(user.symmetricDifference(present))")
+        let user = regions.filter { $0["layer"] as? String == "user" }.compactMap { $0["id"] as? String }
+        #expect(Set(user) == present, "in force: \(Set(user).symmetricDifference(present))")
+        let last = (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value ?? -1
+        #expect(last > 600, "past the socket's page of 256 twice: \(last) events")
         _ = c.ask(#"{"cmd":"subscribe","since":0}"#)
         var seqs: [Int64] = []
-        var rebuilt = Set<String>()
-        while let line = c.line(timeout: 2) {
+        var journal: [Int64: String] = [:]
+        var rebuilt: [String] = []
+        var end = Int64.max
+        while let line = c.line(timeout: 10) {
             let e = json(line)
             guard let seq = (e["seq"] as? NSNumber)?.int64Value, let id = e["region"] as? String else { continue }
             seqs.append(seq)
-            if e["layer"] as? String == "user" {
-                if e["type"] as? String == "region_added" {
-                    #expect(!rebuilt.contains(id), "\(id) added twice")
-                    rebuilt.insert(id)
-                }
-                if e["type"] as? String == "region_removed" { rebuilt.remove(id) }
+            journal[seq] = line
+            if seq >= end { break }
+            if seq >= last, end == .max { end = Self.marker(daemon.socket, name: "End of the changes") }
+            guard seq <= last, e["layer"] as? String == "user" else { continue }
+            if e["type"] as? String == "region_added" {
+                #expect(!rebuilt.contains(id), "\(id) added twice")
+                rebuilt.append(id)
             }
+            if e["type"] as? String == "region_removed" { rebuilt.removeAll { $0 == id } }
         }
-        #expect(Set(seqs).count == seqs.count && seqs == seqs.sorted(), "every seq once, in order")
-        #expect(rebuilt == user, "the journal and the regions agree: \(rebuilt.symmetricDifference(user))")
-        print("200 region changes, \(kills) SIGKILLs, \(user.count) plants left, \(seqs.count) events")
+        #expect(end == last + 1, "the marker follows the last change")
+        #expect(seqs == Array(1...(last + 1)), "every seq once, in order, to the marker: \(seqs.count) events, first difference at \(Array(zip(seqs, 1...(last + 1))).firstIndex { $0 != $1 } ?? seqs.count)")
+        #expect(rebuilt == user, "the journal rebuilds the user layer in the daemon's order: \(rebuilt.count) vs \(user.count), first difference at \(Array(zip(rebuilt, user)).firstIndex { $0 != $1 } ?? -1)")
+        // Each answered change is in the journal under the seq its answer gave, as it was answered.
+        var unlike: [Int64] = []
+        for (seq, reply) in answered where reply != journal[seq] { unlike.append(seq) }
+        #expect(unlike.isEmpty, "\(unlike.count) of \(answered.count) answers unlike their journal events, e.g. seq \(unlike.min() ?? 0): \(unlike.min().map { "\(answered[$0] ?? "") vs \(journal[$0] ?? "none")" } ?? "")")
+        #expect(answered.count > calls / 2, "\(answered.count) answered changes")
+        print("\(calls) region changes, \(kills) SIGKILLs, \(user.count) plants left, \(seqs.count) events")
     }
 }

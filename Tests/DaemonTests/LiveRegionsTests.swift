@@ -37,17 +37,16 @@ extension Daemon {
             }
             let (c, _) = try daemon.client()
 
-            // A third of the way, the walker stops.
-            feeder.resume()
-            try await waitFor(within: 30) { feeder.served >= feeder.count / 3 }
-            feeder.pause()
-            var last = ""
-            try await waitFor(within: 10) {
-                let now = "\(json(c.ask(#"{"cmd":"state"}"#))["last_fix"] ?? "")"
-                defer { last = now }
-                usleep(300_000)
-                return now == last && now != "<null>" && !now.isEmpty
-            }
+            // A third of the way, the walker stops: the feed stops after an epoch's last sentence
+            // (its GST), and gpsd reports that epoch at once; the daemon's last fix is then that
+            // epoch's, a known time (not a last fix that stood still for 0.3 s).
+            let lines = try NMEAFeeder.servedLines(walk)
+            let gst = try #require(lines[(lines.count / 3)...].firstIndex { $0.hasPrefix("$GPGST,") })
+            let hhmmss = lines[gst].split(separator: ",")[1]
+            let stopTime = "2026-05-01T\(hhmmss.prefix(2)):\(hhmmss.dropFirst(2).prefix(2)):\(hhmmss.dropFirst(4).prefix(2)).000Z"
+            feeder.resume(until: gst + 1)
+            try await waitFor(within: 30) { feeder.served == gst + 1 }
+            try await waitFor(within: 10) { (json(c.ask(#"{"cmd":"state"}"#))["last_fix"] as? [String: Any])?["time"] as? String == stopTime }
             let here = json(c.ask(#"{"cmd":"state"}"#))["last_fix"] as? [String: Any] ?? [:]
             let stop = Coordinate(latitude: here["lat"] as? Double ?? 0, longitude: here["lon"] as? Double ?? 0)
 
@@ -80,7 +79,7 @@ extension Daemon {
             #expect(read { $0["region"] as? String == b && $0["type"] as? String == "water_due" } != nil)
 
             try await waitFor(within: 60) { feeder.served >= feeder.count }
-            try await waitFor(within: 10) { (json(c.ask(#"{"cmd":"state"}"#))["last_fix"] as? [String: Any])?["time"] as? String == "2026-05-01T09:22:19.000Z" }
+            try await waitFor(within: 10) { (json(c.ask(#"{"cmd":"state"}"#))["last_fix"] as? [String: Any])?["time"] as? String == walkLastFix }
             let inside = json(c.ask(#"{"cmd":"state"}"#))["inside"] as? [String] ?? []
             #expect(inside.contains(a), "still inside plant A at the end: \(inside)")
             let removed = json(c.ask(#"{"cmd":"remove_region","region":"\#(a)"}"#))
@@ -88,7 +87,11 @@ extension Daemon {
             let seqRemoved = (removed["seq"] as? NSNumber)?.int64Value ?? -1
             #expect(read { ($0["seq"] as? NSNumber)?.int64Value == seqRemoved } != nil)
             #expect(!seen.contains { $0["region"] as? String == a && $0["type"] as? String == "exit" }, "no exit for a removed region")
-            #expect(events.line(timeout: 1) == nil, "nothing after the removal")
+            // Nothing after the removal: a marker added now is the next event (and a region the
+            // stream and the daemon's list then both have).
+            let marker = Self.marker(daemon.socket)
+            let next = read { _ in true }
+            #expect((next?["seq"] as? NSNumber)?.int64Value == marker && marker == seqRemoved + 1, "nothing after the removal: \(next ?? [:])")
 
             // The stream rebuilds the list: region events give each region's Feature, waterings
             // its last watering.

@@ -43,6 +43,56 @@ extension Daemon {
         return (events, repeats, conflicts)
     }
 
+    /// The seqs of the events on `topic`, in the order they came, repeats included.
+    func arrivals(_ messages: [(topic: String, payload: String)], topic: String) -> [Int64] {
+        messages.filter { $0.topic == topic }.compactMap { (json($0.payload)["seq"] as? NSNumber)?.int64Value }
+    }
+
+    /// Adds a marker over the socket once the journal holds `after` events (the seq it must then
+    /// get), and waits until the marker's event has come on `topic`: a subscriber's messages are
+    /// then complete, a repeat or a stray seq among them. Whether it came within `within` s.
+    func markEnd(_ daemon: DaemonProcess, after: Int64, subscriber: MQTTSubscriber, topic: String, within: Double = 30,
+                 command: String? = nil) async throws -> Bool {
+        let (c, _) = try daemon.client()
+        try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == after }
+        let seq = Self.marker(daemon.socket, command: command)
+        #expect(seq == after + 1, "the marker's seq")
+        var patience = Patience()
+        while patience.waited < within {
+            if arrivals(subscriber.messages, topic: topic).contains(seq) { return true }
+            await patience.nap(0.02)
+        }
+        return false
+    }
+
+    /// Publishes `{"id":ID,"cmd":"state"}` to `<topic>/cmd` until its answer comes on
+    /// `<topic>/reply` (a command sent before the bridge has subscribed is lost: QoS 0), at most
+    /// 10 s; the answer.
+    func liveAnswer(_ broker: MosquittoProcess, _ subscriber: MQTTSubscriber, topic: String, id: String) async throws -> [String: Any]? {
+        var patience = Patience()
+        while patience.waited < 10 {
+            try mosquittoPublish(broker: broker, topic: topic + "/cmd", payload: #"{"id":"\#(id)","cmd":"state"}"#)
+            for _ in 0..<25 {
+                if let r = subscriber.messages.first(where: { $0.topic == topic + "/reply" && json($0.payload)["id"] as? String == id }) { return json(r.payload) }
+                await patience.nap(0.02)
+            }
+        }
+        return nil
+    }
+
+    /// Where `order` (seqs as they came) breaks "1 to n, each once, in order" (nil: it does not).
+    func onceInOrder(_ order: [Int64], _ n: Int64) -> String? {
+        let want = Array(1...n)
+        if order == want { return nil }
+        let k = Array(zip(order, want)).firstIndex { $0 != $1 } ?? min(order.count, want.count)
+        return "\(order.count) events for \(n) seqs, first difference at \(k): \(order[max(0, k - 3)..<min(order.count, k + 4)])"
+    }
+
+    /// The stream's steps back (a seq not above the one before it): the places where a sender
+    /// began again after a lost connection (the bridge from its acknowledged seq, the broker its
+    /// queue to a subscriber).
+    func stepsBack(_ order: [Int64]) -> Int { zip(order, order.dropFirst()).filter { $1 <= $0 }.count }
+
     /// Every event of the walk reaches a subscriber of the broker, seq 1 to N, equal to what
     /// `replay` gives; the board's status and state are retained.
     @Test func everyEventOfTheWalkReachesTheBroker() async throws {
@@ -59,6 +109,11 @@ extension Daemon {
             let (events, _, conflicts) = bySeq(got)
             #expect(events.keys.sorted() == Array(1...Int64(total)), "every seq, none missing")
             #expect(conflicts.isEmpty)
+            // The connection never dropped: each seq exactly once, in order, to a marker after the walk.
+            #expect(try await markEnd(daemon, after: Int64(total), subscriber: subscriber, topic: "treeline/board-a/events"))
+            let order = arrivals(subscriber.messages, topic: "treeline/board-a/events")
+            #expect(onceInOrder(order, Int64(total) + 1) == nil, "\(onceInOrder(order, Int64(total) + 1) ?? "")")
+            #expect(daemon.logText.components(separatedBy: "MQTT: connected").count == 2, "one connection")
             let walkEvents = events.keys.sorted().compactMap { withoutSeq(events[$0]!)?.event }
             #expect(firstDifference(walkEvents, expected) == nil, "the events replay gives")
             let messages = subscriber.messages
@@ -107,17 +162,26 @@ extension Daemon {
             }
             try await waitFor(within: 60) { feeder.served >= feeder.count }
             let total = Int(sampleRegionCount) + expected.count
-            var result = bySeq(subscriber.messages)
-            var patience = Patience()
-            while result.events.count < total, patience.waited < 60 {
-                await patience.nap(0.5)
-                result = bySeq(subscriber.messages)
-            }
-            #expect(result.events.keys.sorted() == Array(1...Int64(total)), "missing: \(Set(1...Int64(total)).subtracting(result.events.keys).sorted())")
+            // The walk journaled, then a marker: once it has come every earlier seq has.
+            #expect(try await markEnd(daemon, after: Int64(total), subscriber: subscriber, topic: "treeline/board-k/events", within: 60))
+            let result = bySeq(subscriber.messages)
+            #expect(result.events.keys.sorted() == Array(1...Int64(total) + 1), "missing: \(Set(1...Int64(total) + 1).subtracting(result.events.keys).sorted())")
             #expect(result.conflicts.isEmpty, "a repeat is the same event: \(result.conflicts)")
             let walkEvents = result.events.keys.sorted().compactMap { withoutSeq(result.events[$0]!)?.event }
             #expect(firstDifference(walkEvents, expected) == nil)
-            print("MQTT: 5 broker restarts and 5 SIGKILLs at lines \(points): \(result.events.count) events, \(result.repeats) repeats, subscriber restarted \(subscriber.runs - 1) times")
+            // Repeats by design only: each seq first comes in order; the stream steps back only
+            // where a connection was lost (each broker restart: the bridge's resend and the
+            // broker's to the subscriber; each SIGKILL: the restart after the acknowledged seq;
+            // each restart of mosquitto_sub), and the marker, after all that, comes once, last.
+            let order = arrivals(subscriber.messages, topic: "treeline/board-k/events")
+            var firsts: [Int64] = []
+            var seen = Set<Int64>()
+            for s in order where seen.insert(s).inserted { firsts.append(s) }
+            #expect(firsts == Array(1...Int64(total) + 1), "each seq first in order: \(onceInOrder(firsts, Int64(total) + 1) ?? "")")
+            let allowed = 2 * 5 + 5 + (subscriber.runs - 1)
+            #expect(stepsBack(order) <= allowed, "\(stepsBack(order)) steps back for \(allowed) lost connections: \(order)")
+            #expect(order.last == Int64(total) + 1 && order.filter { $0 == Int64(total) + 1 }.count == 1, "the marker once, last: \(order.suffix(5))")
+            print("MQTT: 5 broker restarts and 5 SIGKILLs at lines \(points): \(result.events.count) events, \(result.repeats) repeats, \(stepsBack(order)) steps back, subscriber restarted \(subscriber.runs - 1) times")
         }
     }
 
@@ -145,11 +209,12 @@ extension Daemon {
             try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == total }
             try await waitFor(within: 10) { daemon.logText.contains("cannot reach the broker") }  // the absence is logged
             try await broker.start()
-            let got = await subscriber.waitFor(count: Int(total), topic: "treeline/board-l/events", within: 60)
-            let order = got.compactMap { (json($0.payload)["seq"] as? NSNumber)?.int64Value }
-            var firsts: [Int64] = []
-            for s in order where !firsts.contains(s) { firsts.append(s) }
-            #expect(firsts == Array(1...total), "the backlog in order: \(firsts.prefix(40))")
+            _ = await subscriber.waitFor(count: Int(total), topic: "treeline/board-l/events", within: 60)
+            // Connected once, from the start of the backlog: each seq exactly once, in order, to a
+            // marker journaled after it.
+            #expect(try await markEnd(daemon, after: total, subscriber: subscriber, topic: "treeline/board-l/events"))
+            let order = arrivals(subscriber.messages, topic: "treeline/board-l/events")
+            #expect(onceInOrder(order, total + 1) == nil, "the backlog in order, each once: \(onceInOrder(order, total + 1) ?? "")")
         }
     }
 }
@@ -193,7 +258,7 @@ extension Daemon {
     /// the circle regions as waypoints.
     @Test func ownTracksPayloadsCarryEveryRequiredFieldWithItsType() async throws {
         let expected = try replayed(walk, regions: sampleRegions)
-        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["owntracks/#"])
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["owntracks/#", "treeline/board-o/events"])
         defer { subscriber.stop(); broker.finish() }
         try await withGPSD(log: walk, linesPerTick: 8, tick: 0.01) { feeder, gpsd in
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
@@ -207,7 +272,12 @@ extension Daemon {
                 return ["plant", "album"].contains(j["kind"] as? String ?? "") && ["enter", "exit"].contains(j["type"] as? String ?? "")
             }
             _ = await subscriber.waitFor(count: transitions.count, topic: "owntracks/crew/board-o/event", within: 30)
-            try await Task.sleep(for: .seconds(2))
+            // The bridge publishes each event's transition as it publishes the event: once a marker
+            // journaled after the walk has come, every transition of the walk has. The marker is a
+            // reforestation area far away: no transition, no waypoint of its own.
+            let area = #"{"type":"Feature","properties":{"id":"marker-area","kind":"reforestation","name":"Marker","species":["Quercus robur"]},"geometry":{"type":"Polygon","coordinates":[[[-8.30,40.30],[-8.29,40.30],[-8.29,40.31],[-8.30,40.30]]]}}"#
+            #expect(try await markEnd(daemon, after: sampleRegionCount + Int64(expected.count), subscriber: subscriber, topic: "treeline/board-o/events",
+                                      command: #"{"cmd":"add_region","feature":\#(area)}"#))
             let messages = subscriber.messages
 
             let locations = messages.filter { $0.topic == "owntracks/crew/board-o" }.map { json($0.payload) }
@@ -267,9 +337,14 @@ extension Daemon {
                     }
                     let total = Int(sampleRegionCount) + expected.count + 1  // the fleet's album too
                     for k in 1...3 {
-                        let got = await subscriber.waitFor(count: total, topic: "treeline/board-\(k)/events", within: 60)
+                        let topic = "treeline/board-\(k)/events"
+                        let got = await subscriber.waitFor(count: total, topic: topic, within: 60)
                         let events = bySeq(got).events
                         #expect(events.count == total, "board-\(k): \(events.count) events")
+                        // Each seq exactly once, in order, to a marker after the walk.
+                        #expect(try await markEnd(boards[k - 1], after: Int64(total), subscriber: subscriber, topic: topic))
+                        let order = arrivals(subscriber.messages, topic: topic)
+                        #expect(onceInOrder(order, Int64(total) + 1) == nil, "board-\(k): \(onceInOrder(order, Int64(total) + 1) ?? "")")
                         #expect(events.values.contains { $0.contains(#""region":"fleet-album""#) && $0.contains("region_added") }, "board-\(k)")
                         let walkEvents = events.keys.sorted().compactMap { withoutSeq(events[$0]!)?.event }
                         #expect(firstDifference(walkEvents, expected) == nil, "board-\(k)")
@@ -381,6 +456,7 @@ extension Daemon {
             defer { daemon.finish() }
             try connect(daemon, to: broker, clientID: "board-r", extra: "  commands: [add_region, state]\n")
             let notice = "a retained message on treeline/board-r/cmd is not run"
+            var markers = 0
             for run in 1...2 {
                 try await daemon.start()
                 try await waitFor(within: 10) { daemon.logText.components(separatedBy: notice).count == run + 1 }
@@ -388,17 +464,25 @@ extension Daemon {
                     broker.stop()
                     try await broker.start()
                     try await waitFor(within: 20) { daemon.logText.components(separatedBy: "MQTT: connected").count == 3 }
-                    try await Task.sleep(for: .milliseconds(500))
                 }
-                #expect(daemon.logText.components(separatedBy: notice).count == run + 1, "once per topic and run: \(daemon.logText)")
+                // A live command after the (re)subscription, answered: the retained one, sent
+                // to the bridge when it subscribed, was handled before it.
+                markers += 1
+                #expect(try await liveAnswer(broker, subscriber, topic: "treeline/board-r", id: "marker-\(markers)") != nil, "a live command is answered")
+                #expect(daemon.logText.components(separatedBy: notice).count == run + 1, "once per topic and run: \(daemon.logText.suffix(1500))")
                 #expect(!(try regionNames(daemon)).contains("Retained plant"))
-                #expect(!subscriber.messages.contains { $0.topic == "treeline/board-r/reply" }, "no answer: it did not run")
+                let answered = subscriber.messages.filter { $0.topic == "treeline/board-r/reply" }.map { json($0.payload)["id"] as? String ?? "?" }
+                #expect(answered.allSatisfy { $0.hasPrefix("marker-") }, "no answer but the markers': the retained one did not run: \(answered)")
                 #expect(!subscriber.messages.contains { $0.topic == "treeline/board-r/events" && $0.payload.contains("Retained plant") }, "nothing journaled")
                 if run == 1 { #expect(daemon.terminate()?.status == 0) }
             }
             // The same command sent live runs: the topic and the command are taken.
             try mosquittoPublish(broker: broker, topic: "treeline/board-r/cmd", payload: retained.replacingOccurrences(of: "r1", with: "live-1"))
-            let reply = await subscriber.waitFor(count: 1, topic: "treeline/board-r/reply", within: 10).first.map { json($0.payload) } ?? [:]
+            var patience = Patience()
+            while !subscriber.messages.contains(where: { $0.topic == "treeline/board-r/reply" && json($0.payload)["id"] as? String == "live-1" }), patience.waited < 10 {
+                await patience.nap(0.02)
+            }
+            let reply = subscriber.messages.filter { $0.topic == "treeline/board-r/reply" }.map { json($0.payload) }.first { $0["id"] as? String == "live-1" } ?? [:]
             #expect(reply["id"] as? String == "live-1" && reply["class"] as? String != "ERROR", "\(reply)")
             #expect(try regionNames(daemon).filter { $0 == "Retained plant" }.count == 1)
         }
@@ -422,9 +506,11 @@ extension Daemon {
                 _ = await subscriber.waitFor(count: k, within: 10)
             }
             #expect(daemon.terminate()?.status == 0)
+            let subscribed = broker.runLogText.components(separatedBy: "Sending SUBACK to board-i").count
             try await daemon.start()
             try await waitFor(within: 10) { daemon.logText.components(separatedBy: "MQTT: connected").count == 3 }
-            try await Task.sleep(for: .milliseconds(300))
+            // Subscribed again (the broker acknowledged it) before the command is sent.
+            try await waitFor(within: 10) { broker.runLogText.components(separatedBy: "Sending SUBACK to board-i").count > subscribed }
             try mosquittoPublish(broker: broker, topic: "treeline/board-i/cmd", payload: command)
             let replies = await subscriber.waitFor(count: 3, within: 10).map(\.payload)
             #expect(replies.count == 3, "\(replies)")
@@ -433,7 +519,9 @@ extension Daemon {
             #expect(try regionNames(daemon).filter { $0 == "Once" }.count == 1, "run once")
             // A different id runs.
             try mosquittoPublish(broker: broker, topic: "treeline/board-i/cmd", payload: command.replacingOccurrences(of: "add-once-1", with: "add-once-2"))
-            _ = await subscriber.waitFor(count: 4, within: 10)
+            // Its answer is the fourth, after the three of the first id: one answer per command sent.
+            let all = await subscriber.waitFor(count: 4, within: 10).map { json($0.payload)["id"] as? String ?? "?" }
+            #expect(all == ["add-once-1", "add-once-1", "add-once-1", "add-once-2"], "\(all)")
             #expect(try regionNames(daemon).filter { $0 == "Once" }.count == 2)
         }
     }
@@ -465,11 +553,15 @@ extension Daemon {
             try connect(daemon, to: broker, clientID: "board-n")
             try await daemon.start()
             try await waitFor(within: 10) { daemon.logText.contains("MQTT: connected") }
-            try await Task.sleep(for: .milliseconds(300))
-            try mosquittoPublish(broker: broker, topic: "treeline/board-n/cmd", payload: #"{"id":"n1","cmd":"state"}"#)
-            try await Task.sleep(for: .seconds(1))
-            #expect(!subscriber.messages.contains { $0.topic == "treeline/board-n/reply" }, "no command topic without mqtt.commands")
+            // On connecting the bridge unsubscribes each topic it does not take (an earlier run's
+            // session may hold it): the three, acknowledged, settle its subscriptions.
+            try await waitFor(within: 10) { broker.runLogText.components(separatedBy: "Sending UNSUBACK to board-n").count == 4 }
             #expect(!broker.runLogText.contains("board-n 0 treeline/board-n/cmd"), "not subscribed")
+            try mosquittoPublish(broker: broker, topic: "treeline/board-n/cmd", payload: #"{"id":"n1","cmd":"state"}"#)
+            #expect(broker.runLogText.contains("'treeline/board-n/cmd'"), "the broker took the command")
+            #expect(!broker.runLogText.split(separator: "\n").contains { $0.contains("Sending PUBLISH to board-n") && $0.contains("'treeline/board-n/cmd'") },
+                    "the broker sent the command to no one: the board has no command topic without mqtt.commands")
+            #expect(!subscriber.messages.contains { $0.topic == "treeline/board-n/reply" }, "no command topic without mqtt.commands")
         }
     }
 
@@ -501,7 +593,8 @@ extension Daemon {
             try mosquittoPublish(broker: broker, topic: "treeline/board-acl/cmd", payload: command("operator"), username: "operator", password: users["operator"])
             let reply = await watcher.waitFor(count: 1, topic: "treeline/board-acl/reply", within: 10)
             #expect(reply.count == 1 && json(reply.first?.payload)["id"] as? String == "operator", "\(reply)")
-            try await Task.sleep(for: .milliseconds(500))
+            // The others were published before the operator's, and the board answers in order:
+            // had one reached it, its answer would have come first.
             #expect(watcher.messages.filter { $0.topic == "treeline/board-acl/reply" }.count == 1, "only the operator's command was answered")
             let names = try regionNames(daemon)
             #expect(names.contains("By operator") && !names.contains { $0.hasPrefix("By viewer") || $0.hasPrefix("By board-other") }, "\(names)")

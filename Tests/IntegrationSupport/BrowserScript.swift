@@ -22,6 +22,8 @@ public final class BrowserScript: Sendable {
     private let process: Process
     private let output = Shared<[String]>([])
     private let errors = Shared<String>("")
+    /// Pipes read to their end (2: standard output and error).
+    private let ended = Shared<Int>(0)
 
     /// Starts `Tests/Browser/<name>.py` with `arguments`; `artefacts` is where it may leave
     /// screenshots.
@@ -38,11 +40,11 @@ public final class BrowserScript: Sendable {
         p.standardOutput = out
         p.standardError = err
         process = p
-        let output = self.output, errors = self.errors
+        let output = self.output, errors = self.errors, ended = self.ended
         let pending = Shared<String>("")
         out.fileHandleForReading.readabilityHandler = { h in
             let data = h.availableData
-            if data.isEmpty { h.readabilityHandler = nil; return }
+            if data.isEmpty { h.readabilityHandler = nil; ended.withLock { $0 += 1 }; return }
             let complete: [String] = pending.withLock { rest in
                 rest += String(decoding: data, as: UTF8.self)
                 var lines = rest.components(separatedBy: "\n")
@@ -53,7 +55,7 @@ public final class BrowserScript: Sendable {
         }
         err.fileHandleForReading.readabilityHandler = { h in
             let data = h.availableData
-            if data.isEmpty { h.readabilityHandler = nil; return }
+            if data.isEmpty { h.readabilityHandler = nil; ended.withLock { $0 += 1 }; return }
             errors.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try launchWithSignalsUnblocked(p)
@@ -80,7 +82,10 @@ public final class BrowserScript: Sendable {
             process.waitUntilExit()
             errors.withLock { $0 += "\n(killed after \(Int(timeout)) s)" }
         }
-        try? await Task.sleep(for: .milliseconds(200))  // the pipes' last bytes
+        // The pipes' last bytes: read to their end (at most 5 s more: a child of the script may
+        // hold them open).
+        var drained = Patience()
+        while ended.withLock({ $0 }) < 2, drained.waited < 5 { await drained.nap(0.01) }
         var results: [String: Any] = [:]
         for line in output.withLock({ $0 }) where line.hasPrefix("RESULT ") {
             if let data = line.dropFirst(7).data(using: .utf8), let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {

@@ -91,6 +91,17 @@ public final class NMEAFeeder: Sendable {
     }
     /// Serves until `line` lines are out (never part of a tick beyond), then waits for `resume`.
     public func pause(atLine line: Int) { state.pauseAt.store(line, ordering: .releasing) }
+    /// Serves on after `pause` until `line` lines are out, then waits for `resume`.
+    public func resume(until line: Int) {
+        state.pauseAt.store(line, ordering: .releasing)
+        state.paused.store(false, ordering: .releasing)
+    }
+
+    /// The log's lines as served (comments left out), for a test to pick where to pause.
+    public static func servedLines(_ log: URL) throws -> [String] {
+        try String(contentsOf: log, encoding: .utf8).split(whereSeparator: \.isNewline)
+            .filter { !$0.hasPrefix("#") }.map(String.init)
+    }
 
     /// Goes back `lines` lines: they are served again, as from a receiver whose data a client
     /// missed being offered once more.

@@ -44,10 +44,13 @@ import Protocol
         }
     }
 
-    /// The items until nothing is ready within `quiet` (the stream itself waits for ever).
-    func drain(_ stream: EventStream, count: Int) async -> [String] {
+    /// The first `count` items, each within `timeout` seconds (the stream itself waits for ever):
+    /// if one does not come in time the stream is closed (which ends the pending `next`) and what
+    /// came is returned, short, for the caller's comparison to fail on.
+    func drain(_ stream: EventStream, count: Int, timeout: Double = 10) async -> [String] {
         var out: [String] = []
-        while out.count < count, let item = await stream.next() {
+        while out.count < count {
+            guard let item = await next(stream, timeout: timeout) else { break }
             switch item {
             case .line(let b): out.append(String(buffer: b))
             case .event(let seq, _): out.append("#\(seq)")
@@ -56,6 +59,26 @@ import Protocol
             }
         }
         return out
+    }
+
+    /// The stream's next item, or nil at its end or when none comes within `timeout` seconds
+    /// (the stream is then closed: its pending `next` returns and the test goes on).
+    func next(_ stream: EventStream, timeout: Double) async -> EventStream.Item? {
+        let first = FirstOf()
+        return await withCheckedContinuation { (done: CheckedContinuation<EventStream.Item?, Never>) in
+            first.set(done)
+            Task {
+                let item = await stream.next()
+                first.resume(item)
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(timeout))
+                if first.resume(nil) {
+                    Issue.record("no item within \(timeout) s")
+                    stream.close()
+                }
+            }
+        }
     }
 
     @Test func theJournalThenLiveEventsWithoutAGapOrARepeat() async throws {
@@ -127,6 +150,28 @@ import Protocol
         #expect((try? ahead.get()) == nil)
         if case .failure(let e) = ahead { #expect(e.message.hasPrefix("since 9 is after the last event, 3")) }
         #expect(hub.count == 0)
+    }
+}
+
+/// Resumes a continuation once, with whichever result comes first.
+final class FirstOf: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<EventStream.Item?, Never>?
+    private var done = false
+
+    func set(_ c: CheckedContinuation<EventStream.Item?, Never>) { lock.withLock { continuation = c } }
+
+    /// Whether this call was the first (and so resumed it).
+    @discardableResult
+    func resume(_ item: EventStream.Item?) -> Bool {
+        let c: CheckedContinuation<EventStream.Item?, Never>? = lock.withLock {
+            guard !done else { return nil }
+            done = true
+            defer { continuation = nil }
+            return continuation
+        }
+        c?.resume(returning: item)
+        return c != nil
     }
 }
 
