@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Geo
+import Protocol
 
 extension Treeline {
     struct Albums: ParsableCommand {
@@ -24,15 +26,14 @@ extension Treeline {
             @Flag(help: "Print the daemon's JSON (REGIONS) instead of a table.") var json = false
 
             func run() throws {
-                let reply = try connection.ask(["cmd": "regions"])
+                let reply = try connection.ask(.regions(geometry: false))
                 if json { print(reply.text); return }
-                let albums = (reply.json["regions"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "album" }
+                let albums = try SocketOptions.read(reply, as: RegionsReply.self).regions.filter { $0.kind == "album" }
                 guard !albums.isEmpty else { print("no albums: add one with `treeline albums add NAME`"); return }
                 var rows = [["ID", "NAME", "RADIUS", "DISTANCE", "CAPTURE"]]
                 for a in albums {
-                    let d = a["distance_m"] as? Double
-                    rows.append([a["id"] as? String ?? "", a["name"] as? String ?? "",
-                                 (a["radius_m"] as? Double).map { HumanText.distance($0) } ?? "polygon",
+                    let d = a.distance
+                    rows.append([a.id, a.name, a.radius.map { HumanText.distance($0) } ?? "polygon",
                                  d.map { $0 >= 0 ? "inside" : HumanText.distance($0) } ?? "no fix",
                                  d.map { $0 >= 0 ? "allowed" : "locked" } ?? "locked (no fix)"])
                 }
@@ -50,12 +51,10 @@ extension Treeline {
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
-                var r: [String: Any] = ["cmd": "add_region", "kind": "album", "name": name, "radius_m": radius]
-                if let at { r["at"] = try HumanText.coordinate(at, option: "--at") }
-                if let note { r["note"] = note }
-                if let id { r["id"] = id }
-                let reply = try connection.ask(r)
-                print("added album \(reply.json["region"] as? String ?? "?") (\(name)), \(HumanText.distance(radius)) around: seq \(reply.json["seq"] ?? "?")")
+                let place = try at.map { try HumanText.coordinate($0, option: "--at") }.map { Coordinate(latitude: $0[0], longitude: $0[1]) }
+                let added = try connection.ask(.addRegion(.short(ShortRegion(kind: .album, id: id, name: name, radius: radius, at: place, note: note))),
+                                               as: EventReply.self)
+                print("added album \(added.region ?? "?") (\(name)), \(HumanText.distance(radius)) around: seq \(added.seq)")
             }
         }
 
@@ -65,8 +64,7 @@ extension Treeline {
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
-                let reply = try connection.ask(["cmd": "remove_region", "region": id])
-                print("removed \(id): seq \(reply.json["seq"] ?? "?")")
+                print("removed \(id): seq \(try connection.ask(.removeRegion(id: id), as: EventReply.self).seq)")
             }
         }
     }
@@ -89,14 +87,10 @@ extension Treeline {
         @OptionGroup var connection: SocketOptions
 
         func run() throws {
-            var r: [String: Any] = ["cmd": "capture", "album": album]
-            if let file { r["file"] = file }
-            if let note { r["note"] = note }
-            let reply = try connection.ask(r)
-            guard reply.json["recorded"] as? Bool == true, let c = reply.json["capture"] as? [String: Any] else {
-                throw UserError("not recorded: \(reply.json["reason"] as? String ?? reply.text)")
-            }
-            print("capture #\(c["id"] ?? "?") recorded in \(album) at \(HumanText.time(c["time"] as? String))")
+            let reply = try connection.ask(.capture(album: album, file: file, note: note))
+            let answer = try SocketOptions.read(reply, as: CaptureReply.self)
+            guard answer.recorded, let c = answer.capture else { throw UserError("not recorded: \(answer.reason ?? reply.text)") }
+            print("capture #\(c.id) recorded in \(album) at \(HumanText.time(c.time.iso8601))")
         }
     }
 
@@ -107,16 +101,14 @@ extension Treeline {
         @Flag(help: "Print the daemon's JSON (CAPTURES) instead of a table.") var json = false
 
         func run() throws {
-            var r: [String: Any] = ["cmd": "captures"]
-            if let album { r["album"] = album }
-            let reply = try connection.ask(r)
+            let reply = try connection.ask(.captures(album: album))
             if json { print(reply.text); return }
-            let list = reply.json["captures"] as? [[String: Any]] ?? []
+            let list = try SocketOptions.read(reply, as: CapturesReply.self).captures
             guard !list.isEmpty else { print("no captures"); return }
             var rows = [["#", "ALBUM", "TIME", "LAT", "LON", "FILE", "NOTE"]]
             for c in list {
-                rows.append(["\(c["id"] ?? "")", c["album"] as? String ?? "", HumanText.time(c["time"] as? String),
-                             "\(c["lat"] ?? "")", "\(c["lon"] ?? "")", c["file"] as? String ?? "", c["note"] as? String ?? ""])
+                rows.append(["\(c.id)", c.album, HumanText.time(c.time.iso8601), "\(c.coordinate.latitude)", "\(c.coordinate.longitude)", c.file ?? "",
+                             c.note ?? ""])
             }
             print(HumanText.table(rows))
         }

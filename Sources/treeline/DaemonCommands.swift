@@ -2,6 +2,7 @@ import ArgumentParser
 import Config
 import Foundation
 import Loading
+import Protocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,6 +46,14 @@ extension Treeline {
             if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         }
 
+        /// The filter of the options: each list as given, comma-separated.
+        var filter: EventFilter {
+            func list(_ s: String?) -> Set<String>? {
+                s.map { Set($0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }) }
+            }
+            return EventFilter(kinds: list(kinds), regions: list(regions), types: list(types))
+        }
+
         func run() throws {
             signal(SIGPIPE, SIG_IGN)
             let out = ByteWriter(fd: 1)
@@ -65,34 +74,26 @@ extension Treeline {
                 }
                 connectedOnce = true
                 delay = 0.1
-                var request = #"{"cmd":"subscribe""#
-                for (key, list) in [("kinds", kinds), ("regions", regions), ("types", types)] {
-                    guard let list else { continue }
-                    let items = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-                    let data = try JSONSerialization.data(withJSONObject: items)
-                    request += ",\"\(key)\":" + String(decoding: data, as: UTF8.self)
-                }
-                if let last { request += ",\"since\":\(last)" }
-                request += "}"
-                try c.send(request)
-                while let (text, json) = c.object() {
-                    switch json["class"] as? String {
-                    case "EVENT":
-                        if let seq = (json["seq"] as? NSNumber)?.int64Value { last = seq }
-                        out.write(text + "\n")
+                try c.send(.subscribe(Protocol.Subscribe(filter: filter, since: last)))
+                while let line = c.object() {
+                    switch line.className {
+                    case EventReply.replyClass:
+                        if let seq = (try? line.decoded(as: EventReply.self))?.seq { last = seq }
+                        out.write(line.text + "\n")
                         out.flush()
                         printed += 1
                         if let count, printed >= count { return }
-                    case "SUBSCRIBED":
-                        if last == nil, let s = (json["since"] as? NSNumber)?.int64Value { last = s }
-                    case "ERROR":
-                        if json["lagged"] as? Bool == true {
+                    case Subscribed.replyClass:
+                        if last == nil, let s = try? line.decoded(as: Subscribed.self) { last = s.since }
+                    case ErrorReply.replyClass:
+                        let e = try? line.decoded(as: ErrorReply.self)
+                        if e?.lagged == true {
                             FileHandle.standardError.write(Data("treeline subscribe: dropped for not reading fast enough; resuming after seq \(last ?? 0)\n".utf8))
-                        } else if let pruned = (json["pruned_through"] as? NSNumber)?.int64Value {
+                        } else if let pruned = e?.prunedThrough {
                             // Said, and the rest follows: the events that remain are printed.
                             FileHandle.standardError.write(Data("treeline subscribe: the journal's events up to seq \(pruned) were pruned (journal: keep_days) but for the region events of regions in force; the rest follows\n".utf8))
                         } else {
-                            throw UserError("treelined: \(json["message"] as? String ?? text)")
+                            throw UserError("treelined: \(e?.message ?? line.text)")
                         }
                     default:
                         break
@@ -124,12 +125,7 @@ extension Treeline {
         @OptionGroup var connection: SocketOptions
 
         func run() throws {
-            let (c, _) = try connection.connect()
-            let data = try JSONSerialization.data(withJSONObject: ["cmd": "water", "plant": plant])
-            try c.send(String(decoding: data, as: UTF8.self))
-            guard let reply = c.object() else { throw UserError("treelined closed the connection without an answer") }
-            if reply.json["class"] as? String == "ERROR" { throw UserError("treelined: \(reply.json["message"] as? String ?? reply.text)") }
-            print(reply.text)
+            print(try connection.ask(.water(plant: plant)).text)
         }
     }
 }
@@ -150,11 +146,7 @@ extension Treeline {
         var regions = false
 
         func run() throws {
-            let (c, _) = try connection.connect()
-            try c.send(regions ? #"{"cmd":"regions"}"# : #"{"cmd":"state"}"#)
-            guard let reply = c.object() else { throw UserError("treelined closed the connection without an answer") }
-            if reply.json["class"] as? String == "ERROR" { throw UserError("treelined: \(reply.json["message"] as? String ?? reply.text)") }
-            print(reply.text)
+            print(try connection.ask(regions ? .regions(geometry: false) : .state).text)
         }
     }
 }

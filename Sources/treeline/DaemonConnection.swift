@@ -1,7 +1,5 @@
-import ArgumentParser
-import Config
 import Foundation
-import Loading
+import Protocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,8 +48,9 @@ final class DaemonConnection {
         return "cannot connect to treelined at \(path): \(why) — is it running (systemctl status treelined)? Another socket: --socket PATH"
     }
 
-    func send(_ json: String) throws {
-        let bytes = Array((json + "\n").utf8)
+    /// Sends `command` as its JSON line.
+    func send(_ command: Command) throws {
+        let bytes = command.json + [0x0A]
         var at = 0
         while at < bytes.count {
             let n = bytes[at...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -79,10 +78,7 @@ final class DaemonConnection {
         }
     }
 
-    /// The next line as a JSON object, with its text.
-    func object() -> (text: String, json: [String: Any])? {
-        guard let l = line() else { return nil }
-        let json = (try? JSONSerialization.jsonObject(with: Data(l))) as? [String: Any] ?? [:]
-        return (String(decoding: l, as: UTF8.self), json)
-    }
+    /// The next line, with its JSON (`JSONDocument`'s reading); nil when the daemon closed the
+    /// connection.
+    func object() -> ReplyLine? { line().map(ReplyLine.init) }
 }

@@ -3,6 +3,7 @@ import Config
 import Foundation
 import Geo
 import Loading
+import Protocol
 import Rules
 import Store
 import JSON
@@ -96,10 +97,11 @@ extension Treeline {
                     rules.check(at: c, species: species, area: area, trees: trees)
                 }
             }
-            var json: [UInt8] = Array("{\"class\":\"PLANT\"".utf8)
-            if let tree { json.append(contentsOf: ",\"tree\":\(tree.id)".utf8) }
-            verdict.appendJSONFields(species: latin, to: &json)
-            json.append(UInt8(ascii: "}"))
+            let json = JSONWriter.object { o in
+                o.member("class", "PLANT")
+                if let tree { o.member("tree", tree.id) }
+                verdict.writeMembers(species: latin, to: &o)
+            }
             let out = String(decoding: json, as: UTF8.self)
             print(out)
             if let r = verdict.refusal {
@@ -163,12 +165,11 @@ extension Treeline.Trees {
         @OptionGroup var connection: SocketOptions
 
         func run() throws {
-            try Self.removed(connection.ask(["cmd": "remove_tree", "tree": id]))
+            Self.removed(try connection.ask(.removeTree(id: id), as: TreeRemovedReply.self).tree)
         }
 
-        static func removed(_ reply: (text: String, json: [String: Any])) {
-            let t = reply.json["tree"] as? [String: Any] ?? [:]
-            print("removed tree #\(t["id"] ?? "?") (\(t["species"] as? String ?? "?") in \(t["area"] as? String ?? "?"), planted \(HumanText.time(t["planted"] as? String)))")
+        static func removed(_ t: TreeRecord) {
+            print("removed tree #\(t.id) (\(t.species) in \(t.area), planted \(HumanText.time(t.planted?.iso8601)))")
         }
     }
 
@@ -177,7 +178,7 @@ extension Treeline.Trees {
         @OptionGroup var connection: SocketOptions
 
         func run() throws {
-            try Remove.removed(connection.ask(["cmd": "undo_tree"]))
+            Remove.removed(try connection.ask(.removeTree(id: nil), as: TreeRemovedReply.self).tree)
         }
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Geo
+import Protocol
 
 extension Treeline {
     struct Plants: ParsableCommand {
@@ -26,23 +28,19 @@ extension Treeline {
             @Flag(help: "Print the daemon's JSON (REGIONS) instead of a table.") var json = false
 
             func run() throws {
-                let reply = try connection.ask(["cmd": "regions"])
+                let reply = try connection.ask(.regions(geometry: false))
                 if json { print(reply.text); return }
-                let plants = (reply.json["regions"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "plant" }
+                let plants = try SocketOptions.read(reply, as: RegionsReply.self).regions.filter { $0.kind == "plant" }
                 guard !plants.isEmpty else { print("no plants: add one with `treeline plants add NAME --every 3d`"); return }
                 // Due now first, then by how soon.
-                let sorted = plants.sorted { a, b in
-                    let da = (a["due"] as? Bool ?? false) ? Int.min : (a["due_in_s"] as? Int ?? Int.max)
-                    let db = (b["due"] as? Bool ?? false) ? Int.min : (b["due_in_s"] as? Int ?? Int.max)
-                    return da != db ? da < db : (a["id"] as? String ?? "") < (b["id"] as? String ?? "")
-                }
+                func soon(_ p: RegionStatus) -> Int64 { p.due == true ? Int64.min : (p.dueIn ?? Int64.max) }
+                let sorted = plants.sorted { a, b in soon(a) != soon(b) ? soon(a) < soon(b) : a.id < b.id }
                 var rows = [["ID", "NAME", "DISTANCE", "EVERY", "LAST WATERED", "NEXT"]]
                 for p in sorted {
                     let next: String
-                    if p["last_watered"] == nil { next = "due now (never watered)" } else if let s = p["due_in_s"] as? Int { next = HumanText.countdown(seconds: s) } else { next = "?" }
-                    rows.append([p["id"] as? String ?? "", p["name"] as? String ?? "",
-                                 (p["distance_m"] as? Double).map { d in d >= 0 ? "here" : HumanText.distance(d) } ?? "no fix",
-                                 "\(p["interval_days"] as? Int ?? 0) d", HumanText.time(p["last_watered"] as? String), next])
+                    if p.lastWatered == nil { next = "due now (never watered)" } else if let s = p.dueIn { next = HumanText.countdown(seconds: Int(s)) } else { next = "?" }
+                    rows.append([p.id, p.name, p.distance.map { d in d >= 0 ? "here" : HumanText.distance(d) } ?? "no fix",
+                                 "\(p.intervalDays ?? 0) d", HumanText.time(p.lastWatered?.iso8601), next])
                 }
                 print(HumanText.table(rows))
             }
@@ -59,15 +57,11 @@ extension Treeline {
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
-                var r: [String: Any] = ["cmd": "add_region", "kind": "plant", "name": name,
-                                        "interval_days": try HumanText.days(every, option: "--every")]
-                if let at { r["at"] = try HumanText.coordinate(at, option: "--at") }
-                if let note { r["note"] = note }
-                if let id { r["id"] = id }
-                if let radius { r["radius_m"] = radius }
-                let reply = try connection.ask(r)
-                let id = reply.json["region"] as? String ?? "?"
-                print("added plant \(id) (\(name)), watered every \(r["interval_days"]!) d, due now: seq \(reply.json["seq"] ?? "?")")
+                let days = try HumanText.days(every, option: "--every")
+                let place = try at.map { try HumanText.coordinate($0, option: "--at") }.map { Coordinate(latitude: $0[0], longitude: $0[1]) }
+                let added = try connection.ask(.addRegion(.short(ShortRegion(kind: .plant, id: id, name: name, intervalDays: days, radius: radius,
+                                                                             at: place, note: note))), as: EventReply.self)
+                print("added plant \(added.region ?? "?") (\(name)), watered every \(days) d, due now: seq \(added.seq)")
             }
         }
 
@@ -77,8 +71,7 @@ extension Treeline {
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
-                let reply = try connection.ask(["cmd": "remove_region", "region": id])
-                print("removed \(id): seq \(reply.json["seq"] ?? "?")")
+                print("removed \(id): seq \(try connection.ask(.removeRegion(id: id), as: EventReply.self).seq)")
             }
         }
     }

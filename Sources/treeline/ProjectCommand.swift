@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Geo
+import JSON
+import Protocol
 import Regions
 
 extension Treeline {
@@ -27,27 +29,27 @@ extension Treeline {
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
-                let regions = try connection.ask(["cmd": "export"]).json["features"] as? [[String: Any]] ?? []
-                let trees = try connection.ask(["cmd": "trees", "project": project]).json["trees"] as? [[String: Any]] ?? []
-                let areasOfTrees = Set(trees.compactMap { $0["area"] as? String })
-                let areas = regions.filter { f in
-                    let p = f["properties"] as? [String: Any] ?? [:]
-                    return p["kind"] as? String == "reforestation" && (p["project"] as? String == project || areasOfTrees.contains(p["id"] as? String ?? ""))
-                }
+                let regions = try connection.ask(.export, as: ExportReply.self).features
+                let trees = try connection.ask(.trees(area: nil, project: project), as: TreesReply.self).trees
+                let areasOfTrees = Set(trees.map(\.area))
+                let areas = regions.filter { f in f.kind == "reforestation" && (f.project == project || areasOfTrees.contains(f.id ?? "")) }
                 guard !areas.isEmpty || !trees.isEmpty else {
                     throw UserError("no project '\(project)': no area has project: \(project) and no tree was planted with --project \(project)")
                 }
-                var features: [[String: Any]] = areas
+                var features: [JSONValue] = areas.map { .object($0.members) }
                 for t in trees {
-                    var properties: [String: Any] = ["kind": "tree", "tree": t["id"] ?? 0, "species": t["species"] ?? "", "area": t["area"] ?? "",
-                                                     "project": project]
-                    if let p = t["planted"] { properties["planted"] = p }
-                    features.append(["type": "Feature", "properties": properties,
-                                     "geometry": ["type": "Point", "coordinates": [t["lon"] ?? 0, t["lat"] ?? 0]]])
+                    var properties: [(key: String, value: JSONValue)] = [
+                        ("kind", .string("tree")), ("tree", .number(Double(t.id))), ("species", .string(t.species)), ("area", .string(t.area)),
+                        ("project", .string(project)),
+                    ]
+                    if let p = t.planted { properties.append(("planted", .string(p.iso8601))) }
+                    let point: JSONValue = .object([("type", .string("Point")), ("coordinates", .array([.number(t.coordinate.longitude), .number(t.coordinate.latitude)]))])
+                    features.append(.object([("type", .string("Feature")), ("properties", .object(properties)), ("geometry", point)]))
                 }
-                let doc: [String: Any] = ["type": "FeatureCollection", "project": project, "features": features]
-                let data = try JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys])
-                try ByteOutput.write(Array(data) + [0x0A], to: output)
+                let doc: JSONValue = .object([("type", .string("FeatureCollection")), ("project", .string(project)), ("features", .array(features))])
+                var out: [UInt8] = []
+                ProjectJSON.append(doc, to: &out)
+                try ByteOutput.write(out + [0x0A], to: output)
                 if output != nil { FileHandle.standardError.write(Data("\(areas.count) areas, \(trees.count) trees\n".utf8)) }
             }
         }
@@ -68,39 +70,13 @@ extension Treeline {
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw UserError("cannot read \(file): \(String(cString: strerror(errno)))")
-                }
-                guard let doc = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], doc["type"] as? String == "FeatureCollection",
-                      let features = doc["features"] as? [[String: Any]] else {
-                    throw UserError("\(file): not a GeoJSON FeatureCollection (a project file, as `treeline project export` writes)")
-                }
-                let name = project ?? doc["project"] as? String
-                var areas: [[String: Any]] = [], trees: [(index: Int, properties: [String: Any], lat: Double, lon: Double)] = []
-                var problems: [String] = []
-                for (k, f) in features.enumerated() {
-                    let p = f["properties"] as? [String: Any] ?? [:]
-                    if p["kind"] as? String == "tree" {
-                        let g = f["geometry"] as? [String: Any], c = g?["coordinates"] as? [Double]
-                        guard g?["type"] as? String == "Point", let c, c.count >= 2, abs(c[1]) <= 90, abs(c[0]) <= 180 else {
-                            problems.append("\(file): feature \(k): a tree must be a Point [longitude, latitude]"); continue
-                        }
-                        guard p["species"] as? String != nil else { problems.append("\(file): feature \(k): a tree needs properties.species"); continue }
-                        trees.append((k, p, c[1], c[0]))
-                    } else {
-                        var area = f
-                        if let name, p["project"] == nil { var q = p; q["project"] = name; area["properties"] = q }
-                        areas.append(area)
-                    }
-                }
+                let contents = try ProjectFile(file, project: project)
+                var problems = contents.problems
                 // Every area by the regions file's rules, before anything is sent.
-                if !areas.isEmpty {
-                    let text = try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": areas])
-                    do { _ = try RegionFile.parse(Array(text), file: file) } catch { problems += error.issues.map { "\(file): area \($0.id ?? "?"): \($0.message)" } }
-                }
-                let inForce = Set((try connection.ask(["cmd": "regions"]).json["regions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
-                for a in areas {
-                    if let id = (a["properties"] as? [String: Any])?["id"] as? String, inForce.contains(id) {
+                let regions = contents.checkedAreas(&problems)
+                let inForce = Set(try connection.ask(.regions(geometry: false), as: RegionsReply.self).regions.map(\.id))
+                for a in contents.areas {
+                    if let id = a["properties"]?["id"]?.string, inForce.contains(id) {
                         problems.append("\(file): area '\(id)' is already in force: was this project imported before? (treeline regions lists them)")
                     }
                 }
@@ -108,30 +84,159 @@ extension Treeline {
                 guard problems.isEmpty else { throw UserError("nothing imported:\n  " + problems.joined(separator: "\n  ")) }
 
                 // The areas all at once (one transaction), then each tree by the planting rules.
-                if !areas.isEmpty { _ = try connection.ask(["cmd": "add_regions", "features": areas]) }
+                if !regions.isEmpty { _ = try connection.ask(.addRegions(regions)) }
                 var recorded = 0, refused = 0
-                for t in trees {
-                    var r: [String: Any] = ["cmd": "plant", "species": t.properties["species"]!, "at": [t.lat, t.lon]]
-                    if let area = t.properties["area"] as? String, !area.isEmpty { r["area"] = area }
-                    if let p = name ?? t.properties["project"] as? String { r["project"] = p }
-                    if let planted = t.properties["planted"] as? String { r["planted"] = planted }
+                for t in contents.trees {
                     let why: String
                     do {
-                        let reply = try connection.ask(r)
-                        if reply.json["allowed"] as? Bool == true {
+                        let reply = try connection.ask(
+                            .plant(species: t.species, area: t.area, at: t.coordinate, project: contents.name ?? t.project,
+                                   planted: try t.planted.map { try wireTime($0, key: "planted") }))
+                        let verdict = try SocketOptions.read(reply, as: PlantReply.self)
+                        if verdict.allowed {
                             recorded += 1
                             continue
                         }
-                        why = reply.json["reason"] as? String ?? reply.text
+                        why = verdict.reason ?? reply.text
                     } catch {
                         why = "\(error)"  // e.g. no catalog: this tree is not recorded, the next are tried
                     }
                     refused += 1
-                    print("tree of feature \(t.index) (\(t.properties["species"]!) at \(t.lat),\(t.lon)): refused: \(why)")
+                    print("tree of feature \(t.index) (\(t.species) at \(t.coordinate.latitude),\(t.coordinate.longitude)): refused: \(why)")
                 }
-                print("\(areas.count) areas added, \(recorded) trees recorded, \(refused) refused" + (name.map { " (project \($0))" } ?? ""))
+                print("\(regions.count) areas added, \(recorded) trees recorded, \(refused) refused" + (contents.name.map { " (project \($0))" } ?? ""))
                 if refused > 0 { throw ExitCode(3) }
             }
+        }
+    }
+}
+
+/// A project file as `project import` reads it: its areas (each a Feature, given the project's
+/// name when it has none) and its trees, and what is wrong with them.
+struct ProjectFile {
+    struct Tree {
+        var index: Int
+        var species: String
+        var area: String?
+        var project: String?
+        var planted: String?
+        var coordinate: Coordinate
+    }
+
+    let file: String
+    let document: JSONDocument
+    /// The project's name: the one given, else the file's `project`.
+    let name: String?
+    var areas: [JSONValue] = []
+    var trees: [Tree] = []
+    var problems: [String] = []
+
+    init(_ file: String, project: String?) throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UserError("cannot read \(file): \(String(cString: strerror(errno)))")
+        }
+        guard let document = try? JSONDocument.parse(Array(data), duplicateMembers: true), document.root["type"]?.string == "FeatureCollection",
+              case .array(let features)? = document.root["features"], features.allSatisfy({ if case .object = $0 { true } else { false } })
+        else {
+            throw UserError("\(file): not a GeoJSON FeatureCollection (a project file, as `treeline project export` writes)")
+        }
+        self.file = file
+        self.document = document
+        name = project ?? document.root["project"]?.string
+        for (k, f) in features.enumerated() { take(f, index: k) }
+    }
+
+    /// A tree (`properties.kind` "tree"), else an area.
+    mutating func take(_ f: JSONValue, index k: Int) {
+        var p: [(key: String, value: JSONValue)] = []
+        if case .object(let members)? = f["properties"] { p = members }
+        func property(_ key: String) -> String? { p.first { $0.key == key }?.value.string }
+        guard property("kind") == "tree" else {
+            guard let name, !p.contains(where: { $0.key == "project" }), case .object(var members) = f else {
+                areas.append(f)
+                return
+            }
+            p.append(("project", .string(name)))
+            members.removeAll { $0.key == "properties" }
+            areas.append(.object(members + [("properties", .object(p))]))
+            return
+        }
+        let g = f["geometry"]
+        guard g?["type"]?.string == "Point", case .coordinates(.position(let i, let numbers))? = g?["coordinates"], numbers >= 2,
+              case let (lon, lat) = document.position(i), abs(lat) <= 90, abs(lon) <= 180 else {
+            problems.append("\(file): feature \(k): a tree must be a Point [longitude, latitude]")
+            return
+        }
+        guard let species = property("species") else {
+            problems.append("\(file): feature \(k): a tree needs properties.species")
+            return
+        }
+        trees.append(Tree(index: k, species: species, area: property("area").flatMap { $0.isEmpty ? nil : $0 }, project: property("project"),
+                          planted: property("planted"), coordinate: Coordinate(latitude: lat, longitude: lon)))
+    }
+
+    /// The areas as regions, by the regions file's rules (ids unique among them); what is wrong
+    /// goes to `problems`.
+    func checkedAreas(_ problems: inout [String]) -> [Region] {
+        var regions: [Region] = []
+        var firstOfID: [String: Int] = [:]
+        for (k, a) in areas.enumerated() {
+            var issues: [RegionIssue] = []
+            do { regions.append(try RegionFile.feature(a, in: document, source: file)) } catch { issues = error.issues }
+            // As a regions file: a valid id seen before is a duplicate.
+            if let id = a["properties"]?["id"]?.string, !id.isEmpty, PlainText.problem(id, field: "properties.id") == nil {
+                if let first = firstOfID[id] {
+                    issues.append(RegionIssue(file: file, feature: k, id: id, line: nil, column: nil, message: "duplicate id: feature \(first) has the same id"))
+                } else {
+                    firstOfID[id] = k
+                }
+            }
+            problems += issues.map { "\(file): area \($0.id ?? "?"): \($0.message)" }
+        }
+        return regions
+    }
+}
+
+/// The project file as Foundation's JSON writer wrote it with sorted keys, which `project export`
+/// used to: members in Foundation's key order, whole numbers as integers, other numbers in
+/// their shortest form, `/` escaped as `\/`.
+enum ProjectJSON {
+    static func append(_ v: JSONValue, to out: inout [UInt8]) {
+        switch v {
+        case .object(let members):
+            let sorted = members.sorted { a, b in
+                a.key.compare(b.key, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.key.startIndex..<a.key.endIndex,
+                              locale: Locale(identifier: "")) == .orderedAscending
+            }
+            out.append(UInt8(ascii: "{"))
+            for (k, m) in sorted.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                appendString(m.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                append(m.value, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (k, item) in items.enumerated() {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                append(item, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .string(let s): appendString(s, to: &out)
+        case .number(let n): WireNumber.append(n, to: &out)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .null, .coordinates: out.append(contentsOf: "null".utf8)  // (a reply's values are plain: no coordinates)
+        }
+    }
+
+    /// `JSONBytes.appendString`, with `/` as `\/`.
+    static func appendString(_ s: String, to out: inout [UInt8]) {
+        var escaped: [UInt8] = []
+        JSONBytes.appendString(s, to: &escaped)
+        for b in escaped {
+            if b == UInt8(ascii: "/") { out.append(UInt8(ascii: "\\")) }
+            out.append(b)
         }
     }
 }

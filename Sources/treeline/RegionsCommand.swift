@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Protocol
 
 extension Treeline {
     struct Regions: ParsableCommand {
@@ -28,13 +29,12 @@ extension Treeline {
             @Flag(help: "Print the daemon's JSON (REGIONS, with each geometry) instead of a table.") var json = false
 
             func run() throws {
-                let reply = try connection.ask(["cmd": "regions", "geometry": json])
+                let reply = try connection.ask(.regions(geometry: json))
                 if json { print(reply.text); return }
                 var rows = [["ID", "KIND", "LAYER", "NAME", "INSIDE", "DISTANCE"]]
-                for r in reply.json["regions"] as? [[String: Any]] ?? [] {
-                    let d = r["distance_m"] as? Double
-                    rows.append([r["id"] as? String ?? "", r["kind"] as? String ?? "", r["layer"] as? String ?? "", r["name"] as? String ?? "",
-                                 (r["inside"] as? Bool ?? false) ? "yes" : "no", d.map { $0 >= 0 ? "inside by \(HumanText.distance($0))" : HumanText.distance($0) } ?? "no fix"])
+                for r in try SocketOptions.read(reply, as: RegionsReply.self).regions {
+                    rows.append([r.id, r.kind, r.layer, r.name, r.inside ? "yes" : "no",
+                                 r.distance.map { $0 >= 0 ? "inside by \(HumanText.distance($0))" : HumanText.distance($0) } ?? "no fix"])
                 }
                 print(HumanText.table(rows))
             }
@@ -47,8 +47,7 @@ extension Treeline {
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
-                let reply = try connection.ask(["cmd": "export"])
-                try ByteOutput.write(Array(reply.text.utf8) + [0x0A], to: output)
+                try ByteOutput.write(try connection.ask(.export).bytes + [0x0A], to: output)
             }
         }
 
@@ -64,15 +63,14 @@ extension Treeline {
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
-                var r: [String: Any] = ["cmd": "update_region", "region": id]
-                if let name { r["name"] = name }
-                if let radius { r["radius_m"] = radius }
-                if let every { r["interval_days"] = try HumanText.days(every, option: "--every") }
-                if let species { r["species"] = species.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-                if let lastWatered { r["last_watered"] = lastWatered == "never" ? NSNull() : lastWatered }
-                if let note { r["note"] = note.isEmpty ? NSNull() : note }
-                let reply = try connection.ask(r)
-                print("updated \(id): seq \(reply.json["seq"] ?? "?")")
+                let days = try every.map { try HumanText.days($0, option: "--every") }
+                let update = { () throws -> RegionUpdate in
+                    RegionUpdate(name: name, radius: radius, intervalDays: days,
+                                 species: species.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } },
+                                 lastWatered: try lastWatered.map { $0 == "never" ? nil : try wireTime($0, key: "last_watered") },
+                                 note: note.map { $0.isEmpty ? nil : $0 })
+                }
+                print("updated \(id): seq \(try connection.ask(.updateRegion(id: id, try update()), as: EventReply.self).seq)")
             }
         }
 
@@ -82,8 +80,7 @@ extension Treeline {
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
-                let reply = try connection.ask(["cmd": "remove_region", "region": id])
-                print("removed \(id): seq \(reply.json["seq"] ?? "?")")
+                print("removed \(id): seq \(try connection.ask(.removeRegion(id: id), as: EventReply.self).seq)")
             }
         }
     }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Config
 import Foundation
+import Geo
 import Loading
+import Protocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,24 +23,43 @@ struct SocketOptions: ParsableArguments {
     }
 
     /// Connects and reads HELLO.
-    func connect() throws -> (DaemonConnection, hello: [String: Any]) {
+    func connect() throws -> (DaemonConnection, hello: Hello) {
         let c = try DaemonConnection(path: try path())
-        guard let hello = c.object(), hello.json["class"] as? String == "HELLO" else {
+        guard let line = c.object(), let hello = try? line.decoded(as: Hello.self) else {
             throw UserError("\(c.path) does not speak Treeline's protocol (no HELLO)")
         }
-        return (c, hello.json)
+        return (c, hello)
     }
 }
 
 extension SocketOptions {
-    /// One command, one answer: connects, sends `request` (a JSON object), and returns the reply;
-    /// an `ERROR` reply is thrown as its message.
-    func ask(_ request: [String: Any]) throws -> (text: String, json: [String: Any]) {
+    /// One command, one answer: connects, sends `command`, and returns the reply line; an
+    /// `ERROR` reply is thrown as its message. `command` is made once connected, so a value it
+    /// refuses (a time that is not one) is told after a daemon that is not there.
+    func ask(_ command: @autoclosure () throws -> Command) throws -> ReplyLine {
         let (c, _) = try connect()
-        let data = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
-        try c.send(String(decoding: data, as: UTF8.self))
+        try c.send(try command())
         guard let reply = c.object() else { throw UserError("treelined closed the connection without an answer") }
-        if reply.json["class"] as? String == "ERROR" { throw UserError("treelined: \(reply.json["message"] as? String ?? reply.text)") }
+        if reply.className == ErrorReply.replyClass {
+            throw UserError("treelined: \((try? reply.decoded(as: ErrorReply.self))?.message ?? reply.text)")
+        }
         return reply
     }
+
+    /// `ask`, the reply read as `R`.
+    func ask<R: DaemonReply>(_ command: @autoclosure () throws -> Command, as type: R.Type) throws -> R {
+        try Self.read(try ask(command()), as: R.self)
+    }
+
+    /// The reply as `R`; one that is not is said as the daemon's.
+    static func read<R: DaemonReply>(_ reply: ReplyLine, as type: R.Type) throws -> R {
+        do { return try reply.decoded(as: R.self) } catch {
+            throw UserError("treelined answered what this treeline cannot read (\(error.message)): are they the same version?")
+        }
+    }
+}
+
+/// A time the user gave, for a command: the daemon's own words when it is not one.
+func wireTime(_ text: String, key: String) throws -> UTCTime {
+    do { return try Command.time(text, key: key) } catch { throw UserError("treelined: \(error.message)") }
 }

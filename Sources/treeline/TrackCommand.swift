@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Geo
+import Protocol
 import TreelineVersion
 
 extension Treeline {
@@ -34,15 +35,10 @@ extension Treeline {
         }
 
         func run() throws {
-            var r: [String: Any] = ["cmd": "track"]
-            if let since { r["since"] = since }
-            if let until { r["until"] = until }
-            let reply = try connection.ask(r)
-            var points: [TrackPoint] = []
-            for p in reply.json["points"] as? [[String: Any]] ?? [] {
-                guard let t = (p["time"] as? String).flatMap(UTCTime.init(iso8601:)), let lat = p["lat"] as? Double, let lon = p["lon"] as? Double else { continue }
-                points.append(TrackPoint(time: t, coordinate: Coordinate(latitude: lat, longitude: lon), error: p["error_m"] as? Double ?? 0))
+            let command = { () throws -> Command in
+                .track(since: try since.map { try wireTime($0, key: "since") }, until: try until.map { try wireTime($0, key: "until") })
             }
+            let points = try connection.ask(try command(), as: TrackReply.self).points
             let name = "Treeline track" + (since.map { " from \($0)" } ?? "") + (until.map { " until \($0)" } ?? "")
             let bytes = gpx ? TrackWriter.gpx(points, name: name, creator: "treeline \(treelineVersion)") : TrackWriter.geoJSON(points, name: name)
             try ByteOutput.write(bytes + [0x0A], to: output)
