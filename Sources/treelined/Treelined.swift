@@ -100,8 +100,13 @@ struct Treelined: AsyncParsableCommand {
         } catch { throw DaemonError("\(error)") }
 
         let configPath = config
+        // READY=1 once the web app's port is bound too (when there is one): a client that
+        // connects as soon as the service is ready is never refused.
+        let (webBound, bound) = AsyncStream<Void>.makeStream()
+        let waitsForWeb = settings.http != nil
         let reload = ReloadService(
             ready: {
+                if waitsForWeb { for await _ in webBound { break } }
                 // Only now: a SIGHUP before its trap is in place would end the process.
                 notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
             },
@@ -121,7 +126,7 @@ struct Treelined: AsyncParsableCommand {
         }
         if let http = settings.http {
             services.append(.init(service: try Self.webService(http, settings: settings, queueLimit: queueLimit, configPath: config,
-                                                               engine: engine, hub: hub, logger: logger)))
+                                                               engine: engine, hub: hub, logger: logger, onListening: { bound.yield() })))
         }
         var groupConfig = ServiceGroupConfiguration(
             services: services,
@@ -192,11 +197,12 @@ struct Treelined: AsyncParsableCommand {
 
     /// The config's `http:` as the web app's server.
     static func webService(_ http: HTTPConfig, settings: TreelineConfig, queueLimit: Int, configPath: String, engine: Engine, hub: Hub,
-                           logger: Logger) throws -> WebService {
+                           logger: Logger, onListening: @escaping @Sendable () -> Void) throws -> WebService {
         let web = try Self.webSettings(http, database: settings.database, queueLimit: queueLimit, configPath: configPath, logger: logger)
         let scheme = web.tls == nil ? "http" : "https"
         return WebService(settings: web, delegate: engine, hub: hub, logger: logger) { port in
             logger.notice("web app on \(scheme)://\(web.host.contains(":") ? "[\(web.host)]" : web.host):\(port)/ (`treeline web` prints the address with its token)")
+            onListening()
         }
     }
 
