@@ -1,11 +1,8 @@
 /// Words for messages, in one place: numbers as a person writes them, and the "did you mean"
 /// suggestion for a misspelt name (config keys, catalog fields, species names).
 public enum Wording {
-    /// `v` without a needless ".0" (`5`, not `5.0`); anything else as Swift prints it (`0.5`,
-    /// `1e+20`, `inf`, `nan`).
-    public static func number(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-    }
+    /// `v` without a needless ".0" (`5`, not `5.0`; `0.5`, `1e+20`, `inf`, `nan`): `NumberText.shortest`.
+    public static func number(_ v: Double) -> String { NumberText.shortest(v) }
 
     /// The Levenshtein distance between `a` and `b`, by characters: insertions, deletions and
     /// substitutions, each counting 1.
