@@ -1,4 +1,5 @@
 import Geo
+import JSON
 import Regions
 
 /// "May I plant here?": the answer and why.
@@ -23,11 +24,8 @@ public struct PlantingVerdict: Sendable, Equatable {
         /// Equal when the messages are (so distances compare to a tenth of a metre).
         public static func == (a: Refusal, b: Refusal) -> Bool { a.message == b.message }
 
-        /// Metres with one decimal, none when whole: 2.1, 3.
-        static func metres(_ d: Double) -> String {
-            let tenths = (d * 10).rounded()
-            return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
-        }
+        /// Metres to a tenth, without a needless ".0": 2.1, 3.
+        static func metres(_ d: Double) -> String { NumberText.shortest((d * 10).rounded() / 10) }
 
         /// The refusal in words, distances in metres to one decimal.
         public var message: String {
