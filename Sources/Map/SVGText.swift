@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 /// Small, Foundation-free text helpers for writing SVG: fixed-decimal numbers, XML escaping,
 /// clock labels and a rough text-width estimate for layout.
@@ -8,23 +9,8 @@ enum SVGText {
     static func num(_ v: Double, _ decimals: Int = 1) -> String {
         guard v.isFinite else { return "0" }
         let d = max(0, min(6, decimals))
-        var scale = 1.0
-        for _ in 0..<d { scale *= 10 }
-        let scaled = (abs(v) * scale).rounded()
-        // Beyond Int64 precision there is nothing to keep after the point anyway.
-        guard scaled < 9.0e15 else { return String(Int64(v.rounded())) }
-        var n = Int64(scaled)
-        if n == 0 { return "0" }
-        // Split off the fractional digits, dropping trailing zeros.
-        var frac: [Character] = []
-        for _ in 0..<d {
-            let r = Int(n % 10)
-            n /= 10
-            if frac.isEmpty && r == 0 { continue }
-            frac.append(Character(Unicode.Scalar(UInt8(48 + r))))
-        }
-        let fraction = frac.isEmpty ? "" : "." + String(frac.reversed())
-        return (v < 0 ? "-" : "") + String(n) + fraction
+        // Beyond a Double's precision there is nothing to keep after the point anyway.
+        return NumberText.fits(v, decimals: d) ? NumberText.trimmed(v, decimals: d) : NumberText.fixed(v, decimals: 0)
     }
 
     /// Escapes the five XML special characters; control characters that XML 1.0 forbids become

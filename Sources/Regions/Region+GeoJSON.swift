@@ -99,10 +99,6 @@ extension Region {
 
     /// A number without trailing zeros (30 rather than 30.000000000).
     static func appendNumber(_ v: Double, to out: inout [UInt8], decimals: Int = 6) {
-        let start = out.count
-        JSONBytes.appendFixed(v, decimals: decimals, to: &out)
-        guard out[start...].contains(UInt8(ascii: ".")) else { return }
-        while out.last == UInt8(ascii: "0") { out.removeLast() }
-        if out.last == UInt8(ascii: ".") { out.removeLast() }
+        NumberText.appendTrimmed(v, decimals: decimals, to: &out)
     }
 }
