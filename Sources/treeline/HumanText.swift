@@ -1,12 +1,13 @@
 import Foundation
+import JSON
 
 /// How the record commands print numbers for people: distances, countdowns, times.
 enum HumanText {
     /// "12 m", "1.4 km".
     static func distance(_ metres: Double) -> String {
         let m = abs(metres)
-        if m < 1_000 { return "\(Int(m.rounded())) m" }
-        return String(format: "%.1f km", m / 1_000)
+        if m < 1_000 { return NumberText.fixed(m, decimals: 0) + " m" }
+        return NumberText.printf(m / 1_000, decimals: 1) + " km"
     }
 
     /// "in 2 d 4 h", "in 35 min", "due now", "overdue 3 h".

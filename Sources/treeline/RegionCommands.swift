@@ -179,11 +179,8 @@ extension Treeline {
     }
 }
 
-func fixed(_ v: Double, _ decimals: Int) -> String {
-    var out: [UInt8] = []
-    JSONBytes.appendFixed(v, decimals: decimals, to: &out)
-    return String(decoding: out, as: UTF8.self)
-}
+/// `v` with exactly `decimals` decimals, as the daemon writes it: `NumberText.fixed`.
+func fixed(_ v: Double, _ decimals: Int) -> String { NumberText.fixed(v, decimals: decimals) }
 
 extension String {
     func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
