@@ -90,7 +90,7 @@ struct MapRenderer {
                         guard ring.allSatisfy({ $0.isValid && f.isNear($0) }) else { ok = false; break }
                         let pts = ring.map { f.metres($0) }
                         if k == 0 { for p in pts { box.add(p) } }
-                        let a = abs(Self.signedArea(pts.map { ($0.x, $0.y) }))
+                        let a = abs(PlanarRing.signedArea(pts))
                         area += k == 0 ? a : -a
                         rings.append(pts)
                     }
@@ -104,8 +104,6 @@ struct MapRenderer {
         // Stable: sort by area descending, then by index.
         return out.sorted { $0.area != $1.area ? $0.area > $1.area : $0.index < $1.index }
     }
-
-    static func signedArea(_ pts: [(Double, Double)]) -> Double { PlanarRing.signedArea(pts.map { Planar(x: $0.0, y: $0.1) }) }
 
     // MARK: Document
 
@@ -230,11 +228,11 @@ struct MapRenderer {
             let p = f.pixel(c)
             return (p.x, p.y)
         case .polygons(let polys):
-            var best: [[(Double, Double)]] = []
+            var best: [[Planar]] = []
             var bestArea = -1.0
             for poly in polys {
-                let rings = poly.map { $0.map { p -> (Double, Double) in let q = f.pixel(p); return (q.x, q.y) } }
-                let a = abs(Self.signedArea(rings[0]))
+                let rings = poly.map { $0.map { p -> Planar in let q = f.pixel(p); return Planar(x: q.x, y: q.y) } }
+                let a = abs(PlanarRing.signedArea(rings[0]))
                 if a > bestArea { bestArea = a; best = rings }
             }
             return Self.interiorPoint(best)
@@ -242,31 +240,31 @@ struct MapRenderer {
     }
 
     /// A point inside the polygon (outer ring + holes, even-odd), see `labelAnchor`.
-    static func interiorPoint(_ rings: [[(Double, Double)]]) -> (Double, Double) {
+    static func interiorPoint(_ rings: [[Planar]]) -> (Double, Double) {
         guard let outer = rings.first, !outer.isEmpty else { return (0, 0) }
         var cx = 0.0, cy = 0.0, a2 = 0.0
         for i in 0..<outer.count {
             let p = outer[i], q = outer[(i + 1) % outer.count]
-            let c = p.0 * q.1 - q.0 * p.1
+            let c = p.x * q.y - q.x * p.y
             a2 += c
-            cx += (p.0 + q.0) * c
-            cy += (p.1 + q.1) * c
+            cx += (p.x + q.x) * c
+            cy += (p.y + q.y) * c
         }
         var candidate: (Double, Double)
         if abs(a2) > 1e-9 {
             candidate = (cx / (3 * a2), cy / (3 * a2))
         } else {
-            let xs = outer.map(\.0), ys = outer.map(\.1)
+            let xs = outer.map(\.x), ys = outer.map(\.y)
             candidate = ((xs.min()! + xs.max()!) / 2, (ys.min()! + ys.max()!) / 2)
         }
-        if contains(rings, candidate) { return candidate }
+        if contains(rings, Planar(x: candidate.0, y: candidate.1)) { return candidate }
         // Scan line through the candidate (nudged off vertices): widest inside stretch.
         let y = candidate.1 + 0.013
         var xs: [Double] = []
         for ring in rings {
             for i in 0..<ring.count {
                 let p = ring[i], q = ring[(i + 1) % ring.count]
-                if (p.1 > y) != (q.1 > y) { xs.append(p.0 + (y - p.1) / (q.1 - p.1) * (q.0 - p.0)) }
+                if (p.y > y) != (q.y > y) { xs.append(p.x + (y - p.y) / (q.y - p.y) * (q.x - p.x)) }
             }
         }
         xs.sort()
@@ -279,18 +277,9 @@ struct MapRenderer {
         return candidate
     }
 
-    /// Even-odd point-in-polygon over all rings.
-    static func contains(_ rings: [[(Double, Double)]], _ pt: (Double, Double)) -> Bool {
-        var inside = false
-        for ring in rings {
-            var j = ring.count - 1
-            for i in 0..<ring.count {
-                let p = ring[i], q = ring[j]
-                if PlanarRing.crosses(Planar(x: pt.0, y: pt.1), Planar(x: p.0, y: p.1), Planar(x: q.0, y: q.1)) { inside.toggle() }
-                j = i
-            }
-        }
-        return inside
+    /// Even-odd point-in-polygon over all rings: inside an odd number of them.
+    static func contains(_ rings: [[Planar]], _ q: Planar) -> Bool {
+        rings.reduce(false) { $0 != PlanarRing.contains($1, q) }
     }
 
     mutating func drawFenceLabels(_ regions: [ProjectedRegion], _ f: MapFrame, _ placer: inout LabelPlacer) {

@@ -505,7 +505,7 @@ private func rect(_ n: XMLNode) -> Rect? {
     // A U opening upwards: its centroid lies in the notch.
     let u: [(Double, Double)] = [(0, 0), (30, 0), (30, 100), (70, 100), (70, 0), (100, 0), (100, 120), (0, 120)]
     // y grows downwards in pixels; flip so the notch is open at the top.
-    let ring = u.map { ($0.0, 120 - $0.1) }
+    let ring = u.map { Planar(x: $0.0, y: 120 - $0.1) }
     let p = MapRenderer.interiorPoint([ring])
-    #expect(MapRenderer.contains([ring], p))
+    #expect(PlanarRing.contains(ring, Planar(x: p.0, y: p.1)))
 }
