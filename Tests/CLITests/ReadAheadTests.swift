@@ -24,6 +24,8 @@ import Testing
         let size = try #require(try LogFile(path: Self.walk).size)
         var fixes: [Fix] = []
         var progress: [Int] = []
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        // ReadAhead's own forEach, which returns the reader's counts.
         let stats = try ReadAhead(try LogFile(path: Self.walk), batch: batch, depth: depth).forEach { fix, bytesRead in
             fixes.append(fix)
             if progress.last != bytesRead { progress.append(bytesRead) }
@@ -41,6 +43,7 @@ import Testing
         FileManager.default.createFile(atPath: empty.path, contents: Data())
         defer { try? FileManager.default.removeItem(at: empty) }
         var count = 0
+        // swift-format-ignore: ReplaceForEachWithForLoop
         let stats = try ReadAhead(try LogFile(path: empty.path)).forEach { _, _ in count += 1 }
         let single = try Self.oneReading(empty.path).1
         #expect(count == 0 && stats == single)

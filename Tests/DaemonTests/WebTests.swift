@@ -152,8 +152,8 @@ extension Daemon {
     /// Add plant here, Add album here and Capture (a note, then a photo) as the command line then
     /// sees them; screenshots of each view in out/web.
     @Test func theWebAppFollowsTheWalkInChromium() async throws {
-        try await walkWith("walk", linesPerTick: 10, tick: 0.1, timeout: 400,
-                           arguments: { ["--gpsd-port", String($0), "--shots", Self.artefacts.path, "--last-fix", walkLastFix] }) { r, _ in
+        let arguments: @Sendable (Int) -> [String] = { ["--gpsd-port", String($0), "--shots", Self.artefacts.path, "--last-fix", walkLastFix] }
+        try await walkWith("walk", linesPerTick: 10, tick: 0.1, timeout: 400, arguments: arguments) { r, _ in
             #expect((r.results["position_delay_ms_max"] as? Double ?? 9e9) <= 2000)
             #expect((r.results["events_shown"] as? Int ?? 0) >= Int(sampleRegionCount) + 28)
             for view in ["map", "plants", "albums", "planting", "events"] {

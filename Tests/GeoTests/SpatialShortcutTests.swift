@@ -11,10 +11,10 @@ import TestSupport
 
 private let ssGeo = Geodesic.wgs84
 
-private extension SplitMix64 {
-    mutating func ssLogUniform(_ lo: Double, _ hi: Double) -> Double { exp(uniform(log(lo), log(hi))) }
-    mutating func ssChance(_ p: Double) -> Bool { uniform(0, 1) < p }
-    mutating func ssInt(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+extension SplitMix64 {
+    fileprivate mutating func ssLogUniform(_ lo: Double, _ hi: Double) -> Double { exp(uniform(log(lo), log(hi))) }
+    fileprivate mutating func ssChance(_ p: Double) -> Bool { uniform(0, 1) < p }
+    fileprivate mutating func ssInt(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
 /// A star-shaped (so simple, often concave) ring of `n` vertices around `centre`.
@@ -609,18 +609,18 @@ private func ssExtremePoint(_ f: SSFence, rng: inout SplitMix64) -> (Coordinate,
                 required += need.count
                 if length > 1_000 { requiredOnJumps += need.count }
                 if targeted { targetedRequired += need.count }
-                let where_ = "\(locale.name) step \(step): a \(ssDescribe(a)) b \(ssDescribe(b)) length \(length) metres \(metres)"
-                if Set(plain).count != plain.count { problems.append("\(where_): plain query repeats a region: \(plain.sorted())") }
-                if Set(cached).count != cached.count { problems.append("\(where_): cached query repeats a region: \(cached.sorted())") }
+                let whereAnswer = "\(locale.name) step \(step): a \(ssDescribe(a)) b \(ssDescribe(b)) length \(length) metres \(metres)"
+                if Set(plain).count != plain.count { problems.append("\(whereAnswer): plain query repeats a region: \(plain.sorted())") }
+                if Set(cached).count != cached.count { problems.append("\(whereAnswer): cached query repeats a region: \(cached.sorted())") }
                 let missedPlain = need.subtracting(plain), missedCached = need.subtracting(cached)
                 for i in missedPlain.sorted() {
-                    problems.append("\(where_): plain query misses region \(i) (\(fences[i].shape)), whose signed distance on the path reaches ≥ −\(metres)")
+                    problems.append("\(whereAnswer): plain query misses region \(i) (\(fences[i].shape)), whose signed distance on the path reaches ≥ −\(metres)")
                 }
                 for i in missedCached.sorted() {
-                    problems.append("\(where_): cached query misses region \(i) (\(fences[i].shape))")
+                    problems.append("\(whereAnswer): cached query misses region \(i) (\(fences[i].shape))")
                 }
                 let notInCache = Set(plain).subtracting(cached)
-                if !notInCache.isEmpty { problems.append("\(where_): the cached query lacks \(notInCache.sorted()) of the plain one") }
+                if !notInCache.isEmpty { problems.append("\(whereAnswer): the cached query lacks \(notInCache.sorted()) of the plain one") }
                 extraInCache += Set(cached).subtracting(plain).count
             }
         }

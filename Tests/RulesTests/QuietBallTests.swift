@@ -14,10 +14,10 @@ private let qbStart = UTCTime(year: 2026, month: 6, day: 1, nanosOfDay: 8 * 3_60
 
 private func qbTime(_ seconds: Double) -> UTCTime { UTCTime(nanoseconds: qbStart.nanoseconds + Int64((seconds * 1e9).rounded())) }
 
-private extension SplitMix64 {
-    mutating func qbInt(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func qbChance(_ p: Double) -> Bool { uniform(0, 1) < p }
-    mutating func qbGauss() -> Double {
+extension SplitMix64 {
+    fileprivate mutating func qbInt(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    fileprivate mutating func qbChance(_ p: Double) -> Bool { uniform(0, 1) < p }
+    fileprivate mutating func qbGauss() -> Double {
         (-2 * log(max(1e-300, uniform(0, 1)))).squareRoot() * cos(2 * .pi * uniform(0, 1))
     }
 }

@@ -20,10 +20,10 @@ private func tsFix(_ seconds: Double, _ c: Coordinate, error: Double?, hdop: Dou
     Fix(time: tsTime(seconds), mode: .threeD, coordinate: c, horizontalError: error, hdop: hdop)
 }
 
-private extension SplitMix64 {
-    mutating func tsChance(_ p: Double) -> Bool { uniform(0, 1) < p }
-    mutating func tsLogUniform(_ lo: Double, _ hi: Double) -> Double { exp(uniform(log(lo), log(hi))) }
-    mutating func tsInt(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+extension SplitMix64 {
+    fileprivate mutating func tsChance(_ p: Double) -> Bool { uniform(0, 1) < p }
+    fileprivate mutating func tsLogUniform(_ lo: Double, _ hi: Double) -> Double { exp(uniform(log(lo), log(hi))) }
+    fileprivate mutating func tsInt(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
 /// A 1-Lipschitz function of the distance along a path: the highest of some tents (slopes at

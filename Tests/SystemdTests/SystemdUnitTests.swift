@@ -78,9 +78,9 @@ import Testing
         let lines = dropIn.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty && $0 != "[Service]" }
         #expect(lines == ["IPAddressAllow=10.42.0.0/24"], "the drop-in only allows a subnet: \(lines)")
         let service = try String(contentsOf: units.service, encoding: .utf8)
-        let install_ = try #require(service.range(of: "[Install]"))
+        let installSection = try #require(service.range(of: "[Install]"))
         // A drop-in's [Service] lines add to the unit's, as systemd merges them.
-        let merged = String(service[..<install_.lowerBound]) + lines.joined(separator: "\n") + "\n\n" + String(service[install_.lowerBound...])
+        let merged = String(service[..<installSection.lowerBound]) + lines.joined(separator: "\n") + "\n\n" + String(service[installSection.lowerBound...])
         #expect(merged.contains("IPAddressDeny=any"))
         try merged.write(to: units.service, atomically: true, encoding: .utf8)
         let r = try run("systemd-analyze", ["security", "--offline=true", "--threshold=\(Int(Self.limit * 10))", units.service.path])
