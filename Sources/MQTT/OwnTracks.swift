@@ -51,65 +51,57 @@ public enum OwnTracks {
 
     /// `_type: location`, with the regions the board is in (`inregions` names, `inrids` ids).
     public static func location(_ p: Position, tid: String, inside: [(id: String, name: String)], trigger: String = "t") -> [UInt8] {
-        var out: [UInt8] = Array(#"{"_type":"location","tid":"#.utf8)
-        JSONBytes.appendString(tid, to: &out)
-        out.append(contentsOf: #","tst":\#(seconds(p.time)),"lat":"#.utf8)
-        JSONBytes.appendFixed(p.coordinate.latitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","lon":"#.utf8)
-        JSONBytes.appendFixed(p.coordinate.longitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","acc":\#(accuracy(p.accuracy))"#.utf8)
-        if let a = p.altitude, a.isFinite { out.append(contentsOf: #","alt":\#(Int(a.rounded()))"#.utf8) }
-        if let v = p.speed, v.isFinite, v >= 0 { out.append(contentsOf: #","vel":\#(Int((v * 3.6).rounded()))"#.utf8) }
-        if let c = p.course, c.isFinite { out.append(contentsOf: #","cog":\#(Int(c.rounded()) % 360)"#.utf8) }
-        out.append(contentsOf: #","t":"#.utf8)
-        JSONBytes.appendString(trigger, to: &out)
-        out.append(contentsOf: #","inregions":["#.utf8)
-        for (k, r) in inside.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            JSONBytes.appendString(r.name, to: &out)
+        JSONWriter.object { o in
+            o.member("_type", "location")
+            o.member("tid", tid)
+            o.member("tst", seconds(p.time))
+            o.member("lat", p.coordinate.latitude, decimals: 7)
+            o.member("lon", p.coordinate.longitude, decimals: 7)
+            o.member("acc", accuracy(p.accuracy))
+            if let a = p.altitude, a.isFinite { o.member("alt", Int(a.rounded())) }
+            if let v = p.speed, v.isFinite, v >= 0 { o.member("vel", Int((v * 3.6).rounded())) }
+            if let c = p.course, c.isFinite { o.member("cog", Int(c.rounded()) % 360) }
+            o.member("t", trigger)
+            o.member("inregions") { $0.array(inside) { $0.value($1.name) } }
+            o.member("inrids") { $0.array(inside) { $0.value($1.id) } }
         }
-        out.append(contentsOf: #"],"inrids":["#.utf8)
-        for (k, r) in inside.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            JSONBytes.appendString(r.id, to: &out)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return out
     }
 
     /// `_type: transition`: `enter` or `leave` a region (`t: c`, a circular region's trigger).
     public static func transition(entering: Bool, region: (id: String, name: String), created: UTCTime, at p: Position, tid: String) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"_type":"transition","event":"\#(entering ? "enter" : "leave")","desc":"#.utf8)
-        JSONBytes.appendString(region.name, to: &out)
-        out.append(contentsOf: #","rid":"#.utf8)
-        JSONBytes.appendString(region.id, to: &out)
-        out.append(contentsOf: #","tst":\#(seconds(p.time)),"wtst":\#(seconds(created)),"lat":"#.utf8)
-        JSONBytes.appendFixed(p.coordinate.latitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","lon":"#.utf8)
-        JSONBytes.appendFixed(p.coordinate.longitude, decimals: 7, to: &out)
-        out.append(contentsOf: #","acc":\#(accuracy(p.accuracy)),"t":"c","tid":"#.utf8)
-        JSONBytes.appendString(tid, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        JSONWriter.object { o in
+            o.member("_type", "transition")
+            o.member("event", entering ? "enter" : "leave")
+            o.member("desc", region.name)
+            o.member("rid", region.id)
+            o.member("tst", seconds(p.time))
+            o.member("wtst", seconds(created))
+            o.member("lat", p.coordinate.latitude, decimals: 7)
+            o.member("lon", p.coordinate.longitude, decimals: 7)
+            o.member("acc", accuracy(p.accuracy))
+            o.member("t", "c")
+            o.member("tid", tid)
+        }
     }
 
     /// `_type: waypoints`: the circle regions, each a `_type: waypoint`.
     public static func waypoints(_ list: [Waypoint]) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"_type":"waypoints","waypoints":["#.utf8)
-        for (k, w) in list.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"_type":"waypoint","desc":"#.utf8)
-            JSONBytes.appendString(w.name, to: &out)
-            out.append(contentsOf: #","lat":"#.utf8)
-            JSONBytes.appendFixed(w.center.latitude, decimals: 7, to: &out)
-            out.append(contentsOf: #","lon":"#.utf8)
-            JSONBytes.appendFixed(w.center.longitude, decimals: 7, to: &out)
-            out.append(contentsOf: #","rad":\#(max(1, Int(w.radius.rounded()))),"tst":\#(seconds(w.created)),"rid":"#.utf8)
-            JSONBytes.appendString(w.id, to: &out)
-            out.append(UInt8(ascii: "}"))
+        JSONWriter.object { o in
+            o.member("_type", "waypoints")
+            o.member("waypoints") { w in
+                w.array(list) { w, point in
+                    w.object { o in
+                        o.member("_type", "waypoint")
+                        o.member("desc", point.name)
+                        o.member("lat", point.center.latitude, decimals: 7)
+                        o.member("lon", point.center.longitude, decimals: 7)
+                        o.member("rad", max(1, Int(point.radius.rounded())))
+                        o.member("tst", seconds(point.created))
+                        o.member("rid", point.id)
+                    }
+                }
+            }
         }
-        out.append(contentsOf: "]}".utf8)
-        return out
     }
 
     /// Whole seconds since 1970, as OwnTracks' timestamps.

@@ -9,9 +9,9 @@ public struct CommandError: Error, Equatable, Sendable {
 
     /// `{"class":"ERROR","message":…}` (no newline): what every transport sends for it.
     public var json: [UInt8] {
-        var out: [UInt8] = Array(#"{"class":"ERROR","message":"#.utf8)
-        JSONBytes.appendString(message, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        JSONWriter.object { o in
+            o.member("class", "ERROR")
+            o.member("message", message)
+        }
     }
 }

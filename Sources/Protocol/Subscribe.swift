@@ -39,13 +39,11 @@ extension Subscribe {
     /// Said first when some of what was asked for is gone; what remains follows.
     package static func prunedLine(since: Int64?, pruned: Int64) -> [UInt8]? {
         guard let since, since < pruned else { return nil }
-        var out: [UInt8] = []
-        out.append(contentsOf: #"{"class":"ERROR","pruned_through":"#.utf8)
-        out.append(contentsOf: String(pruned).utf8)
-        out.append(contentsOf: #","message":"#.utf8)
-        JSONBytes.appendString("the journal's events up to seq \(pruned) were pruned (journal: keep_days), except the region events of regions in force; the events after \(since) that remain follow", to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        return JSONWriter.object { o in
+            o.member("class", "ERROR")
+            o.member("pruned_through", pruned)
+            o.member("message", "the journal's events up to seq \(pruned) were pruned (journal: keep_days), except the region events of regions in force; the events after \(since) that remain follow")
+        }
     }
 
     package static func subscribedLine(since: Int64) -> [UInt8] {

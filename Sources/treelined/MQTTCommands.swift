@@ -81,17 +81,16 @@ struct MQTTCommands {
 
     /// `{"id":…,` then the answer's members, or `"class":"ERROR","message":…}`.
     static func reply(id: String?, _ answer: Result<[UInt8], CommandError>) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"id":"#.utf8)
-        if let id { JSONBytes.appendString(id, to: &out) } else { out.append(contentsOf: "null".utf8) }
-        switch answer {
-        case .success(let json):
-            out.append(UInt8(ascii: ","))
-            out.append(contentsOf: json.dropFirst())
-        case .failure(let e):
-            out.append(contentsOf: #","class":"ERROR","message":"#.utf8)
-            JSONBytes.appendString(e.message, to: &out)
-            out.append(UInt8(ascii: "}"))
+        JSONWriter.object { o in
+            o.member("id") { w in if let id { w.value(id) } else { w.null() } }
+            switch answer {
+            case .success(let json):
+                // The answer's own members, without its braces.
+                if json.count > 2 { o.raw { $0.append(contentsOf: json.dropFirst().dropLast()) } }
+            case .failure(let e):
+                o.member("class", "ERROR")
+                o.member("message", e.message)
+            }
         }
-        return out
     }
 }
