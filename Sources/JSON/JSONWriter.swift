@@ -35,10 +35,19 @@ public struct JSONWriter: Sendable {
     // MARK: values
 
     public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        beginObject()
+        body(&self)
+        endObject()
+    }
+
+    /// Opens an object that `endObject()` closes: for an object filled over several calls.
+    public mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
         empty.append(true)
-        body(&self)
+    }
+
+    public mutating func endObject() {
         empty.removeLast()
         bytes.append(UInt8(ascii: "}"))
     }
@@ -133,6 +142,19 @@ public struct JSONWriter: Sendable {
     public mutating func member(_ key: String, raw write: (inout [UInt8]) -> Void) {
         name(key)
         raw(write)
+    }
+
+    /// `[a,b,…]` appended to plain bytes, each item written by `each`: the commas of a list
+    /// whose items are written without a writer (positions, rings).
+    public static func appendArray<S: Sequence>(_ items: S, to out: inout [UInt8], _ each: (S.Element, inout [UInt8]) -> Void) {
+        out.append(UInt8(ascii: "["))
+        var first = true
+        for item in items {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            each(item, &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// A whole object: `{…}` written by `body`, as bytes.

@@ -59,12 +59,7 @@ extension Command {
 
     /// `[a,b,…]`, each item written by `each`.
     static func appendList<T>(_ items: [T], to out: inout [UInt8], _ each: (T, inout [UInt8]) -> Void) {
-        out.append(UInt8(ascii: "["))
-        for (k, item) in items.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            each(item, &out)
-        }
-        out.append(UInt8(ascii: "]"))
+        JSONWriter.appendArray(items, to: &out, each)
     }
 
     /// An ISO 8601 time as `parse` takes it (`2026-05-01T08:00:00Z`, or a date), checked as the
@@ -113,24 +108,21 @@ public enum WireNumber {
 
 /// A command's object, member by member, from `{"cmd":…`.
 struct CommandObject {
-    private var out: [UInt8]
+    private var w = JSONWriter()
 
     init(cmd: String) {
-        out = Array(#"{"cmd":"#.utf8)
-        JSONBytes.appendString(cmd, to: &out)
+        w.beginObject()
+        w.member("cmd", cmd)
     }
 
     mutating func finished() -> [UInt8] {
-        out.append(UInt8(ascii: "}"))
-        return out
+        w.endObject()
+        return w.bytes
     }
 
-    /// `,"key":` then what `value` writes.
+    /// `"key":` then what `value` writes.
     mutating func key(_ key: String, _ value: (inout [UInt8]) -> Void) {
-        out.append(UInt8(ascii: ","))
-        JSONBytes.appendString(key, to: &out)
-        out.append(UInt8(ascii: ":"))
-        value(&out)
+        w.member(key, raw: value)
     }
 
     mutating func string(_ k: String, _ s: String?) {
@@ -249,15 +241,10 @@ enum RegionFeature {
     static func append(_ r: Region, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"type":"Feature","geometry":"#.utf8)
         appendGeometry(r.shape, to: &out)
-        out.append(contentsOf: #","properties":{"#.utf8)
-        var first = true
-        func member(_ key: String, _ value: (inout [UInt8]) -> Void) {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            JSONBytes.appendString(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            value(&out)
-        }
+        out.append(contentsOf: #","properties":"#.utf8)
+        var w = JSONWriter()
+        w.beginObject()
+        func member(_ key: String, _ value: (inout [UInt8]) -> Void) { w.member(key, raw: value) }
         func string(_ key: String, _ s: String?) { if let s { member(key) { JSONBytes.appendString(s, to: &$0) } } }
         func number(_ key: String, _ v: Double?) { if let v { member(key) { WireNumber.append(v, to: &$0) } } }
         string("id", r.id.isEmpty ? nil : r.id)  // none: the daemon gives one
@@ -274,7 +261,9 @@ enum RegionFeature {
         number("priority", r.priority)
         string("note", r.note)
         string("project", r.project)
-        out.append(contentsOf: "}}".utf8)
+        w.endObject()
+        out.append(contentsOf: w.bytes)
+        out.append(UInt8(ascii: "}"))
     }
 
     /// A Point (a circle's centre), a Polygon or a MultiPolygon, rings closed.
