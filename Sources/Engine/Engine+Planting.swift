@@ -7,8 +7,9 @@ import Store
 import JSON
 import Protocol
 
-/// Planting (can_plant, plant, plan, trees) and the AR layout: answers from the regions in force,
-/// the catalog and the recorded trees.
+/// Planting (can_plant, plant, plan): answers from the regions in force, the catalog and the
+/// recorded trees. `can_plant` and `plan` read only: they are answered from a snapshot beside
+/// the actor (a plan of thousands of trees takes a while); `plant` records, in turn.
 extension Engine {
     // MARK: planting
 
@@ -22,15 +23,11 @@ extension Engine {
     }
 
     func planting(at: Coordinate?) -> Result<(PlantingRules, Coordinate), CommandError> {
-        guard let catalog else { return .failure(CommandError("\(catalogProblem): set species: in the config to the catalog's path")) }
-        guard let c = at ?? monitor.lastFix?.coordinate else {
-            return .failure(CommandError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
-        }
-        return .success((PlantingRules(regions: monitor.regions, catalog: catalog), c))
+        snapshot().planting(at: at)
     }
 
-    package func canPlant(species: String?, area: String?, at: Coordinate?) -> Result<[UInt8], CommandError> {
-        planting(at: at).flatMap { rules, c in
+    package nonisolated func canPlant(species: String?, area: String?, at: Coordinate?) async -> Result<[UInt8], CommandError> {
+        await snapshot().planting(at: at).flatMap { rules, c in
             do {
                 let verdict = rules.check(at: c, species: species, area: area, trees: try store.trees())
                 return .success(verdict.reply(class: "CAN_PLANT", tree: nil, species: species.flatMap { rules.catalog.named($0)?.latin } ?? species, at: c))
@@ -58,14 +55,15 @@ extension Engine {
         }
     }
 
-    package func plan(area: String, species name: String, count: Int, at: Coordinate?, maxDistance: Double?, seed: UInt64) -> Result<[UInt8], CommandError> {
-        planting(at: at).flatMap { rules, c in
+    package nonisolated func plan(area: String, species name: String, count: Int, at: Coordinate?, maxDistance: Double?,
+                                  seed: UInt64) async -> Result<[UInt8], CommandError> {
+        await snapshot().planting(at: at).flatMap { rules, c in
             let i: Int, species: Species
             do throws(PlantingVerdict.Refusal) { (i, species) = try rules.resolve(area: area, species: name) } catch { return .failure(CommandError(error.message)) }
             let existing: [Coordinate]
             do { existing = try store.trees().map(\.coordinate) } catch { return .failure(CommandError("cannot read the trees: \(error)")) }
-            let result = PlantingPlanner(regions: monitor.regions).plan(area: i, species: species, count: count, at: c,
-                                                                        maxDistance: maxDistance, existing: existing, seed: seed)
+            let result = PlantingPlanner(regions: rules.regions).plan(area: i, species: species, count: count, at: c,
+                                                                      maxDistance: maxDistance, existing: existing, seed: seed)
             return .success(result.reply(area: area, species: species))
         }
     }

@@ -240,13 +240,15 @@ package actor Engine: ServerDelegate {
         case .species(let query): return await snapshot().speciesReply(query)
         case let .layout(camera, options, at, panorama):
             return await snapshot().layoutReply(camera: camera, options: options, at: at, panorama: panorama)
+        case let .canPlant(species, area, at): return await canPlant(species: species, area: area, at: at)
+        case let .plan(area, species, count, at, maxDistance, seed):
+            return await plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed)
         case .subscribe: return .failure(CommandError("subscribe is the connection's, not the engine's"))
         default: return await change(command)
         }
     }
 
-    /// The commands that change something (and `can_plant`, `plan`, which read the trees with
-    /// the areas in force), one at a time.
+    /// The commands that change something, one at a time.
     func change(_ command: Command) -> Result<[UInt8], CommandError> {
         switch command {
         case .water(let plant): return water(plant: plant).map(Self.line)
@@ -254,13 +256,10 @@ package actor Engine: ServerDelegate {
         case .addRegions(let regions): return addRegions(regions)
         case let .updateRegion(id, update): return updateRegion(id, update)
         case .removeRegion(let id): return removeRegion(id)
-        case let .canPlant(species, area, at): return canPlant(species: species, area: area, at: at)
         case let .plant(species, area, at, project, planted): return plant(species: species, area: area, at: at, project: project, planted: planted)
         case .removeTree(let id): return removeTree(id)
-        case let .plan(area, species, count, at, maxDistance, seed):
-            return plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed)
         case let .capture(album, file, note): return capture(album: album, file: file, note: note)
-        case .subscribe, .state, .regions, .export, .trees, .track, .captures, .species, .layout:
+        case .subscribe, .state, .regions, .export, .trees, .track, .captures, .species, .layout, .canPlant, .plan:
             return .failure(CommandError("\(command.name) is a read, answered beside the engine"))
         }
     }

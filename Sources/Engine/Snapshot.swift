@@ -81,6 +81,17 @@ package struct Snapshot: Sendable {
         catalog.map { $0.reply(query: query, regions: regions.set) }
     }
 
+    /// The planting rules over the regions in force, and where to apply them: `at`, else the
+    /// last fix.
+    package func planting(at: Coordinate?) -> Result<(PlantingRules, Coordinate), CommandError> {
+        catalog.flatMap { catalog in
+            guard let c = at ?? lastFix?.coordinate else {
+                return .failure(CommandError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
+            }
+            return .success((PlantingRules(regions: regions.set, catalog: catalog), c))
+        }
+    }
+
     /// The points of interest (the regions in force) laid out for a camera at `at`, else at the
     /// last fix (`LAYOUT`), or the whole circle stacked once (`PANORAMA`).
     package func layoutReply(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool) -> Result<[UInt8], CommandError> {
