@@ -31,7 +31,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // MQTT imports CMosquitto: Debian's libmosquitto (2.0.11), no hand-written MQTT.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .target(name: "MQTT", dependencies: ["CMosquitto", "Geo", "Regions", "JSON"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Geo", "JSON"]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
 
         // The version, in one place (Makefile reads it for `make deb`).
@@ -60,15 +60,15 @@ let package = Package(
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
         // Files: NMEA logs read in chunks (or stdin), and the loaders of regions files, the config
         // and the species catalog, with one typed error that names the file; both executables use them.
-        .target(name: "Loading", dependencies: ["NMEA", "Geo", "Regions", "JSON", "Rules", "Config"]),
-        .target(name: "Config", dependencies: ["Geo", "Regions", "JSON", "Rules", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Loading", dependencies: ["NMEA", "Geo", "Regions", "Rules", "Config"]),
+        .target(name: "Config", dependencies: ["Geo", "JSON", "Rules", .product(name: "Yams", package: "Yams")]),
         // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
         // region, plants' watering. Events are committed with the state they leave.
-        .target(name: "Store", dependencies: ["Protocol", "Rules", "Geo", "Regions", "JSON", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Store", dependencies: ["Protocol", "Rules", "Geo", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Unix-socket protocol (SwiftNIO): newline-delimited JSON, subscriptions that resume
         // by sequence number, bounded queues for slow readers.
         .target(name: "Server", dependencies: [
-            "Protocol", "Rules", "Geo", "Regions", "JSON", "Store", "AR",
+            "Protocol", "Rules", "Geo", "JSON", "Store", "AR",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -134,10 +134,10 @@ let package = Package(
         // the treeline and treelined executables.
         .target(name: "IntegrationSupport", path: "Tests/IntegrationSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "Regions", "JSON", "TestSupport"]),
-        .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "Regions", "JSON", "TestSupport"]),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Regions", "JSON", "Loading", "treeline", "IntegrationSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Rules", "Geo", "Regions", "JSON", "Loading", "NMEA", "TestSupport"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Loading", "treeline", "IntegrationSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Protocol", "Store", "Rules", "Geo", "Loading", "NMEA", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: [
             "Protocol", "Server", "Store", "Rules", "Geo", "Regions", "JSON",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -145,26 +145,26 @@ let package = Package(
         ]),
         // The daemon binary with a real gpsd, a real socket and a real SQLite file (Store: journals of
         // any length written beforehand, for the catch-up tests).
-        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Protocol", "Geo", "Regions", "JSON", "Loading", "Store"]),
+        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Protocol", "Geo", "Regions", "Loading", "Store"]),
         // systemd's own checks of the units in systemd/.
         .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
-        .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "Regions", "JSON", "NMEA", "TestSupport"]),
-        .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "Regions", "JSON", "AR"]),
-        .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "Regions", "JSON", "TestSupport"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "Regions", "NMEA", "TestSupport"]),
+        .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "Regions", "AR"]),
+        .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["NMEA", "Loading", "Geo", "Regions", "JSON"],
+            dependencies: ["NMEA", "Loading", "Geo"],
             resources: [.copy("gpsd-3.22")]
         ),
         // Loading, NMEA and Rules: TrackCLITests counts the used, thinned fixes of a log itself.
-        .testTarget(name: "CLITests", dependencies: ["treeline", "Geo", "Regions", "JSON", "Loading", "NMEA", "Rules"]),
+        .testTarget(name: "CLITests", dependencies: ["treeline", "Geo", "Regions", "Loading", "NMEA", "Rules"]),
         // The web app's pure checks (a photo's format, a request's path), without a server.
         .testTarget(name: "WebTests", dependencies: ["Web"]),
         // The wire byte for byte: every command's request and reply, the journal's lines, the
         // GeoJSON layers and OwnTracks payloads, against protocol.golden.
         .testTarget(name: "GoldenTests", dependencies: [
-            "Engine", "Server", "Store", "Geo", "Regions", "JSON", "Rules", "Loading", "MQTT", "Web",
+            "Engine", "Protocol", "Server", "Store", "Geo", "Regions", "Rules", "Loading", "MQTT", "Web",
             .product(name: "Logging", package: "swift-log"),
         ], exclude: ["protocol.golden"]),
     ]
