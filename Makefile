@@ -127,7 +127,7 @@ bench: release
 	Benchmarks/nmea.sh $(BENCH_DIR)
 	Benchmarks/fences.sh $(BENCH_DIR)
 
-# The daemon as a systemd service: see "Running as a service" in README.md. An existing
+# The daemon as a systemd service: see docs/deploy.md. An existing
 # /etc/treeline/treeline.yaml or regions.geojson is never overwritten.
 install: $(if $(filter yes,$(BUILD)),install-build)
 	@for p in treeline treelined; do \
@@ -172,7 +172,7 @@ uninstall:
 	rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
 	@echo "kept /etc/treeline, /var/lib/treeline and the user treeline; then: systemctl daemon-reload"
 
-# The Debian package (README, "Running as a service"): dist/treeline_VERSION_ARCH.deb, built with
+# The Debian package (docs/deploy.md): dist/treeline_VERSION_ARCH.deb, built with
 # debhelper from binaries linked with --static-swift-stdlib, then checked with lintian. The version
 # is the one in Sources/TreelineVersion/Version.swift; debian/changelog is written from it here.
 VERSION  := $(shell sed -n 's/^public let treelineVersion = "\(.*\)"$$/\1/p' Sources/TreelineVersion/Version.swift)

@@ -96,7 +96,7 @@ public struct WebService: Service {
                 var tlsConfiguration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
                 // A connection closing (every open one at shutdown) waits this long for the
                 // client's close_notify, which a browser or a script may never send: NIO's
-                // default of 5 s held SIGTERM that long with a page open (the README's promise
+                // default of 5 s held SIGTERM that long with a page open (docs/deploy.md's promise
                 // is 2 s). Every answer is delimited by its length or chunks, so nothing needs it.
                 tlsConfiguration.shutdownTimeout = Self.tlsShutdownTimeout
                 server = try .tls(.http1(configuration: http1), tlsConfiguration: tlsConfiguration)

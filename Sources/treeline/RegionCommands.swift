@@ -41,7 +41,7 @@ extension Treeline {
             discussion: """
             A regions file is a GeoJSON FeatureCollection of fences: Polygon, MultiPolygon, or Point
             with properties.radius_m; each with properties.id (unique), kind (reforestation, plant,
-            album) and name. Plants need interval_days (1-30) and last_watered (ISO 8601); reforestation
+            album) and name. Plants need interval_days (1-365) and last_watered (ISO 8601); reforestation
             areas a species list; albums without radius_m get 150 m, plants 30 m. A top-level
             "crs": "EPSG:3763" (or --crs) has PROJ transform the coordinates to WGS84.
 

@@ -32,7 +32,7 @@ extension Treeline {
         func run() throws {
             let settings = try Loader.config(config)
             guard let http = settings.http else {
-                throw UserError("\(config) has no http: section: add one (README, \"The web app on a phone\") and restart treelined")
+                throw UserError("\(config) has no http: section: add one (docs/web.md) and restart treelined")
             }
             let state = URL(fileURLWithPath: settings.database).deletingLastPathComponent().path
             let tokenFile = http.tokenFile ?? state + "/web-token"

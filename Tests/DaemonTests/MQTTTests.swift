@@ -565,12 +565,12 @@ extension Daemon {
         }
     }
 
-    /// The broker's ACL as the README documents it: a client without the right (a read-only
+    /// The broker's ACL as docs/mqtt.md documents it: a client without the right (a read-only
     /// viewer, another board) cannot publish a command — the board never sees it — while the
     /// operator can; the board still publishes its events, and the operator reads them.
     @Test func theDocumentedACLKeepsCommandsToTheOperator() async throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").standardized, encoding: .utf8)
-        #expect(readme.contains(MosquittoProcess.fleetACL.trimmingCharacters(in: .whitespacesAndNewlines)), "the README documents this ACL")
+        let page = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/mqtt.md").standardized, encoding: .utf8)
+        #expect(page.contains(MosquittoProcess.fleetACL.trimmingCharacters(in: .whitespacesAndNewlines)), "docs/mqtt.md documents this ACL")
         let users = ["operator": "op-\(UUID().uuidString)", "viewer": "v-\(UUID().uuidString)", "board-acl": "b-\(UUID().uuidString)", "board-other": "o-\(UUID().uuidString)"]
         let broker = try MosquittoProcess(users: users, acl: MosquittoProcess.fleetACL)
         defer { broker.finish() }
