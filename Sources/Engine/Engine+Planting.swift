@@ -15,11 +15,16 @@ extension Engine {
 
     package func setCatalog(_ c: Result<SpeciesCatalog, DaemonError>) {
         switch c {
-        case .success(let c): catalog = c
+        case .success(let c): catalog = .success(c)
         case .failure(let e):
-            catalogProblem = e.description
+            catalog = .failure(Self.noCatalog(e.description))
             logger.warning("planting commands are off: \(e.description)")
         }
+    }
+
+    /// What planting commands answer without a catalog.
+    static func noCatalog(_ problem: String) -> CommandError {
+        CommandError("\(problem): set species: in the config to the catalog's path")
     }
 
     func planting(at: Coordinate?) -> Result<(PlantingRules, Coordinate), CommandError> {

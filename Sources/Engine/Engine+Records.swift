@@ -23,7 +23,7 @@ extension Engine {
         }
         let age = (monotonicNanos() - received) / 1_000_000_000
         guard age <= Self.freshFix else {
-            return .failure(CommandError("the last fix is \(age) s old (gpsd: \(gpsdStatus)): a capture is recorded where you stand, so wait for a fresh fix"))
+            return .failure(CommandError("the last fix is \(age) s old (gpsd: \(counters.gpsd)): a capture is recorded where you stand, so wait for a fresh fix"))
         }
         let d = monitor.regions.signedDistance(i, fix.coordinate)
         guard d >= 0 else {

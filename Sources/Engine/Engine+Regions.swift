@@ -142,7 +142,7 @@ extension Engine {
         guard let last = committed.last else { return }
         seq.store(last.seq, ordering: .releasing)
         for e in committed {
-            eventsByType[e.entry.type, default: 0] += 1
+            counters.eventsByType[e.entry.type, default: 0] += 1
             if e.entry.type == "region_added" && regionsAdded[e.entry.region] == nil { regionsAdded[e.entry.region] = e.entry.time }
         }
         hub.publish(Batch(committed, receivedNanos: receivedNanos))

@@ -41,19 +41,13 @@ package actor Engine: ServerDelegate {
     package func setMQTTBridged() { mqttBridged = true }
     /// The user layer's regions that came from the fleet's collection (`mergeFleet`).
     var fleetIDs: Set<String>
-    /// The species catalog (nil: none could be read; planting commands say so).
-    package var catalog: SpeciesCatalog?
-    var catalogProblem = "no species catalog"
-    var gpsdStatus = "not connected yet"
-    private var fixes = 0
-    var eventsByType: [String: Int] = [:]
+    /// The species catalog, or what planting commands answer without one.
+    package var catalog: Result<SpeciesCatalog, CommandError> = .failure(Engine.noCatalog("no species catalog"))
+    /// What the engine counted of its own work (fixes, events, commits, gpsd's state).
+    var counters = Snapshot.Counters()
     /// Committed nowhere yet: the commit failed; sent with the next one.
     var unsaved: [JournalEntry] = []
     var unsavedRegions: Set<Int> = []
-    /// Commits and their durations (ns): the disk's share of an event's latency.
-    private var commits = 0
-    private var commitNanos: UInt64 = 0
-    private var slowestCommit: UInt64 = 0
     /// The last fix as stored: a fix that changes nothing of it, and no region, costs no write.
     private var storedFix: LastFix?
     /// Thins the used fixes into the track.
@@ -135,17 +129,17 @@ package actor Engine: ServerDelegate {
     package nonisolated func lastSeq() -> Int64 { seq.load(ordering: .acquiring) }
 
     var statusLine: String {
-        "\(gpsdStatus); \(monitor.regions.count) regions; \(fixes) fixes, \(monitor.gate.accepted) used; last seq \(lastSeq())"
+        "\(counters.gpsd); \(monitor.regions.count) regions; \(counters.fixes) fixes, \(monitor.gate.accepted) used; last seq \(lastSeq())"
     }
 
     // MARK: fixes
 
     package func gpsd(_ status: GPSDStatus) {
         switch status {
-        case .connected, .disconnected: gpsdStatus = status.description
-        case .device(let d): gpsdStatus = "connected, receiver \(d)"
-        case .noFix: gpsdStatus = "connected, no fix"
-        case .fix: gpsdStatus = "connected, fix"
+        case .connected, .disconnected: counters.gpsd = status.description
+        case .device(let d): counters.gpsd = "connected, receiver \(d)"
+        case .noFix: counters.gpsd = "connected, no fix"
+        case .fix: counters.gpsd = "connected, fix"
         }
         switch status {
         case .disconnected: logger.warning("gpsd: \(status)")
@@ -156,7 +150,7 @@ package actor Engine: ServerDelegate {
 
     /// One fix from gpsd, received at `receivedNanos` (monotonic clock).
     package func process(_ fix: Fix, receivedNanos: UInt64) {
-        fixes += 1
+        counters.fixes += 1
         var entries: [JournalEntry] = []
         let regions = monitor.regions
         let before = monitor.lastFix?.time
@@ -208,9 +202,7 @@ package actor Engine: ServerDelegate {
             let started = monotonicNanos()
             let committed = try store.commit(entries, lastFix: monitor.lastFix, regions: changed, track: track)
             let took = monotonicNanos() - started
-            commits += 1
-            commitNanos += took
-            if took > slowestCommit { slowestCommit = took }
+            counters.committed(took: took)
             if took > 250_000_000 { logger.warning("a commit took \(took / 1_000_000) ms: the disk is slow; events wait for it") }
             unsaved = []
             unsavedRegions = []
@@ -287,10 +279,7 @@ package actor Engine: ServerDelegate {
         }
         let at = monitor.lastFix.map { TrackPoint(time: $0.time, coordinate: $0.coordinate, error: $0.error) }
         let regions = RegionsInForce(set: monitor.regions, baseCount: base.count, inside: monitor.inside, lastWatered: watered, at: at, now: eventTime)
-        let status = Snapshot.Status(version: version, gpsd: gpsdStatus, fixes: fixes, used: monitor.gate.accepted, dropped: monitor.gate.dropped,
-                                     eventsByType: eventsByType, commits: commits, commitNanos: commitNanos, slowestCommit: slowestCommit)
-        let catalog: Result<SpeciesCatalog, CommandError> = self.catalog.map { .success($0) }
-            ?? .failure(CommandError("\(catalogProblem): set species: in the config to the catalog's path"))
+        let status = Snapshot.Status(version: version, counters: counters, used: monitor.gate.accepted, dropped: monitor.gate.dropped)
         return Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, regionsAdded: regionsAdded,
                         regionsVersion: regionsVersion, catalog: catalog, status: status)
     }

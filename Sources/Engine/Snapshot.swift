@@ -25,14 +25,28 @@ package struct Snapshot: Sendable {
 
     package struct Status: Sendable {
         var version: String
-        var gpsd: String
-        var fixes: Int
+        var counters: Counters
         var used: Int
         var dropped: [DropReason: Int]
-        var eventsByType: [String: Int]
-        var commits: Int
-        var commitNanos: UInt64
-        var slowestCommit: UInt64
+    }
+
+    /// What the engine counts of its own work since it started, for `state` and systemd's STATUS=.
+    package struct Counters: Sendable {
+        /// gpsd's state as last reported.
+        var gpsd = "not connected yet"
+        /// Fixes received (used or dropped).
+        var fixes = 0
+        var eventsByType: [String: Int] = [:]
+        /// Commits and their durations (ns): the disk's share of an event's latency.
+        var commits = 0
+        var commitNanos: UInt64 = 0
+        var slowestCommit: UInt64 = 0
+
+        mutating func committed(took: UInt64) {
+            commits += 1
+            commitNanos += took
+            slowestCommit = max(slowestCommit, took)
+        }
     }
 
     /// `{"class":"STATE",…}`: the version, the last seq, gpsd, the last fix, the regions the
@@ -42,7 +56,7 @@ package struct Snapshot: Sendable {
             o.member("class", "STATE")
             o.member("version", status.version)
             o.member("seq", seq)
-            o.member("gpsd", status.gpsd)
+            o.member("gpsd", status.counters.gpsd)
             o.member("last_fix") { w in
                 if let at = regions.at { w.raw { at.appendJSON(to: &$0) } } else { w.null() }
             }
@@ -52,7 +66,7 @@ package struct Snapshot: Sendable {
                 }
             }
             o.member("regions", regions.set.count)
-            o.member("fixes", status.fixes)
+            o.member("fixes", status.counters.fixes)
             o.member("used", status.used)
             o.member("dropped") { w in
                 w.object { d in
@@ -61,14 +75,15 @@ package struct Snapshot: Sendable {
             }
             o.member("events") { w in
                 w.object { e in
-                    for (type, n) in status.eventsByType.sorted(by: { $0.key < $1.key }) { e.member(type, n) }
+                    for (type, n) in status.counters.eventsByType.sorted(by: { $0.key < $1.key }) { e.member(type, n) }
                 }
             }
-            o.member("commits", status.commits)
+            o.member("commits", status.counters.commits)
             o.member("commit_ms") { w in
                 w.object { c in
-                    c.member("mean", status.commits == 0 ? 0 : Double(status.commitNanos) / Double(status.commits) / 1e6, decimals: 2)
-                    c.member("max", Double(status.slowestCommit) / 1e6, decimals: 2)
+                    let n = status.counters
+                    c.member("mean", n.commits == 0 ? 0 : Double(n.commitNanos) / Double(n.commits) / 1e6, decimals: 2)
+                    c.member("max", Double(n.slowestCommit) / 1e6, decimals: 2)
                 }
             }
             o.member("subscribers", subscribers)
