@@ -24,49 +24,39 @@ extension LayoutItem {
 }
 
 extension Panorama {
-    /// The panorama's members for a live view (no braces): `"screen"`, `"fov"`, `"box"`,
+    /// The panorama's members for a live view, in an object being written: `"screen"`, `"fov"`, `"box"`,
     /// `"projection"`, `"pixels_per_degree"`, `"pois"`, and `"items"`, each with `id`, `name`,
     /// `kind` (from `kind(poiIndex)`), `distance` (m), `bearing` (°), `y` (top edge after
     /// stacking, at pitch 0), `anchor_y` (before stacking), `level` and `hidden`. A view places
     /// an item at heading θ and pitch φ as `placed(heading:pitch:)` does.
-    public func appendMembers(pois: [POI], kind: (Int) -> String, to out: inout [UInt8]) {
+    public func writeMembers(pois: [POI], kind: (Int) -> String, to o: inout JSONWriter) {
+        func shortest(_ v: Double) -> (inout [UInt8]) -> Void { { appendShortest(v, to: &$0) } }
         func pair(_ key: String, _ a: Double, _ b: Double) {
-            out.append(contentsOf: ",\"\(key)\":[".utf8)
-            appendShortest(a, to: &out)
-            out.append(UInt8(ascii: ","))
-            appendShortest(b, to: &out)
-            out.append(UInt8(ascii: "]"))
+            o.member(key) { $0.array { p in p.raw(shortest(a)); p.raw(shortest(b)) } }
         }
-        out.append(contentsOf: "\"projection\":\"\(camera.projection.rawValue)\"".utf8)
+        o.member("projection", camera.projection.rawValue)
         pair("screen", camera.screenWidth, camera.screenHeight)
         pair("fov", camera.horizontalFOV, camera.verticalFOV)
         pair("box", options.boxWidth, options.boxHeight)
-        out.append(contentsOf: ",\"pixels_per_degree\":".utf8)
-        appendShortest(pixelsPerDegree, to: &out)
-        out.append(contentsOf: ",\"pois\":\(layout.poiCount),\"items\":[".utf8)
-        for (k, item) in layout.items.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: "{\"id\":".utf8)
-            JSONBytes.appendString(item.id, to: &out)
-            out.append(contentsOf: ",\"name\":".utf8)
-            JSONBytes.appendString(pois[item.poi].name, to: &out)
-            out.append(contentsOf: ",\"kind\":".utf8)
-            JSONBytes.appendString(kind(item.poi), to: &out)
-            out.append(contentsOf: ",\"distance\":".utf8)
-            JSONBytes.appendFixed(item.distance, decimals: 2, to: &out)
-            // Full precision: the view shifts these by the heading and must land where the
-            // projector would (the screen's layout prints 4 decimals, its x and y 2).
-            out.append(contentsOf: ",\"bearing\":".utf8)
-            appendShortest(item.bearing, to: &out)
-            out.append(contentsOf: ",\"y\":".utf8)
-            appendShortest(item.y, to: &out)
-            out.append(contentsOf: ",\"anchor_y\":".utf8)
-            appendShortest(item.anchorY, to: &out)
-            out.append(contentsOf: ",\"level\":".utf8)
-            JSONBytes.appendInt(item.level, to: &out)
-            out.append(contentsOf: item.hidden ? ",\"hidden\":true}".utf8 : ",\"hidden\":false}".utf8)
+        o.member("pixels_per_degree", raw: shortest(pixelsPerDegree))
+        o.member("pois", layout.poiCount)
+        o.member("items") { w in
+            w.array(layout.items) { w, item in
+                w.object { i in
+                    i.member("id", item.id)
+                    i.member("name", pois[item.poi].name)
+                    i.member("kind", kind(item.poi))
+                    i.member("distance", item.distance, decimals: 2)
+                    // Full precision: the view shifts these by the heading and must land where the
+                    // projector would (the screen's layout prints 4 decimals, its x and y 2).
+                    i.member("bearing", raw: shortest(item.bearing))
+                    i.member("y", raw: shortest(item.y))
+                    i.member("anchor_y", raw: shortest(item.anchorY))
+                    i.member("level", item.level)
+                    i.member("hidden", item.hidden)
+                }
+            }
         }
-        out.append(UInt8(ascii: "]"))
     }
 }
 

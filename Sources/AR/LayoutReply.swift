@@ -11,10 +11,7 @@ public enum LayoutReply {
             o.member("lat", c.latitude, decimals: 7)
             o.member("lon", c.longitude, decimals: 7)
             if panorama {
-                // The panorama writes its own members (it knows their order and precision).
-                o.raw { out in
-                    Panorama(camera: camera, options: options, observer: c, pois: pois).appendMembers(pois: pois, kind: kind, to: &out)
-                }
+                Panorama(camera: camera, options: options, observer: c, pois: pois).writeMembers(pois: pois, kind: kind, to: &o)
                 return
             }
             let layout = StackingProjector(camera: camera, options: options).layout(observer: c, pois: pois)

@@ -7,22 +7,23 @@ extension Species {
     /// a search's answer, as `treeline species --json` prints it and the socket's `species` gives it.
     /// `areas` (the reforestation areas allowing it) only when known.
     public func appendJSON(match: SpeciesCatalog.Match, areas: [String]?, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"latin":"#.utf8)
-        JSONBytes.appendString(latin, to: &out)
-        out.append(contentsOf: #","common":"#.utf8)
-        JSONBytes.appendString(common, to: &out)
-        out.append(contentsOf: ",\"spacing_m\":\(Wording.number(spacing)),\"min_height_m\":\(Wording.number(minHeight)),\"max_height_m\":\(Wording.number(maxHeight))".utf8)
-        out.append(contentsOf: #","match":"#.utf8)
-        JSONBytes.appendString(String(describing: match), to: &out)
-        if let areas {
-            out.append(contentsOf: #","areas":["#.utf8)
-            for (k, a) in areas.enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                JSONBytes.appendString(a, to: &out)
+        var w = JSONWriter()
+        write(match: match, areas: areas, to: &w)
+        out.append(contentsOf: w.bytes)
+    }
+
+    /// The same object, written by `w`.
+    public func write(match: SpeciesCatalog.Match, areas: [String]?, to w: inout JSONWriter) {
+        w.object { o in
+            o.member("latin", latin)
+            o.member("common", common)
+            // Metres as a person writes them: 2.5, 3 (not 3.0).
+            for (key, v) in [("spacing_m", spacing), ("min_height_m", minHeight), ("max_height_m", maxHeight)] {
+                o.member(key, raw: { $0.append(contentsOf: Wording.number(v).utf8) })
             }
-            out.append(UInt8(ascii: "]"))
+            o.member("match", String(describing: match))
+            if let areas { o.member("areas") { $0.array(areas) { $0.value($1) } } }
         }
-        out.append(UInt8(ascii: "}"))
     }
 }
 

@@ -9,7 +9,7 @@ extension SpeciesCatalog {
             o.member("class", "SPECIES")
             o.member("species") { w in
                 w.array(search(query)) { w, found in
-                    w.raw { found.0.appendJSON(match: found.1, areas: areas(allowing: found.0, in: regions), to: &$0) }
+                    found.0.write(match: found.1, areas: areas(allowing: found.0, in: regions), to: &w)
                 }
             }
         }
