@@ -226,7 +226,7 @@ package actor Engine: ServerDelegate {
         case let .trees(area, project): return trees(area: area, project: project)
         case let .track(since, until): return track(since: since, until: until)
         case .captures(let album): return await captures(album: album)
-        case .state: return .success(await snapshot().stateReply(seq: lastSeq(), subscribers: hub.count))
+        case .state: return .success(await snapshot().stateReply(subscribers: hub.count))
         case .regions(let geometry): return .success(await snapshot().regions.regionsReply(geometry: geometry))
         case .export: return .success(await snapshot().regions.exportReply())
         case .species(let query): return await snapshot().speciesReply(query)
@@ -279,13 +279,13 @@ package actor Engine: ServerDelegate {
         }
         let at = monitor.lastFix.map { TrackPoint(time: $0.time, coordinate: $0.coordinate, error: $0.error) }
         let regions = RegionsInForce(set: monitor.regions, baseCount: base.count, inside: monitor.inside, lastWatered: watered, at: at, now: eventTime)
-        let status = Snapshot.Status(version: version, counters: counters, used: monitor.gate.accepted, dropped: monitor.gate.dropped)
+        let status = Snapshot.Status(version: version, seq: lastSeq(), counters: counters, used: monitor.gate.accepted, dropped: monitor.gate.dropped)
         return Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, regionsAdded: regionsAdded,
                         regionsVersion: regionsVersion, catalog: catalog, status: status)
     }
 
     /// `state`'s reply, now.
-    package func state() -> [UInt8] { snapshot().stateReply(seq: lastSeq(), subscribers: hub.count) }
+    package func state() -> [UInt8] { snapshot().stateReply(subscribers: hub.count) }
 
     // MARK: reload
 

@@ -25,6 +25,8 @@ package struct Snapshot: Sendable {
 
     package struct Status: Sendable {
         var version: String
+        /// The last seq committed when the snapshot was taken.
+        var seq: Int64
         var counters: Counters
         var used: Int
         var dropped: [DropReason: Int]
@@ -51,11 +53,11 @@ package struct Snapshot: Sendable {
 
     /// `{"class":"STATE",…}`: the version, the last seq, gpsd, the last fix, the regions the
     /// walker is inside, the fixes used and dropped, events by type, commits and subscribers.
-    package func stateReply(seq: Int64, subscribers: Int) -> [UInt8] {
+    package func stateReply(subscribers: Int) -> [UInt8] {
         JSONWriter.object { o in
             o.member("class", "STATE")
             o.member("version", status.version)
-            o.member("seq", seq)
+            o.member("seq", status.seq)
             o.member("gpsd", status.counters.gpsd)
             o.member("last_fix") { w in
                 if let at = regions.at { w.raw { at.appendJSON(to: &$0) } } else { w.null() }
