@@ -17,6 +17,11 @@ extension Engine {
         switch c {
         case .success(let c): catalog = .success(c)
         case .failure(let e):
+            // A catalog read before stays in force (a reload with a broken file keeps it).
+            if case .success = catalog {
+                logger.warning("species catalog: \(e.description); the one read before stays in force")
+                return
+            }
             catalog = .failure(Self.noCatalog(e.description))
             logger.warning("planting commands are off: \(e.description)")
         }

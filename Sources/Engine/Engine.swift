@@ -273,12 +273,8 @@ package actor Engine: ServerDelegate {
 
     /// What the engine holds now, for the read-only replies written beside it.
     package func snapshot() -> Snapshot {
-        var watered: [Int: UTCTime] = [:]
-        for (i, r) in monitor.regions.regions.enumerated() where r.kind == .plant {
-            if let w = monitor.state(of: i).lastWatered { watered[i] = w }
-        }
         let at = monitor.lastFix.map { TrackPoint(time: $0.time, coordinate: $0.coordinate, error: $0.error) }
-        let regions = RegionsInForce(set: monitor.regions, baseCount: base.count, inside: monitor.inside, lastWatered: watered, at: at, now: eventTime)
+        let regions = RegionsInForce(set: monitor.regions, baseCount: base.count, inside: monitor.inside, lastWatered: monitor.lastWatered, at: at, now: eventTime)
         let status = Snapshot.Status(version: version, seq: lastSeq(), counters: counters, used: monitor.gate.accepted, dropped: monitor.gate.dropped)
         return Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, regionsAdded: regionsAdded,
                         regionsVersion: regionsVersion, catalog: catalog, status: status)

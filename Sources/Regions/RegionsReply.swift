@@ -11,14 +11,14 @@ public struct RegionsInForce: Sendable {
     public var baseCount: Int
     /// Per region, whether the last fix is inside.
     public var inside: [Bool]
-    /// The plants' last watering, as the monitor has it (absent: never watered).
-    public var lastWatered: [Int: UTCTime]
+    /// Per region, its last watering as the monitor has it (nil: never, or not a plant).
+    public var lastWatered: [UTCTime?]
     /// The last fix the monitor used, if any.
     public var at: TrackPoint?
     /// The time "due" is reckoned at: the last fix's, else the clock's.
     public var now: UTCTime
 
-    public init(set: RegionSet, baseCount: Int, inside: [Bool], lastWatered: [Int: UTCTime], at: TrackPoint?, now: UTCTime) {
+    public init(set: RegionSet, baseCount: Int, inside: [Bool], lastWatered: [UTCTime?], at: TrackPoint?, now: UTCTime) {
         self.set = set
         self.baseCount = baseCount
         self.inside = inside

@@ -100,13 +100,26 @@ struct Treelined: AsyncParsableCommand {
         } catch { throw DaemonError("\(error)") }
 
         let configPath = config
-        // READY=1 once the web app's port is bound too (when there is one): a client that
-        // connects as soon as the service is ready is never refused.
+        // READY=1 once the web app's port is bound too (when there is one), so that a client
+        // connecting as soon as the service is ready is not refused; but at most 3 s after the
+        // rest is up: a port another program holds is retried every 5 s meanwhile, and must not
+        // hold up the start (systemd would kill a service that never says READY).
         let (webBound, bound) = AsyncStream<Void>.makeStream()
         let waitsForWeb = settings.http != nil
         let reload = ReloadService(
             ready: {
-                if waitsForWeb { for await _ in webBound { break } }
+                if waitsForWeb {
+                    // Cancelled at once by a SIGTERM meanwhile.
+                    try? await cancelWhenGracefulShutdown {
+                        await withTaskGroup(of: Void.self) { group in
+                            group.addTask { for await _ in webBound { break } }
+                            group.addTask { try? await Task.sleep(for: .seconds(3)) }
+                            await group.next()
+                            group.cancelAll()
+                        }
+                    }
+                    if Task.isCancelled || Task.isShuttingDownGracefully { return }
+                }
                 // Only now: a SIGHUP before its trap is in place would end the process.
                 notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
             },

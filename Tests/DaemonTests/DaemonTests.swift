@@ -201,6 +201,27 @@ extension Daemon {
             #expect(daemon.isRunning)
         }
     }
+
+    /// SIGHUP with the species catalog gone: the catalog read before stays in force, so planting
+    /// goes on (the log says so); a reload does not turn planting off.
+    @Test func reloadWithABrokenCatalogKeepsTheOneInForce() async throws {
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try await daemon.start()
+            let (c, _) = try daemon.client()
+            let before = try #require(c.ask(#"{"cmd":"species","query":"oak"}"#))
+            #expect(before.hasPrefix(#"{"class":"SPECIES","species":[{"#), "\(before)")
+            var config = try String(contentsOf: daemon.config, encoding: .utf8)
+            config = config.replacingOccurrences(of: "Data/species.json", with: "Data/no-such-species.json")
+            try Data(config.utf8).write(to: daemon.config)
+            daemon.signal(SIGHUP)
+            try await waitFor(within: 10) { daemon.logText.contains("reloaded") }
+            try await waitFor(within: 10) { daemon.logText.contains("the one read before stays in force") }
+            #expect(c.ask(#"{"cmd":"species","query":"oak"}"#) == before, "the catalog in force answers as before")
+            #expect(daemon.isRunning)
+        }
+    }
 }
 
 /// The name a region event carries (in its Feature's properties).
