@@ -226,7 +226,7 @@ package actor Engine: ServerDelegate {
         case let .trees(area, project): return trees(area: area, project: project)
         case let .track(since, until): return track(since: since, until: until)
         case .captures(let album): return await captures(album: album)
-        case .state: return .success(await snapshot().stateReply(subscribers: hub.count))
+        case .state: return .success(await state())
         case .regions(let geometry): return .success(await snapshot().regions.regionsReply(geometry: geometry))
         case .export: return .success(await snapshot().regions.exportReply())
         case .species(let query): return await snapshot().speciesReply(query)
@@ -281,7 +281,7 @@ package actor Engine: ServerDelegate {
     }
 
     /// `state`'s reply, now.
-    package func state() -> [UInt8] { snapshot().stateReply(subscribers: hub.count) }
+    package nonisolated func state() async -> [UInt8] { await snapshot().stateReply(subscribers: hub.count) }
 
     // MARK: reload
 

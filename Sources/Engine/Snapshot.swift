@@ -101,22 +101,24 @@ package struct Snapshot: Sendable {
     /// The planting rules over the regions in force, and where to apply them: `at`, else the
     /// last fix.
     package func planting(at: Coordinate?) -> Result<(PlantingRules, Coordinate), CommandError> {
-        catalog.flatMap { catalog in
-            guard let c = at ?? lastFix?.coordinate else {
-                return .failure(CommandError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
-            }
-            return .success((PlantingRules(regions: regions.set, catalog: catalog), c))
+        catalog.flatMap { catalog in position(at).map { (PlantingRules(regions: regions.set, catalog: catalog), $0) } }
+    }
+
+    /// Where a command applies: `at`, else the last fix; refused before any fix.
+    func position(_ at: Coordinate?) -> Result<Coordinate, CommandError> {
+        guard let c = at ?? lastFix?.coordinate else {
+            return .failure(CommandError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
         }
+        return .success(c)
     }
 
     /// The points of interest (the regions in force) laid out for a camera at `at`, else at the
     /// last fix (`LAYOUT`), or the whole circle stacked once (`PANORAMA`).
     package func layoutReply(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool) -> Result<[UInt8], CommandError> {
-        guard let c = at ?? lastFix?.coordinate else {
-            return .failure(CommandError("no fix yet: wait for one, or give \"at\":[lat, lon]"))
-        }
         let list = regions.set.regions
-        return .success(LayoutReply.json(observer: c, camera: camera, options: options, pois: list.map(POI.init(region:)),
-                                         kind: { list[$0].kind.rawValue }, panorama: panorama))
+        return position(at).map { c in
+            LayoutReply.json(observer: c, camera: camera, options: options, pois: list.map(POI.init(region:)),
+                             kind: { list[$0].kind.rawValue }, panorama: panorama)
+        }
     }
 }

@@ -121,7 +121,7 @@ struct ReplyObject {
 
     func bool(_ key: String) throws(ReplyError) -> Bool? {
         guard let v = member(key) else { return nil }
-        guard case .bool(let b) = v else { throw problem(key, "true or false") }
+        guard let b = Command.boolean(v) else { throw problem(key, "true or false") }
         return b
     }
 
