@@ -49,9 +49,12 @@ let package = Package(
         // The wire: every command as a typed value, read once from its JSON (`Command`), the
         // subscription and its filter, and the replies' shared lines. Used by every transport,
         // the CLI and the tests.
-        .target(name: "Protocol", dependencies: ["JSON", "Geo", "Regions", "AR"]),
+        .target(name: "Protocol", dependencies: ["JSON", "Geo", "Regions", "AR", "Walks"]),
         .target(name: "NMEA", dependencies: ["Geo"]),
         .target(name: "Rules", dependencies: ["Geo", "Regions", "JSON"]),
+        // Walks through the regions: rounds (the shortest order to visit them) and trails
+        // (ordered checkpoints, levels that unlock, progress from the regions entered).
+        .target(name: "Walks", dependencies: ["Geo", "Regions", "JSON"]),
         // The stacking projector: AR screen layout of points of interest.
         .target(name: "AR", dependencies: ["Geo", "Regions", "JSON"]),
         .target(name: "Map", dependencies: ["Geo", "Regions", "JSON", "Rules", "AR"]),
@@ -64,7 +67,7 @@ let package = Package(
         .target(name: "Config", dependencies: ["Geo", "JSON", "Rules", .product(name: "Yams", package: "Yams")]),
         // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
         // region, plants' watering. Events are committed with the state they leave.
-        .target(name: "Store", dependencies: ["Protocol", "Rules", "Geo", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Store", dependencies: ["Protocol", "Rules", "Walks", "Geo", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Unix-socket protocol (SwiftNIO): newline-delimited JSON, subscriptions that resume
         // by sequence number, bounded queues for slow readers.
         .target(name: "Server", dependencies: [
@@ -96,7 +99,7 @@ let package = Package(
         // leave and publishes them; every transport hands it the same typed commands. A library, so
         // the daemon, its tests and the fuzz target that runs every command run the same code.
         .target(name: "Engine", dependencies: [
-            "Protocol", "Geo", "Regions", "JSON", "Rules", "GPSD", "Store", "Server", "AR", "MQTT", "Web",
+            "Protocol", "Geo", "Regions", "JSON", "Rules", "Walks", "GPSD", "Store", "Server", "AR", "MQTT", "Web",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The systemd service: gpsd → monitor → journal → subscribers.
@@ -115,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Protocol", "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
+                "Protocol", "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Walks", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -123,7 +126,7 @@ let package = Package(
         // Benchmarks: `swift run -c release treeline-bench --help`.
         .executableTarget(
             name: "treeline-bench",
-            dependencies: ["NMEA", "Loading", "Geo", "Regions", "JSON", "Rules", "AR", "TestSupport"],
+            dependencies: ["NMEA", "Loading", "Geo", "Regions", "JSON", "Rules", "Walks", "AR", "TestSupport"],
             path: "Benchmarks/TreelineBench"
         ),
 
@@ -149,6 +152,7 @@ let package = Package(
         // systemd's own checks of the units in systemd/.
         .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "Regions", "NMEA", "TestSupport"]),
+        .testTarget(name: "WalksTests", dependencies: ["Walks", "Geo", "Regions", "JSON", "TestSupport"]),
         .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "Regions", "AR"]),
         .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
