@@ -10,6 +10,7 @@ import Synchronization
 import JSON
 import Regions
 import Protocol
+import Walks
 
 /// The daemon's core: fixes in, events committed to the journal with the state they leave, then
 /// published. One at a time (an actor): fixes, `water`, a reload.
@@ -62,6 +63,9 @@ package actor Engine: ServerDelegate {
     /// How long events and track points are kept, and when pruning last ran (monotonic ns).
     package var retention: Retention
     var lastPruneCheck: UInt64?
+    /// The trails, which are completed, and the one under way; what of that waits to be saved.
+    var trails: TrailBook
+    var unsavedTrail: TrailProgress?
     /// Called when the gpsd status or the regions change (systemd's STATUS=).
     package let onStatus: @Sendable (String) -> Void
 
@@ -86,6 +90,7 @@ package actor Engine: ServerDelegate {
             userUsedIDs = try store.usedIDs(layer: "user")
             fleetIDs = try store.usedIDs(layer: "fleet")
             thinner = TrackThinner(last: try store.lastTrackPoint())
+            trails = try store.trails()
         } catch {
             throw DaemonError("\(error)")
         }
@@ -154,19 +159,29 @@ package actor Engine: ServerDelegate {
         var entries: [JournalEntry] = []
         let regions = monitor.regions
         let before = monitor.lastFix?.time
-        monitor.process(fix) { e in entries.append(Self.entry(e, regions)) }
+        // The regions entered, for the trail under way (none kept when there is none).
+        let onTrail = trails.run != nil
+        var entered: [(region: Int, time: UTCTime, at: Coordinate)] = []
+        monitor.process(fix) { e in
+            entries.append(Self.entry(e, regions))
+            if onTrail && e.type == .enter { entered.append((e.region, e.time, e.coordinate)) }
+        }
+        if !entered.isEmpty { entries += trailEvents(entered: entered) }
         unsavedRegions.formUnion(monitor.takeChangedRegions())
         // A dropped fix changes nothing to keep (unless it is a jump the next fix may confirm).
         if monitor.lastFix?.time != before {
             lastFixReceived = receivedNanos
             lastUsedFix = fix
         }
-        guard monitor.lastFix != storedFix || !entries.isEmpty || !unsaved.isEmpty || !unsavedRegions.isEmpty else { return }
+        guard monitor.lastFix != storedFix || !entries.isEmpty || !unsaved.isEmpty || !unsavedRegions.isEmpty || unsavedTrail != nil else { return }
         // A used fix goes into the track when it moved 2 m or 30 s passed.
         var point: TrackPoint?
         if let f = monitor.lastFix, f.time != before {
             let p = TrackPoint(time: f.time, coordinate: f.coordinate, error: f.error)
-            if thinner.admit(p) { point = p }
+            if thinner.admit(p) {
+                point = p
+                walkedOn(p)
+            }
         }
         commit(entries, receivedNanos: receivedNanos, track: point)
         if let f = monitor.lastFix, f.time != before { publishPosition(f) }
@@ -200,12 +215,13 @@ package actor Engine: ServerDelegate {
         let changed = unsavedRegions.sorted().map { (id: monitor.regions.regions[$0].id, state: monitor.state(of: $0)) }
         do {
             let started = monotonicNanos()
-            let committed = try store.commit(entries, lastFix: monitor.lastFix, regions: changed, track: track)
+            let committed = try store.commit(entries, lastFix: monitor.lastFix, regions: changed, track: track, trails: unsavedTrail)
             let took = monotonicNanos() - started
             counters.committed(took: took)
             if took > 250_000_000 { logger.warning("a commit took \(took / 1_000_000) ms: the disk is slow; events wait for it") }
             unsaved = []
             unsavedRegions = []
+            unsavedTrail = nil
             storedFix = monitor.lastFix
             published(committed, receivedNanos: receivedNanos)
             return committed
@@ -235,6 +251,8 @@ package actor Engine: ServerDelegate {
         case let .canPlant(species, area, at): return await canPlant(species: species, area: area, at: at)
         case let .plan(area, species, count, at, maxDistance, seed):
             return await plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed)
+        case let .round(stops, at): return await snapshot().roundReply(stops, at: at)
+        case .trails: return .success(await snapshot().trailsReply())
         case .subscribe: return .failure(CommandError("subscribe is the connection's, not the engine's"))
         default: return await change(command)
         }
@@ -251,7 +269,11 @@ package actor Engine: ServerDelegate {
         case let .plant(species, area, at, project, planted): return plant(species: species, area: area, at: at, project: project, planted: planted)
         case .removeTree(let id): return removeTree(id)
         case let .capture(album, file, note): return capture(album: album, file: file, note: note)
-        case .subscribe, .state, .regions, .export, .trees, .track, .captures, .species, .layout, .canPlant, .plan:
+        case .addTrail(let t): return addTrail(t)
+        case .removeTrail(let id): return removeTrail(id)
+        case .startTrail(let id): return startTrail(id)
+        case .stopTrail: return stopTrail()
+        case .subscribe, .state, .regions, .export, .trees, .track, .captures, .species, .layout, .canPlant, .plan, .round, .trails:
             return .failure(CommandError("\(command.name) is a read, answered beside the engine"))
         }
     }
@@ -277,7 +299,7 @@ package actor Engine: ServerDelegate {
         let regions = RegionsInForce(set: monitor.regions, baseCount: base.count, inside: monitor.inside, lastWatered: monitor.lastWatered, at: at, now: eventTime)
         let status = Snapshot.Status(version: version, seq: lastSeq(), counters: counters, used: monitor.gate.accepted, dropped: monitor.gate.dropped)
         return Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, regionsAdded: regionsAdded,
-                        regionsVersion: regionsVersion, catalog: catalog, status: status)
+                        regionsVersion: regionsVersion, catalog: catalog, trails: trails, status: status)
     }
 
     /// `state`'s reply, now.

@@ -4,6 +4,7 @@ import JSON
 import Protocol
 import Regions
 import Rules
+import Walks
 
 /// What the engine holds at one moment, handed out whole and immutable. The read-only replies
 /// (`state`, `regions`, `export`, `species`, `layout`, the web app's regions layer, OwnTracks)
@@ -20,6 +21,8 @@ package struct Snapshot: Sendable {
     package var regionsVersion: Int
     /// The species catalog, or why there is none.
     package var catalog: Result<SpeciesCatalog, CommandError>
+    /// The trails and the one under way.
+    package var trails: TrailBook
     /// The daemon's own figures, for `state`.
     package var status: Status
 
@@ -120,5 +123,20 @@ package struct Snapshot: Sendable {
             LayoutReply.json(observer: c, camera: camera, options: options, pois: list.map(POI.init(region:)),
                              kind: { list[$0].kind.rawValue }, panorama: panorama)
         }
+    }
+
+    /// `ROUND`: the shortest walk found from `at` (else the last fix) through the stops asked for.
+    package func roundReply(_ stops: RoundStops, at: Coordinate?) -> Result<[UInt8], CommandError> {
+        position(at).flatMap { from in
+            Round.stops(stops, in: regions).map { Round.plan(from: from, stops: $0).reply }.mapError { CommandError($0.message) }
+        }
+    }
+
+    /// `TRAILS`: every trail, its progress and lock, and the run under way.
+    package func trailsReply() -> [UInt8] {
+        let wanted = Set(trails.trails.flatMap { $0.checkpoints.map(\.region) })
+        var found = Set<String>()
+        if !wanted.isEmpty { for r in regions.set.regions where wanted.contains(r.id) { found.insert(r.id) } }
+        return trails.reply(inForce: found.contains)
     }
 }

@@ -2,6 +2,7 @@ import AR
 import Geo
 import JSON
 import Regions
+import Walks
 
 /// A command written as the JSON line `parse` reads: a client (the CLI) builds a `Command` and
 /// sends these bytes, so no client spells a key of its own. `Command.parse(c.json) == c` for
@@ -53,6 +54,38 @@ extension Command {
             o.key("seed") { $0.append(contentsOf: String(seed).utf8) }
         case .species(let query): if !query.isEmpty { o.string("query", query) }
         case .layout(let camera, let options, let at, let panorama): o.layout(camera, options, at: at, panorama: panorama)
+        case let .round(stops, at):
+            switch stops {
+            case .regions(let ids): o.strings("regions", ids)
+            case let .kind(kind, due):
+                o.string("kind", kind.rawValue)
+                if due { o.bool("due", true) }
+            case .points(let points):
+                o.key("points") { out in
+                    Self.appendList(points, to: &out) { c, out in
+                        out.append(UInt8(ascii: "["))
+                        WireNumber.append(c.latitude, to: &out)
+                        out.append(UInt8(ascii: ","))
+                        WireNumber.append(c.longitude, to: &out)
+                        out.append(UInt8(ascii: "]"))
+                    }
+                }
+            }
+            o.coordinate("at", at)
+        case .addTrail(let t):
+            o.string("trail", t.id)
+            o.string("name", t.name)
+            o.key("checkpoints") { out in
+                var w = JSONWriter(appendingTo: out)
+                w.array(t.checkpoints) { w, c in
+                    if let a = c.action { w.object { $0.member("region", c.region); $0.member("action", a.rawValue) } } else { w.value(c.region) }
+                }
+                out = w.bytes
+            }
+            if !t.requires.isEmpty { o.strings("requires", t.requires) }
+            o.string("project", t.project)
+        case .trails, .stopTrail: break
+        case .removeTrail(let id), .startTrail(let id): o.string("trail", id)
         }
         return o.finished()
     }

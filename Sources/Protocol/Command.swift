@@ -2,6 +2,7 @@ import AR
 import Geo
 import JSON
 import Regions
+import Walks
 
 /// A client's command: one JSON object per line, `{"cmd":…}`.
 public enum Command: Equatable, Sendable {
@@ -45,6 +46,18 @@ public enum Command: Equatable, Sendable {
     /// (`Panorama`); the heading is then not needed.
     case layout(camera: Camera, options: LayoutOptions, at: Coordinate?, panorama: Bool)
 
+    /// The shortest order to walk through `stops`, from `at` (else the last fix).
+    case round(RoundStops, at: Coordinate?)
+    /// A trail for the database (journaled, kept across restarts).
+    case addTrail(Trail)
+    /// The trails with their progress.
+    case trails
+    case removeTrail(id: String)
+    /// Begins trail `id` (one at a time).
+    case startTrail(id: String)
+    /// Ends the trail under way.
+    case stopTrail
+
     /// The command's name, as `cmd` gives it (and as `mqtt.commands` lists it).
     public var name: String {
         switch self {
@@ -67,11 +80,18 @@ public enum Command: Equatable, Sendable {
         case .plan: "plan"
         case .species: "species"
         case .layout: "layout"
+        case .round: "round"
+        case .addTrail: "add_trail"
+        case .trails: "trails"
+        case .removeTrail: "remove_trail"
+        case .startTrail: "start_trail"
+        case .stopTrail: "stop_trail"
         }
     }
 
     public static let commands = ["subscribe", "water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
-                                  "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species"]
+                                  "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species",
+                                  "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail"]
 
     /// Parses one line; the error is the message the client gets back.
     ///
@@ -121,6 +141,7 @@ public enum Command: Equatable, Sendable {
         if let c = try regionsCommand(cmd, o, document: document) { return c }
         if let c = try plantingCommand(cmd, o, document: document) { return c }
         if let c = try recordsCommand(cmd, o, document: document) { return c }
+        if let c = try walksCommand(cmd, o, document: document) { return c }
         throw CommandError("unknown cmd '\(TextExcerpt.short(cmd))': one of \(commands.joined(separator: ", "))")
     }
 
@@ -243,7 +264,7 @@ public enum Command: Equatable, Sendable {
 
     /// `subscribe`: the filter, where to resume (`since`), whether to add timings.
     static func subscribe(_ o: Members) throws(CommandError) -> Command {
-        let filter = EventFilter(kinds: try strings(o, "kinds", from: ["reforestation", "plant", "album"]),
+        let filter = EventFilter(kinds: try strings(o, "kinds", from: ["reforestation", "plant", "album", "trail"]),
                                  regions: try strings(o, "regions"),
                                  types: try strings(o, "types", from: eventTypes))
         var since: Int64?
@@ -291,7 +312,9 @@ public enum Command: Equatable, Sendable {
     }
 
     static let eventTypes: Set<String> = ["enter", "exit", "dwell", "water_due", "watered", "capture_allowed", "capture_locked",
-                                          "planting_allowed", "planting_forbidden", "region_added", "region_updated", "region_removed"]
+                                          "planting_allowed", "planting_forbidden", "region_added", "region_updated", "region_removed",
+                                          "trail_added", "trail_removed", "trail_started", "trail_stopped", "checkpoint_reached",
+                                          "checkpoint_out_of_order", "trail_completed"]
 
     /// The largest whole number a request may carry: JSON numbers are read as Doubles, exact
     /// up to 2⁵³.

@@ -29,6 +29,14 @@ public struct RegionsInForce: Sendable {
 
     public func layer(_ i: Int) -> String { i < baseCount ? "base" : "user" }
 
+    /// Whether plant `i` is due for watering now (never watered: due); nil for a region that is
+    /// not a plant with an interval.
+    public func isDue(_ i: Int) -> Bool? {
+        guard let days = set.regions[i].intervalDays, set.regions[i].kind == .plant else { return nil }
+        guard let w = lastWatered[i] else { return true }
+        return w.nanoseconds + Int64(days) * UTCTime.nanosPerDay <= now.nanoseconds
+    }
+
     /// `{"class":"REGIONS","regions":[…]}`: each region in force with its layer, inside or not,
     /// its signed distance from the last fix (`distance_m`, positive inside), and what its kind
     /// needs (plants: interval, last watered, next due, `due`); with `geometry`, its GeoJSON geometry.
@@ -59,10 +67,8 @@ public struct RegionsInForce: Sendable {
                 o.member("last_watered", w.iso8601)
                 o.member("next_due", due.iso8601)
                 o.member("due_in_s", (due.nanoseconds - now.nanoseconds) / UTCTime.nanosPerSecond)
-                o.member("due", due <= now)
-            } else {
-                o.member("due", true)
             }
+            o.member("due", isDue(i) ?? true)
         }
         if r.kind == .reforestation && !r.species.isEmpty {
             o.member("species") { $0.array(r.species) { $0.value($1) } }

@@ -10,6 +10,7 @@ extension Store {
         m.registerMigration("v3: live regions, records, track", migrate: createLayersAndRecords)
         m.registerMigration("v4: mqtt", migrate: createMQTTProgress)
         m.registerMigration("v5: idempotency keys", migrate: createIdempotencyKeys)
+        m.registerMigration("v6: trails", migrate: createTrails)
         return m
     }
 
@@ -124,6 +125,32 @@ extension Store {
                 key TEXT NOT NULL UNIQUE,
                 answer BLOB NOT NULL,
                 time INTEGER NOT NULL
+            );
+            """)
+    }
+
+    /// Migration "v6: trails": the trails defined, when each was last completed, and the one
+    /// under way.
+    static func createTrails(_ db: Database) throws {
+        // `definition` is the trail's JSON (`Trail.json`), read back with `Trail.read(json:)`.
+        // `trail_run` holds at most one row: the trail under way, written in the transaction of
+        // the events that moved it.
+        try db.execute(sql: """
+            CREATE TABLE trail (
+                id TEXT PRIMARY KEY,
+                position INTEGER NOT NULL,
+                definition TEXT NOT NULL,
+                completed INTEGER
+            ) WITHOUT ROWID;
+            CREATE TABLE trail_run (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                trail TEXT NOT NULL,
+                next INTEGER NOT NULL,
+                started INTEGER NOT NULL,
+                walked REAL NOT NULL,
+                last_lat REAL,
+                last_lon REAL,
+                out_of_order INTEGER NOT NULL
             );
             """)
     }

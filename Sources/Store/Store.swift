@@ -104,12 +104,12 @@ public final class Store: Sendable {
     /// sequence numbers (consecutive, in the order given).
     @discardableResult
     public func commit(_ entries: [JournalEntry], lastFix: LastFix?, regions: [(id: String, state: RegionState)],
-                       track: TrackPoint? = nil) throws(StoreError) -> [JournalEvent] {
+                       track: TrackPoint? = nil, trails: TrailProgress? = nil) throws(StoreError) -> [JournalEvent] {
         try wrap("committing \(entries.count) event(s)") {
             try pool.writeWithoutTransaction { db in
                 // Events and changed regions are synced before this returns; a fix that changed
                 // nothing need not wear the flash.
-                let sync = entries.isEmpty && regions.isEmpty ? "NORMAL" : "FULL"
+                let sync = entries.isEmpty && regions.isEmpty && (trails?.completed.isEmpty ?? true) ? "NORMAL" : "FULL"
                 try db.execute(sql: "PRAGMA synchronous = \(sync)")
                 var out: [JournalEvent] = []
                 out.reserveCapacity(entries.count)
@@ -120,6 +120,7 @@ public final class Store: Sendable {
                         out.append(JournalEvent(seq: db.lastInsertedRowID, entry: e))
                     }
                     for (id, s) in regions { try Self.save(s, of: id, db) }
+                    if let trails { try Self.save(trails, db) }
                     if let p = track {
                         try db.execute(sql: "INSERT OR REPLACE INTO track (time, lat, lon, error) VALUES (?, ?, ?, ?)",
                                        arguments: [p.time.nanoseconds, p.coordinate.latitude, p.coordinate.longitude, p.error])
