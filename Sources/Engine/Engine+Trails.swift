@@ -108,11 +108,14 @@ extension Engine {
     package func startTrail(_ id: String) -> Result<[UInt8], CommandError> {
         if let refusal = trails.refusal(toStart: id) { return .failure(CommandError(refusal)) }
         guard let t = trails.trail(id) else { return .failure(CommandError("no trail '\(id)'")) }
+        guard let here = monitor.lastFix?.coordinate else {
+            return .failure(CommandError("no fix yet: a trail is timed and measured from where it starts; wait for a fix"))
+        }
         let found = indices(of: Set(t.checkpoints.map(\.region)))
         if let k = t.checkpoints.firstIndex(where: { found[$0.region] == nil }) {
             return .failure(CommandError("checkpoint \(k + 1) of '\(id)', region '\(t.checkpoints[k].region)', is no longer in force: remove the trail and add it again without it"))
         }
-        let events = trails.start(id, at: eventTime, from: monitor.lastFix?.coordinate, inside: insideCheckpoints(of: t))
+        let events = trails.start(id, at: eventTime, from: here, inside: insideCheckpoints(of: t))
         noteTrailProgress(events)
         guard let committed = commit(events.map(Self.entry), receivedNanos: nil), let first = committed.first(where: { $0.entry.type == "trail_started" }) else {
             return .failure(CommandError("the start could not be saved (the database failed: see the daemon's log); it is kept and saved with the next fix"))

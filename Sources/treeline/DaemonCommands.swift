@@ -29,7 +29,7 @@ extension Treeline {
         @Option(help: "Print the journal's events after this seq first (0: all of them).")
         var since: Int64?
 
-        @Option(help: "Only these kinds of region, comma-separated: reforestation, plant, album.")
+        @Option(help: "Only these kinds, comma-separated: reforestation, plant, album, trail (the trails' events).")
         var kinds: String?
 
         @Option(help: "Only these regions (ids), comma-separated.")

@@ -10,6 +10,13 @@ enum HumanText {
         return NumberText.printf(m / 1_000, decimals: 1) + " km"
     }
 
+    /// "45° NE": degrees from true north and the nearest of the eight compass points.
+    static func bearing(_ degrees: Double) -> String {
+        let points = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+        let d = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        return NumberText.fixed(d, decimals: 0) + "° " + points[Int((d + 22.5) / 45) % 8]
+    }
+
     /// "in 2 d 4 h", "in 35 min", "due now", "overdue 3 h".
     static func countdown(seconds s: Int) -> String {
         if s <= 0 { return s > -60 ? "due now" : "overdue " + span(-s) }

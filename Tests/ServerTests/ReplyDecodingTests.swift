@@ -25,6 +25,7 @@ import Testing
         "CAPTURE": { (v) throws(ReplyError) in try CaptureReply(v) }, "CAPTURES": { (v) throws(ReplyError) in try CapturesReply(v) },
         "TRACK": { (v) throws(ReplyError) in try TrackReply(v) }, "EVENT": { (v) throws(ReplyError) in try EventReply(v) },
         "PLANT": { (v) throws(ReplyError) in try PlantReply(v) }, "CAN_PLANT": { (v) throws(ReplyError) in try PlantReply(v) },
+        "ROUND": { (v) throws(ReplyError) in try RoundReply(v) }, "TRAILS": { (v) throws(ReplyError) in try TrailsReply(v) },
     ]
 
     @Test func everyGoldenReplyOfAClassAClientReadsIsRead() throws {
@@ -74,6 +75,20 @@ import Testing
 
         let track = try reply("TRACK", TrackReply.self).points
         #expect(track == [TrackPoint(time: UTCTime(iso8601: "2026-05-01T09:00:00Z")!, coordinate: Coordinate(latitude: 40.1, longitude: -8.24), error: 3)])
+
+        let round = try reply("ROUND", RoundReply.self)
+        #expect(round.exact && round.legs.map(\.region) == ["album-a", "plant-1", "terrace", "x1"] && round.length == 150.9)
+        #expect(round.legs[0].name == "View" && round.legs[0].distance == 136.7 && round.legs[0].bearing == 60.8)
+        #expect(round.from == Coordinate(latitude: 40.0995, longitude: -8.2415))
+        let points = try #require(try Self.golden().replies.first { $0.className == "ROUND" && $0.text.contains(#""point":"#) }).decoded(as: RoundReply.self)
+        #expect(points.legs.map(\.point) == [1, 0, 2] && points.legs.allSatisfy { $0.region == nil })
+
+        let trails = try reply("TRAILS", TrailsReply.self)
+        #expect(trails.active == nil && trails.trails.map(\.id) == ["level-1", "level-2"])
+        #expect(trails.trails[0].checkpoints.map(\.region) == ["plant-a", "album-a"] && trails.trails[0].checkpoints[0].action == "water")
+        #expect(trails.trails[0].completed == UTCTime(iso8601: "2026-05-01T09:00:04Z") && !trails.trails[1].locked && trails.trails[1].requires == ["level-1"])
+        let running = try #require(try Self.golden().replies.first { $0.className == "TRAILS" && !$0.text.contains(#""active":null"#) }).decoded(as: TrailsReply.self)
+        #expect(running.active?.trail == "level-2" && running.active?.next == 0 && running.active?.of == 2 && running.active?.nextRegion == "x1")
 
         let refused = try #require(try Self.golden().replies.first { $0.text.contains(#""allowed":false"#) && $0.className == "PLANT" })
         let verdict = try refused.decoded(as: PlantReply.self)
