@@ -54,13 +54,14 @@ public struct TrailsReply: DaemonReply, Equatable {
         /// The checkpoints' regions, in order, each with its action if any.
         public var checkpoints: [(region: String, action: String?)]
         public var requires: [String]
+        public var project: String?
         public var completed: UTCTime?
         public var locked: Bool
         public var missing: [String]
 
         public static func == (a: Item, b: Item) -> Bool {
             a.id == b.id && a.name == b.name && a.checkpoints.elementsEqual(b.checkpoints, by: { $0 == $1 }) && a.requires == b.requires
-                && a.completed == b.completed && a.locked == b.locked && a.missing == b.missing
+                && a.project == b.project && a.completed == b.completed && a.locked == b.locked && a.missing == b.missing
         }
     }
 
@@ -74,7 +75,7 @@ public struct TrailsReply: DaemonReply, Equatable {
         trails = try o.objects("trails") { t throws(ReplyError) in
             Item(id: try t.required("id", t.string), name: try t.required("name", t.string),
                  checkpoints: try t.objects("checkpoints") { c throws(ReplyError) in (try c.required("region", c.string), try c.string("action")) },
-                 requires: try t.strings("requires") ?? [], completed: try t.time("completed"), locked: try t.required("locked", t.bool),
+                 requires: try t.strings("requires") ?? [], project: try t.string("project"), completed: try t.time("completed"), locked: try t.required("locked", t.bool),
                  missing: try t.strings("missing") ?? [])
         }
     }

@@ -4,6 +4,7 @@ import Geo
 import JSON
 import Protocol
 import Regions
+import Walks
 
 extension Treeline {
     struct Project: ParsableCommand {
@@ -12,7 +13,9 @@ extension Treeline {
             discussion: """
             A project file is a GeoJSON FeatureCollection with a top-level "project"
             name: the areas as regions-file features, and the trees as Point features
-            whose properties.kind is "tree" (species, area, planted, project).
+            whose properties.kind is "tree" (species, area, planted, project). The
+            trails whose project it is go in a top-level "trails" list, each as
+            add_trail takes it (id, name, checkpoints, requires).
 
             Examples:
               treeline project export spring-2026 -o spring-2026.geojson
@@ -31,9 +34,10 @@ extension Treeline {
             func run() throws {
                 let regions = try connection.ask(.export, as: ExportReply.self).features
                 let trees = try connection.ask(.trees(area: nil, project: project), as: TreesReply.self).trees
+                let trails = try connection.ask(.trails, as: TrailsReply.self).trails.filter { $0.project == project }
                 let areasOfTrees = Set(trees.map(\.area))
                 let areas = regions.filter { f in f.kind == "reforestation" && (f.project == project || areasOfTrees.contains(f.id ?? "")) }
-                guard !areas.isEmpty || !trees.isEmpty else {
+                guard !areas.isEmpty || !trees.isEmpty || !trails.isEmpty else {
                     throw UserError("no project '\(project)': no area has project: \(project) and no tree was planted with --project \(project)")
                 }
                 var features: [JSONValue] = areas.map { .object($0.members) }
@@ -46,11 +50,20 @@ extension Treeline {
                     let point: JSONValue = .object([("type", .string("Point")), ("coordinates", .array([.number(t.coordinate.longitude), .number(t.coordinate.latitude)]))])
                     features.append(.object([("type", .string("Feature")), ("properties", .object(properties)), ("geometry", point)]))
                 }
-                let doc: JSONValue = .object([("type", .string("FeatureCollection")), ("project", .string(project)), ("features", .array(features))])
+                var members: [(key: String, value: JSONValue)] = [("type", .string("FeatureCollection")), ("project", .string(project)), ("features", .array(features))]
+                if !trails.isEmpty { members.append(("trails", .array(try trails.map(Self.definition)))) }
+                let doc: JSONValue = .object(members)
                 var out: [UInt8] = []
                 ProjectJSON.append(doc, to: &out)
                 try ByteOutput.write(out + [0x0A], to: output)
-                if output != nil { FileHandle.standardError.write(Data("\(areas.count) areas, \(trees.count) trees\n".utf8)) }
+                if output != nil { FileHandle.standardError.write(Data("\(areas.count) areas, \(trees.count) trees, \(trails.count) trails\n".utf8)) }
+            }
+
+            /// A trail as `add_trail` takes it (and `Trail.read` reads it back).
+            static func definition(_ t: TrailsReply.Item) throws -> JSONValue {
+                let trail = Trail(id: t.id, name: t.name, checkpoints: t.checkpoints.map { Trail.Checkpoint(region: $0.region, action: $0.action.flatMap(Trail.Action.init)) },
+                                  requires: t.requires, project: t.project)
+                return try JSONDocument.parse(trail.json).root
             }
         }
 
@@ -75,6 +88,10 @@ extension Treeline {
                 // Every area by the regions file's rules, before anything is sent.
                 let regions = contents.checkedAreas(&problems)
                 let inForce = Set(try connection.ask(.regions(geometry: false), as: RegionsReply.self).regions.map(\.id))
+                let trailsKept = Set(try connection.ask(.trails, as: TrailsReply.self).trails.map(\.id))
+                for t in contents.trails where trailsKept.contains(t.id) {
+                    problems.append("\(file): trail '\(t.id)' exists: was this project imported before? (treeline trails lists them)")
+                }
                 for a in contents.areas {
                     if let id = a["properties"]?["id"]?.string, inForce.contains(id) {
                         problems.append("\(file): area '\(id)' is already in force: was this project imported before? (treeline regions lists them)")
@@ -104,7 +121,18 @@ extension Treeline {
                     refused += 1
                     print("tree of feature \(t.index) (\(t.species) at \(t.coordinate.latitude),\(t.coordinate.longitude)): refused: \(why)")
                 }
-                print("\(regions.count) areas added, \(recorded) trees recorded, \(refused) refused" + (contents.name.map { " (project \($0))" } ?? ""))
+                // The trails last: their checkpoints may be the areas just added.
+                var trailsAdded = 0
+                for t in contents.trails {
+                    do {
+                        _ = try connection.ask(.addTrail(t), as: EventReply.self)
+                        trailsAdded += 1
+                    } catch {
+                        refused += 1
+                        print("trail '\(t.id)': refused: \(error)")
+                    }
+                }
+                print("\(regions.count) areas added, \(recorded) trees recorded, \(trailsAdded) trails added, \(refused) refused" + (contents.name.map { " (project \($0))" } ?? ""))
                 if refused > 0 { throw ExitCode(3) }
             }
         }
@@ -129,6 +157,8 @@ struct ProjectFile {
     let name: String?
     var areas: [JSONValue] = []
     var trees: [Tree] = []
+    /// The trails of the top-level "trails" list, each given the project's name when it has none.
+    var trails: [Trail] = []
     var problems: [String] = []
 
     init(_ file: String, project: String?) throws {
@@ -144,6 +174,25 @@ struct ProjectFile {
         self.document = document
         name = project ?? document.root["project"]?.string
         for (k, f) in features.enumerated() { take(f, index: k) }
+        if let list = document.root["trails"] {
+            guard case .array(let items) = list else {
+                problems.append("\(file): \"trails\" must be a list of trails (id, name, checkpoints, requires)")
+                return
+            }
+            for (k, item) in items.enumerated() {
+                guard case .object(let members) = item else {
+                    problems.append("\(file): trail \(k) must be an object")
+                    continue
+                }
+                do {
+                    var t = try Trail.read(members)
+                    if t.project == nil { t.project = name }
+                    trails.append(t)
+                } catch {
+                    problems.append("\(file): trail \(k): \(error.message)")
+                }
+            }
+        }
     }
 
     /// A tree (`properties.kind` "tree"), else an area.

@@ -114,9 +114,13 @@ extension Daemon {
             #expect(r["allowed"] as? Bool == true, "\(r)")
         }
         #expect(json(c.ask(#"{"cmd":"plant","species":"Quercus robur","at":[40.1007,-8.2385]}"#))["allowed"] as? Bool == true, "another project's tree")
+        // The project's trails go with it (not another project's, nor one without).
+        let trail = #"{"cmd":"add_trail","trail":"spring-walk","name":"Spring walk","checkpoints":[{"region":"area-sul","action":"plant"},"album-miradouro"],"project":"spring"}"#
+        #expect(json(c.ask(trail))["type"] as? String == "trail_added")
+        #expect(json(c.ask(#"{"cmd":"add_trail","trail":"mine","checkpoints":["album-miradouro"]}"#))["type"] as? String == "trail_added")
         let file = first.folder.appendingPathComponent("spring.geojson").path
         let exported = try treeline(["project", "export", "spring", "-o", file, "--socket", first.socket])
-        #expect(exported.status == 0 && exported.stderr.contains("1 areas, 2 trees"), "\(exported.stderr)")
+        #expect(exported.status == 0 && exported.stderr.contains("1 areas, 2 trees, 1 trails"), "\(exported.stderr)")
 
         // Another board, which already has a tree 1 m from the second one.
         let second = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
@@ -127,7 +131,11 @@ extension Daemon {
         #expect(json(d.ask(#"{"cmd":"plant","species":"Quercus robur","at":[40.10101,-8.23901]}"#))["allowed"] as? Bool == true)
         let imported = try treeline(["project", "import", file, "--socket", second.socket])
         #expect(imported.status == 3, "a tree was refused: \(imported.stdout) \(imported.stderr)")
-        #expect(imported.stdout.contains("1 areas added, 1 trees recorded, 1 refused (project spring)"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("1 areas added, 1 trees recorded, 1 trails added, 1 refused (project spring)"), "\(imported.stdout)")
+        let trails = json(d.ask(#"{"cmd":"trails"}"#))["trails"] as? [[String: Any]] ?? []
+        #expect(trails.map { $0["id"] as? String } == ["spring-walk"] && trails.first?["name"] as? String == "Spring walk", "\(trails)")
+        let checkpoints = (trails.first?["checkpoints"] as? [[String: Any]] ?? []).map { "\($0["region"] ?? ""):\($0["action"] ?? "-")" }
+        #expect(checkpoints == ["area-sul:plant", "album-miradouro:-"])
         #expect(imported.stdout.contains("refused:") && imported.stdout.contains("spacing"), "\(imported.stdout)")
         let trees = json(d.ask(#"{"cmd":"trees","project":"spring"}"#))["trees"] as? [[String: Any]] ?? []
         #expect(trees.count == 1 && trees.first?["area"] as? String == "area-sul", "\(trees)")
