@@ -450,6 +450,9 @@ case "pipeline":
 case "fences":
     guard args.count == 2, let pointsFile else { fail("usage: treeline-bench fences FENCES.geojson --points-file PTS.csv [--runs N] [--pairs OUT]") }
     benchFences(path: args[1], pointsPath: pointsFile, pairsPath: pairsFile, runs: runs)
+case "round":
+    guard args.count == 1 else { fail("usage: treeline-bench round [--runs N]") }
+    benchRound(counts: [9, 12, 60, 200, 1000], runs: runs)
 case "hostile":
     guard args.count == 1 else { fail("usage: treeline-bench hostile [--runs N]") }
     benchHostile(runs: runs)
@@ -473,6 +476,7 @@ default:
            treeline-bench pipeline LOG FENCES.geojson [--runs N] [--events OUT]
            treeline-bench layout [--runs N] [--reference-runs N]
            treeline-bench hostile [--runs N]
+           treeline-bench round [--runs N]
            treeline-bench latency [--subscribers N] [--epochs N] [--rate HZ] [--dir FOLDER] [--no-gst]
                                   [--regions FENCES.geojson [--reload-every S]]
 
@@ -492,6 +496,10 @@ default:
              stacking and the literal reference stacking (HDAugmentedReality's loop) on the same
              boxes, their ratio, the lifts; fails if the two stackings differ anywhere.
              --runs (default 5) for ours, --reference-runs (default 3) for the slow reference.
+      round  the order to walk 9, 12, 60, 200 and 1,000 seeded stops (RoundPlanner, as the
+             daemon's round command), against textbook 2-opt from nearest neighbour on the same
+             stops in the same run: the time of each and the lengths (up to 12 stops the
+             planner's is the optimum).
       latency   the built treelined (beside treeline-bench) fed by Debian's gpsd, which reads
              epochs from this bench at --rate Hz (default 10, --epochs 1000); --subscribers
              (100) socket subscribers with positions and one poll() thread reading them all:
