@@ -526,6 +526,40 @@ extension Daemon {
         }
     }
 
+    /// Rounds and trails from the broker, as from the socket: a round answered, a trail added,
+    /// started and listed, and its `trail_started` event published on `<topic>/events` with the
+    /// rest of the journal.
+    @Test func roundsAndTrailsAreCommandsOverMQTT() async throws {
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/board-t/reply", "treeline/board-t/events"])
+        defer { subscriber.stop(); broker.finish() }
+        try await withGPSD(log: walk) { _, gpsd in
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            try connect(daemon, to: broker, clientID: "board-t", extra: "  commands: [round, add_trail, start_trail, trails]\n")
+            try await daemon.start()
+            try await broker.waitForLog("Sending SUBACK to board-t")
+            let (c, _) = try daemon.client()
+            try await waitFor(within: 30) { json(c.ask(#"{"cmd":"state"}"#))["last_fix"] is [String: Any] }
+            let commands = [
+                #"{"id":"r1","cmd":"round","kind":"plant","at":[38.7075,-9.134]}"#,
+                #"{"id":"t1","cmd":"add_trail","trail":"crew","checkpoints":["plant-carvalho",{"region":"album-ribeira","action":"capture"}]}"#,
+                #"{"id":"t2","cmd":"start_trail","trail":"crew"}"#,
+                #"{"id":"t3","cmd":"trails"}"#,
+            ]
+            for (k, command) in commands.enumerated() {
+                try mosquittoPublish(broker: broker, topic: "treeline/board-t/cmd", payload: command)
+                _ = await subscriber.waitFor(count: k + 1, topic: "treeline/board-t/reply", within: 10)
+            }
+            let replies = subscriber.messages.filter { $0.topic == "treeline/board-t/reply" }.map { json($0.payload) }
+            #expect(replies.map { $0["id"] as? String } == ["r1", "t1", "t2", "t3"])
+            #expect(replies.map { $0["class"] as? String } == ["ROUND", "EVENT", "EVENT", "TRAILS"], "\(replies)")
+            #expect((replies[0]["legs"] as? [Any])?.count == 3)
+            #expect(replies[2]["type"] as? String == "trail_started")
+            #expect((replies[3]["active"] as? [String: Any])?["trail"] as? String == "crew")
+            try await waitFor(within: 20) { subscriber.messages.contains { $0.topic == "treeline/board-t/events" && $0.payload.contains(#""type":"trail_started""#) } }
+        }
+    }
+
     /// A command not in `mqtt.commands` gets an ERROR naming what is allowed; a bad id too; and
     /// with no commands listed no command topic is subscribed at all.
     @Test func aCommandNotInTheListIsRefused() async throws {
