@@ -25,6 +25,8 @@ package actor Engine: ServerDelegate {
     package nonisolated let seq: Atomic<Int64>
     /// The highest seq retention pruned (for subscribers asking from before it).
     nonisolated let pruned: Atomic<Int64>
+    /// One heavy read (round, plan, layout) computes at a time: the others wait, holding no thread.
+    nonisolated let heavyReads = HeavyReads()
     package let logger: Logger
 
     package var monitor: RegionMonitor
@@ -238,6 +240,17 @@ package actor Engine: ServerDelegate {
     /// as WAL lets them, and the rest from a snapshot, so a long track, a country's regions or a
     /// layout does not hold up the fixes. Changes, in turn on the actor.
     package nonisolated func answer(_ command: Command) async -> Result<[UInt8], CommandError> {
+        switch command {
+        case .round, .plan, .layout:
+            let result = await heavyReads.run { await self.read(command) }
+            return result ?? .failure(CommandError("busy: \(HeavyReads.maxWaiting) rounds, plans or layouts are waiting already; try again in a moment"))
+        default:
+            return await read(command)
+        }
+    }
+
+    /// `answer`, once a heavy read's turn has come.
+    nonisolated func read(_ command: Command) async -> Result<[UInt8], CommandError> {
         switch command {
         case let .trees(area, project): return trees(area: area, project: project)
         case let .track(since, until): return track(since: since, until: until)

@@ -128,4 +128,34 @@ extension Daemon {
             #expect(refused.status != 0)
         }
     }
+
+    /// Two long rounds sent at once (200 stops each: seconds in this debug build) compute one
+    /// after the other through the engine's gate for heavy reads, so a thread stays free: all
+    /// the while `state` is answered within a second. Without the gate both of the pool's
+    /// threads (2 cores) would compute rounds and `state` would wait for them.
+    @Test func longRoundsLeaveTheDaemonAnswering() async throws {
+        let daemon = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
+        defer { daemon.finish() }
+        try await daemon.start()
+        var random = SystemRandomNumberGenerator()
+        let points = (0..<200).map { _ in "[\(38.70 + Double.random(in: 0..<0.018, using: &random)),\(-9.15 + Double.random(in: 0..<0.023, using: &random))]" }
+        let round = #"{"cmd":"round","at":[38.7,-9.15],"points":["# + points.joined(separator: ",") + "]}"
+        let clients = try (0..<2).map { _ in try daemon.client().0 }
+        let started = Date()
+        for c in clients { c.send(round + "\n") }
+        let (probe, _) = try daemon.client()
+        var slowest = 0.0, asked = 0
+        var answers: [String] = []
+        while answers.count < clients.count, Date().timeIntervalSince(started) < 300 {
+            let t0 = Date()
+            #expect(json(probe.ask(#"{"cmd":"state"}"#))["class"] as? String == "STATE")
+            slowest = max(slowest, Date().timeIntervalSince(t0))
+            asked += 1
+            for c in clients where answers.count < clients.count { if let line = c.line(timeout: 0.1) { answers.append(line) } }
+        }
+        #expect(answers.count == 2 && answers.allSatisfy { json($0)["class"] as? String == "ROUND" }, "\(answers.map { $0.prefix(200) })")
+        #expect(slowest < 1, "state waited \(slowest) s while two rounds computed")
+        print("two rounds of 200 stops: \(Date().timeIntervalSince(started)) s; \(asked) state requests meanwhile, the slowest answered in \(slowest) s")
+    }
 }
+
