@@ -248,3 +248,17 @@ func waitFor(within seconds: Double, _ condition: () -> Bool) async throws {
         await patience.nap(0.02)
     }
 }
+
+/// A crash mid-walk: SIGKILL, then a start again once gpsd's client is back, with the feeder
+/// paused meanwhile and its last 200 lines offered again (gpsd keeps nothing for a client that
+/// is gone; a receiver's buffer stands in for the dead time). The daemon must drop what it had
+/// already used and make up nothing.
+func killAndRestart(_ daemon: DaemonProcess, feeder: NMEAFeeder) async throws {
+    daemon.kill9()
+    feeder.pause()
+    feeder.rewind(200)
+    try await daemon.start()
+    let (c, _) = try daemon.client()
+    try await waitFor(within: 20) { (json(c.ask(#"{"cmd":"state"}"#))["gpsd"] as? String)?.hasPrefix("connected") == true }
+    feeder.resume()
+}

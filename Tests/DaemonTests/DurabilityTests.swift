@@ -29,16 +29,7 @@ extension Daemon {
             print("killing treelined at lines \(points) of \(feeder.count)")
             for point in points {
                 try await waitFor(within: 60) { feeder.served >= point }
-                daemon.kill9()
-                feeder.pause()
-                feeder.rewind(200)
-                try await daemon.start()
-                // Fed again once it is reading gpsd.
-                let (c, _) = try daemon.client()
-                try await waitFor(within: 20) {
-                    (json(c.ask(#"{"cmd":"state"}"#))["gpsd"] as? String)?.hasPrefix("connected") == true
-                }
-                feeder.resume()
+                try await killAndRestart(daemon, feeder: feeder)
             }
             try await waitFor(within: 60) { feeder.served >= feeder.count }
             let all = await subscriber.lines(count: Int(sampleRegionCount) + expected.count + 1, idle: 5)

@@ -151,13 +151,7 @@ extension Daemon {
                     try await Task.sleep(for: .milliseconds(Int.random(in: 100...600, using: &rng)))
                     try await broker.start()
                 } else {
-                    daemon.kill9()
-                    feeder.pause()
-                    feeder.rewind(200)
-                    try await daemon.start()
-                    let (c, _) = try daemon.client()
-                    try await waitFor(within: 20) { (json(c.ask(#"{"cmd":"state"}"#))["gpsd"] as? String)?.hasPrefix("connected") == true }
-                    feeder.resume()
+                    try await killAndRestart(daemon, feeder: feeder)
                 }
             }
             try await waitFor(within: 60) { feeder.served >= feeder.count }

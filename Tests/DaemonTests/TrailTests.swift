@@ -48,13 +48,7 @@ extension Daemon {
             feeder.resume()
             for point in points {
                 try await waitFor(within: 60) { feeder.served >= point }
-                daemon.kill9()
-                feeder.pause()
-                feeder.rewind(200)
-                try await daemon.start()
-                let (c, _) = try daemon.client()
-                try await waitFor(within: 20) { (json(c.ask(#"{"cmd":"state"}"#))["gpsd"] as? String)?.hasPrefix("connected") == true }
-                feeder.resume()
+                try await killAndRestart(daemon, feeder: feeder)
             }
             try await waitFor(within: 60) { feeder.served >= feeder.count }
             let lines = await subscriber.lines(count: expected.count, idle: 5)
