@@ -87,11 +87,14 @@ parity = [
     '{"cmd":"layout","at":[40.1005,-8.2405],"heading":45,"fov":[60,45],"screen":[1280,720],"offset":"automatic"}',
     '{"cmd":"layout","heading":90,"pitch":5,"fov":[60,45],"screen":[360,740],"box":[90,36],"max_visible":4,"projection":"pinhole"}',
     '{"cmd":"layout","panorama":true,"fov":[60,45],"screen":[360,740]}',
+    '{"cmd":"round","kind":"plant"}', '{"cmd":"round","regions":["album-ribeira","plant-carvalho","ref-vale"],"at":[40.1005,-8.2405]}',
+    '{"cmd":"trails"}',
     # Refusals: the same message, 400 for what does not parse, 422 for what the daemon refuses.
     'not json', '[1,2]', '{"cmd":"nope"}', '{"cmd":"water"}', '{"cmd":"water","plant":"no-such-plant"}',
     '{"cmd":"add_region","kind":"tree"}', '{"cmd":"remove_region","region":"plant-carvalho"}',
     '{"cmd":"plan","area":"ref-encosta","species":"Quercus robur","count":0}', '{"cmd":"state","extra":1}',
     '{"cmd":"capture","album":"album-miradouro"}',
+    '{"cmd":"round"}', '{"cmd":"round","regions":["nope"]}', '{"cmd":"start_trail","trail":"nope"}',
 ]
 answered = parity[:parity.index("not json")]  # the lines above the refusals: each must succeed
 for line in parity:
