@@ -25,6 +25,23 @@ export function cameraDirection(alpha, beta, gamma) {
   return { heading, pitch };
 }
 
+/**
+ * Where the phone faces for a guidance arrow on its screen: the horizontal part of its top edge
+ * (device +y) plus its rear camera's direction (device −z). Held flat, that is where the top
+ * points; held up, where the camera looks; in between both agree. Degrees from north, clockwise.
+ */
+export function facingHeading(alpha, beta, gamma) {
+  const a = alpha * RAD;
+  const b = beta * RAD;
+  const g = gamma * RAD;
+  // Device +y and −z in the earth's frame (east, north), as in cameraDirection.
+  const topX = -Math.cos(b) * Math.sin(a);
+  const topY = Math.cos(b) * Math.cos(a);
+  const camX = -Math.sin(g) * Math.cos(a) - Math.cos(g) * Math.sin(b) * Math.sin(a);
+  const camY = -Math.sin(g) * Math.sin(a) + Math.cos(g) * Math.sin(b) * Math.cos(a);
+  return (Math.atan2(topX + camX, topY + camY) / RAD + 360) % 360;
+}
+
 function screenAngle() {
   const o = window.screen && window.screen.orientation;
   if (o && typeof o.angle === "number") return o.angle;
@@ -33,9 +50,14 @@ function screenAngle() {
 
 /**
  * Listens to the sensors; `onSample({heading, pitch, time, source, absolute})` for each usable
- * reading (time in seconds). Returns {source(), absoluteSeen(), needsPermission, requestPermission()}.
+ * reading (time in seconds). `facing`: the heading is `facingHeading`'s (for an arrow on the
+ * screen), not the camera's. Returns {source(), absoluteSeen(), needsPermission, requestPermission()}.
  */
-export function watchOrientation(onSample) {
+export function watchOrientation(onSample, { facing = false } = {}) {
+  const direction = (alpha, beta, gamma) => {
+    const d = cameraDirection(alpha, beta, gamma);
+    return facing ? { heading: facingHeading(alpha, beta, gamma), pitch: d.pitch } : d;
+  };
   let absoluteSeen = false;
   let source = null;
 
@@ -57,7 +79,7 @@ export function watchOrientation(onSample) {
   window.addEventListener("deviceorientationabsolute", (e) => {
     if (!usable(e)) return;
     absoluteSeen = true;
-    emit(cameraDirection(e.alpha, e.beta, e.gamma), time(e), "deviceorientationabsolute", true);
+    emit(direction(e.alpha, e.beta, e.gamma), time(e), "deviceorientationabsolute", true);
   });
 
   window.addEventListener("deviceorientation", (e) => {
@@ -73,9 +95,9 @@ export function watchOrientation(onSample) {
     if (!usable(e)) return;
     if (e.absolute === true) {
       absoluteSeen = true;
-      emit(cameraDirection(e.alpha, e.beta, e.gamma), time(e), "deviceorientation", true);
+      emit(direction(e.alpha, e.beta, e.gamma), time(e), "deviceorientation", true);
     } else if (!absoluteSeen) {
-      emit(cameraDirection(e.alpha, e.beta, e.gamma), time(e), "deviceorientation", false);
+      emit(direction(e.alpha, e.beta, e.gamma), time(e), "deviceorientation", false);
     }
   });
 
