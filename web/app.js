@@ -2,13 +2,17 @@
 import { command, getJSON } from "./js/api.js";
 import { setupAlbums, refreshCaptures } from "./js/albums.js";
 import { checkJournal, lastSeqSeen, receiveEvent, restoreJournal, setupEvents } from "./js/events.js";
+import { guideNewsAfter, redrawGuide, setupGuide } from "./js/guide.js";
 import { addTiles, setupMap, showLastFix, showTrack } from "./js/map.js";
 import { setupPlanting } from "./js/planting.js";
 import { setupPlants } from "./js/plants.js";
 import { refreshRegions, scheduleRefresh } from "./js/regions.js";
+import { setupRound } from "./js/round.js";
 import { showState, setupStatus } from "./js/status.js";
 import { afterOutage, openStream } from "./js/stream.js";
 import { setupTabs } from "./js/tabs.js";
+import { refreshTrails, scheduleTrailsRefresh } from "./js/trails.js";
+import { setupTrailsView } from "./js/trails-view.js";
 import { refreshTrees } from "./js/trees.js";
 
 const TRACK_WINDOW_MS = 3600 * 1000; // the recent track: the last hour before the last fix
@@ -34,6 +38,7 @@ async function loadTrack(lastFix) {
 function resyncAfterOutage() {
   afterOutage(() => {
     scheduleRefresh();
+    scheduleTrailsRefresh();
     refreshTrees().catch(warn("trees"));
     command({ cmd: "state" }).then(showState, warn("state"));
   });
@@ -56,10 +61,14 @@ async function start() {
   setupPlants();
   setupAlbums();
   setupPlanting();
+  setupRound();
+  setupTrailsView();
+  setupGuide();
 
   getJSON("/api/web.json").then(addTiles, warn("web.json"));
   refreshRegions().catch(warn("regions"));
   refreshTrees().catch(warn("trees"));
+  refreshTrails().catch(warn("trails"));
   refreshCaptures();
 
   // STATE first: its seq tells whether the journal kept in this tab is this daemon's.
@@ -68,10 +77,13 @@ async function start() {
     state = await command({ cmd: "state" });
     showState(state);
     showLastFix(state.last_fix);
+    redrawGuide();
   } catch (e) {
     warn("state")(e);
   }
   restoreJournal(state ? state.seq : undefined);
+  // What the journal replays is history; the guidance bar tells only what happens from now.
+  guideNewsAfter(state ? state.seq : lastSeqSeen());
   openStream(lastSeqSeen, receiveEvent, async () => {
     const s = await command({ cmd: "state" });
     showState(s);

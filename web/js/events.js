@@ -5,8 +5,9 @@
 // with since=<that seq>. An event at or below the last seq is a repeat and is dropped.
 import { emit, on } from "./bus.js";
 import { byId, el, showMessage } from "./dom.js";
-import { clock, metres } from "./format.js";
+import { clock, duration, metres } from "./format.js";
 import { hooks } from "./hooks.js";
+import { regionById } from "./regions.js";
 
 const KEEP = 1000;
 const STORAGE_KEY = "treeline.journal";
@@ -87,19 +88,51 @@ export function setupEvents() {
   for (const id of ["events-kind", "events-type", "events-region"]) {
     byId(id).addEventListener("input", applyFilter);
   }
+  // A select changed by script or by a WebDriver may send only "change".
+  for (const id of ["events-kind", "events-type"]) byId(id).addEventListener("change", applyFilter);
   window.addEventListener("pagehide", save);
   // The stream's own errors (e.g. "events before seq N were pruned") are worth a line here.
   on("notice", (text) => showMessage(byId("events-notice"), text, "info"));
 }
 
-/** What the list needs: region_added's whole feature would fill sessionStorage. */
+/** What the list needs: region_added's whole feature (trail_added's definition) would fill sessionStorage. */
 function slimEvent(e) {
-  const { feature, class: _, ...rest } = e;
+  const { feature, definition, class: _, ...rest } = e;
   if (!rest.name && feature && feature.properties) rest.name = feature.properties.name;
   return rest;
 }
 
+/** A region's name when the page knows it, else its id. */
+function regionName(id) {
+  const r = regionById(id);
+  return (r && r.name) || id || "";
+}
+
+/** A trail event in a short phrase (its name is the trail's, its region the checkpoint's). */
+function trailPhrase(e) {
+  const of = typeof e.of === "number" ? e.of : "?";
+  const k = typeof e.index === "number" ? e.index + 1 : "?";
+  const next = typeof e.expected === "number" ? e.expected + 1 : "?";
+  const checkpoints = `${of} checkpoint${of === 1 ? "" : "s"}`;
+  const action = e.action ? ` (${e.action})` : "";
+  switch (e.type) {
+    case "trail_added": return `trail of ${checkpoints} added, first ${regionName(e.region)}`;
+    case "trail_removed": return "trail removed";
+    case "trail_started": return `started: ${checkpoints}, first ${regionName(e.region)}`;
+    case "trail_stopped": return `stopped with checkpoint ${next} of ${of} next`;
+    case "checkpoint_reached": return `checkpoint ${k} of ${of} reached: ${regionName(e.region)}${action}`;
+    case "checkpoint_out_of_order": return `out of order: ${regionName(e.region)} is checkpoint ${k}, ${next} is next`;
+    case "trail_completed": {
+      const walked = typeof e.walked_m === "number" ? `, ${metres(e.walked_m)} walked` : "";
+      const late = e.out_of_order ? `, ${e.out_of_order} out of order` : "";
+      return `completed in ${duration(e.took_s || 0)}${walked}${late}`;
+    }
+    default: return e.type.replaceAll("_", " ");
+  }
+}
+
 function describe(e) {
+  if (e.kind === "trail") return trailPhrase(e);
   const extra = [];
   if (e.initial) extra.push("initial");
   if (e.transit) extra.push("transit");
@@ -119,7 +152,7 @@ function row(e) {
       el("span", { class: `kind-dot kind-${e.kind}`, title: e.kind }),
       el("span", { class: "name", text: e.name || e.region || "" }),
       e.name ? el("span", { class: "id", text: e.region }) : null,
-      el("span", { class: "extra", text: describe(e) })));
+      el("span", { class: e.kind === "trail" ? "extra phrase" : "extra", text: describe(e) })));
   li.hidden = !matches(li);
   return li;
 }

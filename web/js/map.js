@@ -1,18 +1,24 @@
 // The Map view: Leaflet on a plain background (no tiles unless web.json names some), a scale,
 // a north arrow, the regions, the position and its error circle, the recent track, the
-// recorded trees and a plan's numbered spots.
+// recorded trees, a plan's numbered spots, a round's route and the trail under way.
 import { on } from "./bus.js";
-import { el } from "./dom.js";
+import { byId, el } from "./dom.js";
 import { clock } from "./format.js";
 import { hooks } from "./hooks.js";
 import { drawRegions, drawnIds } from "./map-regions.js";
+import { checkpointCentre, regionName, trailsNow } from "./trails.js";
 
 const TRACK_COLOUR = "#a3177a";
 const TRACK_POINTS = 500;      // the recent track kept on the map
 const POSITION_LOG = 5000;
 
 let map;
-let regionLayer, treeLayer, planLayer;
+const ROUND_COLOUR = "#1f4f99";
+const TRAIL_COLOUR = "#8a4b00";
+
+let regionLayer, treeLayer, planLayer, roundLayer, trailLayer;
+let guideLine = null;           // from the position to the next checkpoint's centre
+let trailDrawn = { points: [], reached: 0, next: null, key: "" };
 let marker = null, errorCircle = null, track;
 let fitted = false;
 
@@ -31,7 +37,11 @@ export function setupMap() {
   track = L.polyline([], { color: TRACK_COLOUR, weight: 3, opacity: 0.8, interactive: false }).addTo(map);
   treeLayer = L.featureGroup().addTo(map);
   planLayer = L.featureGroup().addTo(map);
+  trailLayer = L.featureGroup().addTo(map);
+  roundLayer = L.featureGroup().addTo(map);
   hooks.mapRegionIds = drawnIds;
+  hooks.mapRound = () => roundLayer.getLayers().filter((l) => l instanceof L.Polyline).map((l) => l.getLatLngs().map((p) => [p.lat, p.lng]));
+  hooks.mapTrail = () => ({ ...trailDrawn, points: trailDrawn.points.map((p) => [p.lat, p.lon]) });
 
   on("regions", (answer) => {
     drawRegions(regionLayer, answer.regions);
@@ -43,6 +53,22 @@ export function setupMap() {
   on("focus-plan", () => {
     if (planLayer.getLayers().length) map.fitBounds(planLayer.getBounds(), { padding: [40, 40], maxZoom: 19 });
   });
+  on("round", drawRound);
+  on("focus-round", () => {
+    if (roundLayer.getLayers().length) map.fitBounds(roundLayer.getBounds(), { padding: [40, 40], maxZoom: 19 });
+  });
+  on("focus-trail", () => {
+    const p = hooks.position;
+    if (!trailLayer.getLayers().length) return;
+    const bounds = trailLayer.getBounds();
+    if (p) bounds.extend([p.lat, p.lon]);
+    map.fitBounds(bounds, { padding: [40, 40], maxZoom: 19 });
+  });
+  on("trails", drawTrail);
+  on("regions", drawTrail);
+  on("position", updateGuideLine);
+  // The guidance bar coming and going resizes the map.
+  if (typeof ResizeObserver === "function") new ResizeObserver(() => map.invalidateSize()).observe(byId("map"));
   // A map sized while hidden needs to measure itself again.
   on("tab", (name) => {
     if (name !== "map") return;
@@ -122,6 +148,62 @@ function drawPlan(answer) {
     const icon = L.divIcon({ className: "plan-spot", html: String(i + 1), iconSize: [22, 22] });
     L.marker([t.lat, t.lon], { icon, keyboard: false, title: `${i + 1}. ${answer.species}` }).addTo(planLayer);
   });
+}
+
+/** A numbered marker: a round's stop or a trail's checkpoint. */
+function numbered(at, n, className, title) {
+  const icon = L.divIcon({ className, html: String(n), iconSize: [30, 30] });
+  return L.marker(at, { icon, keyboard: false, title });
+}
+
+/** A ROUND: the line from where it was asked through its stops; numbered stops unless the
+ * stops are drawn already (a plan's spots, numbered in the round's order). */
+function drawRound(r) {
+  roundLayer.clearLayers();
+  if (!r || !r.answer) return;
+  const a = r.answer;
+  const line = [a.from, ...a.legs.map((leg) => leg.at)];
+  L.polyline(line, { color: ROUND_COLOUR, weight: 4, opacity: 0.85, dashArray: "8 6", interactive: false, className: "round-line" }).addTo(roundLayer);
+  if (!r.markers) return;
+  a.legs.forEach((leg, i) => {
+    numbered(leg.at, i + 1, "round-spot", `${i + 1}. ${leg.name || leg.region || `spot ${leg.point + 1}`}`).addTo(roundLayer);
+  });
+}
+
+/** The trail under way: a line through its checkpoints' centres, numbered, reached ones dimmed. */
+function drawTrail() {
+  const { active, trails } = trailsNow();
+  const t = active && trails.find((x) => x.id === active.trail);
+  const points = t ? t.checkpoints.map((c) => checkpointCentre(c.region)) : [];
+  const key = JSON.stringify([t && t.checkpoints, active && active.next, points]);
+  if (key === trailDrawn.key) return;
+  trailLayer.clearLayers();
+  guideLine = null;
+  trailDrawn = { points: [], reached: 0, next: null, key };
+  // A round's stops would sit under the trail's numbers: while a trail is under way, only it.
+  if (t && map.hasLayer(roundLayer)) map.removeLayer(roundLayer);
+  if (!t && !map.hasLayer(roundLayer)) roundLayer.addTo(map);
+  if (!t || points.some((p) => !p)) return;
+  const at = points.map((p) => [p.lat, p.lon]);
+  const reached = active.next;
+  // The part walked, dimmed; the rest, bold.
+  if (reached > 0) {
+    L.polyline(at.slice(0, reached + 1), { color: TRAIL_COLOUR, weight: 4, opacity: 0.35, interactive: false, className: "trail-done" }).addTo(trailLayer);
+  }
+  L.polyline(at.slice(reached), { color: TRAIL_COLOUR, weight: 5, opacity: 0.9, interactive: false, className: "trail-line" }).addTo(trailLayer);
+  t.checkpoints.forEach((c, k) => {
+    const state = k < reached ? " reached" : k === reached ? " next" : "";
+    numbered(at[k], k + 1, `trail-spot${state}`, `${k + 1}. ${regionName(c.region)}${k < reached ? " (reached)" : ""}`).addTo(trailLayer);
+  });
+  guideLine = L.polyline([], { color: TRAIL_COLOUR, weight: 2, opacity: 0.9, dashArray: "2 6", interactive: false, className: "guide-line" }).addTo(trailLayer);
+  trailDrawn = { points, reached, next: active.next_region, key };
+  updateGuideLine();
+}
+
+function updateGuideLine() {
+  const p = hooks.position;
+  const target = trailDrawn.points[trailDrawn.reached];
+  if (guideLine && p && target) guideLine.setLatLngs([[p.lat, p.lon], [target.lat, target.lon]]);
 }
 
 function northArrow() {

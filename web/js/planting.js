@@ -4,7 +4,9 @@ import { command } from "./api.js";
 import { emit, on } from "./bus.js";
 import { busy, byId, el, showMessage } from "./dom.js";
 import { coordinates, metres } from "./format.js";
+import { hooks } from "./hooks.js";
 import { refreshTrees } from "./trees.js";
+import { roundItems, roundSummary } from "./round.js";
 import { showTab } from "./tabs.js";
 
 const SEARCH_DELAY_MS = 250;
@@ -12,6 +14,7 @@ const SEARCH_DELAY_MS = 250;
 let chosen = null;      // the chosen species' Latin name
 let searches = 0;       // only the newest search's answer is shown
 let searchTimer = null;
+let currentPlan = null; // the PLAN shown (its trees in the round's order once ordered)
 
 export function setupPlanting() {
   const search = byId("species-search");
@@ -47,9 +50,12 @@ export function setupPlanting() {
     emit("focus-plan");
   });
   byId("plan-clear").addEventListener("click", () => {
+    currentPlan = null;
     emit("plan", { trees: [] });
+    emit("round", null);
     byId("plan-summary").hidden = true;
   });
+  byId("plan-order").addEventListener("click", () => busy(byId("plan-order"), orderPlan));
   // Once you choose an area, it stays chosen as you walk.
   byId("plan-area").addEventListener("change", (e) => { e.target.dataset.picked = "yes"; });
   on("regions", (answer) => fillAreas(answer.regions));
@@ -149,11 +155,35 @@ async function plan() {
   if (!(Number.isInteger(count) && count > 0)) return message("The number of trees is a whole number above 0.", "error");
   try {
     const a = await command({ cmd: "plan", area, species: chosen, count });
+    currentPlan = a;
     emit("plan", a);
+    emit("round", null);
+    byId("plan-order-summary").hidden = true;
     const text = `Plan: ${a.placed} of ${a.asked ?? count} ${a.species} in ${a.area} at ${metres(a.spacing_m)} spacing.`;
     message(a.reason ? `${text}\n${sentence(a.reason)}` : text, a.placed ? "ok" : "error");
     byId("plan-summary").hidden = !a.placed;
     byId("plan-spots").replaceChildren(...(a.trees || []).map((t) => el("li", { text: coordinates(t.lat, t.lon) })));
+  } catch (e) {
+    message(e.message, "error");
+  }
+}
+
+/** The plan's spots in the order of the shortest walk from here through them (ROUND). */
+async function orderPlan() {
+  const plan = currentPlan;
+  if (!plan || !(plan.trees || []).length) return;
+  try {
+    const a = await command({ cmd: "round", points: plan.trees.map((t) => [t.lat, t.lon]) });
+    if (plan !== currentPlan) return; // planned again meanwhile
+    const ordered = { ...plan, trees: a.order.map((k) => plan.trees[k]) };
+    hooks.planRound = { points: plan.trees.map((t) => [t.lat, t.lon]), round: a };
+    currentPlan = ordered;
+    byId("plan-spots").replaceChildren(...roundItems(a, (leg) => coordinates(leg.at[0], leg.at[1])));
+    const summary = byId("plan-order-summary");
+    summary.textContent = `In this order: ${roundSummary(a)}.`;
+    summary.hidden = false;
+    emit("plan", ordered);
+    emit("round", { answer: a, markers: false });
   } catch (e) {
     message(e.message, "error");
   }
