@@ -11,6 +11,7 @@ import { hooks } from "../hooks.js";
 import { metres } from "../format.js";
 import { isDue, refreshRegions, regionById, scheduleRefresh } from "../regions.js";
 import { afterOutage, openStream } from "../stream.js";
+import { nextCheckpoint, refreshTrails, scheduleTrailsRefresh } from "../trails.js";
 import { grabFrame, startCamera } from "./camera.js";
 import { setupDetails, showDetails, updateDetails } from "./details.js";
 import { closeLayout, openLayout } from "./layout-stream.js";
@@ -69,7 +70,14 @@ const ar = {
   options: () => ({ ...options }),
   setOptions: (partial) => applyOptions({ ...options, ...partial }),
   grabFrame: () => grabFrame(video),
+  checkpoint: () => checkpointId(),
 };
+
+/** The region of the trail under way's next checkpoint: its box is highlighted. */
+function checkpointId() {
+  const next = nextCheckpoint();
+  return next ? next.region : null;
+}
 hooks.ar = ar;
 
 // --- Drawing ---
@@ -177,6 +185,12 @@ function updateBox(b, item) {
   const r = item.kind === "plant" ? regionById(item.id) : null;
   b.node.classList.toggle("due", Boolean(r && isDue(r)));
   b.node.classList.toggle("focused", Boolean(focus && focus.id === item.id));
+  const checkpoint = checkpointId() === item.id;
+  if (b.node.classList.contains("checkpoint") !== checkpoint) {
+    b.node.classList.toggle("checkpoint", checkpoint);
+    if (checkpoint) b.node.title = `next checkpoint · ${b.node.title}`;
+    else b.key = ""; // the title again without it
+  }
 }
 
 function removeBox(id, b) {
@@ -225,6 +239,7 @@ function setArrow(b, item, side, y) {
   b.arrow.hidden = false;
   b.arrow.dataset.side = side;
   b.arrow.classList.toggle(`kind-${item.kind}`, true);
+  b.arrow.classList.toggle("checkpoint", checkpointId() === item.id);
   setText(b.arrowHead, side === "left" ? "‹" : "›");
   setText(b.arrowText, `${item.name} ${metres(item.distance)}`);
   b.arrow.style.transform = `translateY(${y - 9}px)`;
@@ -369,7 +384,10 @@ async function startEvents() {
   } catch (e) {
     console.warn(`state: ${e.message}`);
   }
-  afterOutage(scheduleRefresh);
+  afterOutage(() => {
+    scheduleRefresh();
+    scheduleTrailsRefresh();
+  });
   hooks.requests += 1; // the events stream's EventSource (stream.js opens it)
   openStream(() => lastSeq, (e) => {
     if (typeof e.seq === "number" && e.seq <= lastSeq) return;
@@ -392,6 +410,7 @@ function start() {
     updateDetails();
     requestFrame();
   });
+  on("trails", requestFrame);
   setInterval(updateDetails, 1000); // the countdown; no request
 
   const [W, H] = stageSize();
@@ -449,6 +468,7 @@ function start() {
   });
 
   refreshRegions().catch((e) => console.warn(`regions: ${e.message}`));
+  refreshTrails().catch((e) => console.warn(`trails: ${e.message}`));
   startEvents();
   window.addEventListener("pagehide", () => closeLayout());
   window.addEventListener("pageshow", (e) => { if (e.persisted) openLayoutFor(true); });
