@@ -61,6 +61,10 @@ async function plantRound() {
     byId("plants-message").hidden = true;
     emit("round", { answer: a, markers: true });
   } catch (e) {
+    // No round now (none due, no fix): the one shown before would mislead.
+    round = null;
+    byId("round-result").hidden = true;
+    emit("round", null);
     message(e.message, "error");
   }
 }

@@ -173,24 +173,19 @@ function createBox(item) {
 }
 
 function updateBox(b, item) {
-  const key = `${item.name}\u0000${item.kind}\u0000${item.distance}`;
+  const checkpoint = checkpointId() === item.id;
+  const key = `${item.name}\u0000${item.kind}\u0000${item.distance}\u0000${checkpoint}`;
   if (b.key !== key) {
     b.key = key;
-    b.node.className = `ar-box kind-${item.kind}`;
+    b.node.className = `ar-box kind-${item.kind}${checkpoint ? " checkpoint" : ""}`;
     setText(b.name, item.name || item.id);
     setText(b.kind, KIND_LABEL[item.kind] || item.kind);
     setText(b.distance, metres(item.distance));
-    b.node.title = `${item.name} · ${KIND_LABEL[item.kind] || item.kind} · ${metres(item.distance)}`;
+    b.node.title = `${checkpoint ? "next checkpoint · " : ""}${item.name} · ${KIND_LABEL[item.kind] || item.kind} · ${metres(item.distance)}`;
   }
   const r = item.kind === "plant" ? regionById(item.id) : null;
   b.node.classList.toggle("due", Boolean(r && isDue(r)));
   b.node.classList.toggle("focused", Boolean(focus && focus.id === item.id));
-  const checkpoint = checkpointId() === item.id;
-  if (b.node.classList.contains("checkpoint") !== checkpoint) {
-    b.node.classList.toggle("checkpoint", checkpoint);
-    if (checkpoint) b.node.title = `next checkpoint · ${b.node.title}`;
-    else b.key = ""; // the title again without it
-  }
 }
 
 function removeBox(id, b) {
