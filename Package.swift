@@ -152,6 +152,8 @@ let package = Package(
         // systemd's own checks of the units in systemd/.
         .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "Regions", "NMEA", "TestSupport"]),
+        // The engine's own parts that need no daemon: the gate of heavy reads.
+        .testTarget(name: "EngineTests", dependencies: ["Engine"]),
         .testTarget(name: "WalksTests", dependencies: ["Walks", "Geo", "Regions", "JSON", "TestSupport"]),
         .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "Regions", "AR"]),
         .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),

@@ -25,7 +25,8 @@ package actor Engine: ServerDelegate {
     package nonisolated let seq: Atomic<Int64>
     /// The highest seq retention pruned (for subscribers asking from before it).
     nonisolated let pruned: Atomic<Int64>
-    /// One heavy read (round, plan, layout) computes at a time: the others wait, holding no thread.
+    /// One heavy read (round, plan, layout, the trails list) computes at a time: the others wait,
+    /// holding no thread.
     nonisolated let heavyReads = HeavyReads()
     package let logger: Logger
 
@@ -106,6 +107,10 @@ package actor Engine: ServerDelegate {
             if let file = baseFiles[r.id] {
                 throw DaemonError("\(file): region '\(r.id)' has the id of a region added at runtime (in \(store.path)): rename it in the file, or remove the runtime one first (treeline regions remove \(r.id))")
             }
+        }
+        if let dropped = trails.dropRunThatDoesNotFit() {
+            logger.warning("\(store.path): \(dropped): the run is dropped (start the trail again)")
+            unsavedTrail = TrailProgress(run: nil)
         }
         let stored: StoredState
         do { stored = try store.state() } catch { throw DaemonError(error.description) }
@@ -241,9 +246,15 @@ package actor Engine: ServerDelegate {
     /// layout does not hold up the fixes. Changes, in turn on the actor.
     package nonisolated func answer(_ command: Command) async -> Result<[UInt8], CommandError> {
         switch command {
-        case .round, .plan, .layout:
-            let result = await heavyReads.run { await self.read(command) }
-            return result ?? .failure(CommandError("busy: \(HeavyReads.maxWaiting) rounds, plans or layouts are waiting already; try again in a moment"))
+        case .round, .plan, .layout, .trails:
+            let kind: HeavyReads.Kind
+            if case .layout = command { kind = .layout } else { kind = .other }
+            switch await heavyReads.run(kind, { await self.read(command) }) {
+            case .success(let result): return result
+            case .failure(.busy):
+                return .failure(CommandError("busy: \(HeavyReads.maxWaiting) rounds, plans, layouts or trail lists are waiting already; try again in a moment"))
+            case .failure(.cancelled): return .failure(CommandError("cancelled: the client went away"))
+            }
         default:
             return await read(command)
         }

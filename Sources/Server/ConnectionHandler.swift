@@ -44,6 +44,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// Commands waiting for the one before to be answered: replies go out in request order.
     private var requests = CircularBuffer<Command>()
     private var busy = false
+    /// The task answering the command in hand, cancelled if the client goes away.
+    private var inFlight: Task<Void, Never>?
     private var inputClosed = false
     private var closing = false
     /// Bytes read and not yet taken as lines (at most what one read loop brings, since reading
@@ -78,6 +80,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        inFlight?.cancel()
+        inFlight = nil
         if subscription != nil { hub.remove(self) }
         subscription = nil
         self.context = nil
@@ -214,9 +218,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
         busy = true
         let loop = context.eventLoop
         let promise = loop.makePromise(of: Result<[UInt8], CommandError>.self)
-        promise.completeWithTask { await work() }
+        // Kept, so that a client that goes away cancels its read (a round waiting its turn is
+        // then not computed for no one); a change runs to its end either way.
+        inFlight = Task { promise.succeed(await work()) }
         let this = NIOLoopBound(self, eventLoop: loop)
-        promise.futureResult.whenSuccess { result in this.value.answered(result) }
+        promise.futureResult.whenSuccess { result in
+            this.value.inFlight = nil
+            this.value.answered(result)
+        }
     }
 
     private func answered(_ result: Result<[UInt8], CommandError>) {
