@@ -14,16 +14,10 @@ extension Engine {
         guard let i = index(of: album) else { return .failure(CommandError("no album '\(album)': treeline albums lists them")) }
         let r = monitor.regions.regions[i]
         guard r.kind == .album else { return .failure(CommandError("'\(album)' is a \(r.kind.rawValue), not an album")) }
-        guard let fix = monitor.lastFix else {
-            return .failure(CommandError("no fix yet: a capture is recorded where you stand, so wait for a fix"))
-        }
-        // Where you stand now, not where the receiver last was: a fix received in the last 30 s.
-        guard let received = lastFixReceived else {
-            return .failure(CommandError("no fix since treelined started (the last one is from before): a capture is recorded where you stand, so wait for a fix"))
-        }
-        let age = (monotonicNanos() - received) / 1_000_000_000
-        guard age <= Self.freshFix else {
-            return .failure(CommandError("the last fix is \(age) s old (gpsd: \(counters.gpsd)): a capture is recorded where you stand, so wait for a fresh fix"))
+        let fix: LastFix
+        switch freshFix(for: "a capture is recorded where you stand") {
+        case .success(let f): fix = f
+        case .failure(let e): return .failure(e)
         }
         let d = monitor.regions.signedDistance(i, fix.coordinate)
         guard d >= 0 else {
@@ -50,6 +44,21 @@ extension Engine {
 
     /// The oldest last fix a capture takes, seconds.
     static let freshFix: UInt64 = 30
+
+    /// Where the walker stands now, not where the receiver last was: the last fix, if it was
+    /// received in the last `freshFix` seconds (not one restored from before a restart).
+    /// `purpose` says in the refusal why a fresh one is needed.
+    func freshFix(for purpose: String) -> Result<LastFix, CommandError> {
+        guard let fix = monitor.lastFix else { return .failure(CommandError("no fix yet: \(purpose), so wait for a fix")) }
+        guard let received = lastFixReceived else {
+            return .failure(CommandError("no fix since treelined started (the last one is from before): \(purpose), so wait for a fix"))
+        }
+        let age = (monotonicNanos() - received) / 1_000_000_000
+        guard age <= Self.freshFix else {
+            return .failure(CommandError("the last fix is \(age) s old (gpsd: \(counters.gpsd)): \(purpose), so wait for a fresh fix"))
+        }
+        return .success(fix)
+    }
 
     // MARK: trees
 

@@ -337,6 +337,10 @@ extension Engine {
 
     package func removeRegion(_ id: String) -> Result<[UInt8], CommandError> {
         guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id), !fleetIDs.contains(id) else { return .failure(notInUserLayer(id)) }
+        // Its id never comes back: the trail under way could not be completed.
+        if let run = trails.run, trails.trail(run.trail)?.checkpoints.contains(where: { $0.region == id }) == true {
+            return .failure(CommandError("trail '\(run.trail)', under way, passes through '\(id)': stop it first (stop_trail)"))
+        }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
         let entry = Self.removalEntry(id: id, kind: user[k].kind.rawValue, layer: "user", inside: monitor.inside[i], time: eventTime)
         let event: JournalEvent

@@ -108,8 +108,10 @@ extension Engine {
     package func startTrail(_ id: String) -> Result<[UInt8], CommandError> {
         if let refusal = trails.refusal(toStart: id) { return .failure(CommandError(refusal)) }
         guard let t = trails.trail(id) else { return .failure(CommandError("no trail '\(id)'")) }
-        guard let here = monitor.lastFix?.coordinate else {
-            return .failure(CommandError("no fix yet: a trail is timed and measured from where it starts; wait for a fix"))
+        let here: Coordinate
+        switch freshFix(for: "a trail is timed and measured from where it starts") {
+        case .success(let f): here = f.coordinate
+        case .failure(let e): return .failure(e)
         }
         let found = indices(of: Set(t.checkpoints.map(\.region)))
         if let k = t.checkpoints.firstIndex(where: { found[$0.region] == nil }) {

@@ -20,6 +20,7 @@ extension Command {
         case "remove_trail", "start_trail":
             try Self.allowed(in: o, cmd: cmd, ["trail"])
             guard let id = try string(o, "trail") else { throw CommandError("missing \"trail\": the trail's id ({\"cmd\":\"trails\"} lists them)") }
+            if let problem = Trail.problem(id: id) { throw CommandError(problem) }
             return cmd == "start_trail" ? .startTrail(id: id) : .removeTrail(id: id)
         case "stop_trail":
             try Self.allowed(in: o, cmd: cmd, [])
@@ -33,15 +34,16 @@ extension Command {
     /// `points`; `due` alone means the plants due.
     static func roundStops(_ o: Members) throws(CommandError) -> RoundStops {
         var due = false
-        if let v = o["due"] {
+        if let v = o["due"], !v.isNull {
             guard let b = boolean(v) else { throw CommandError("\"due\" must be true or false") }
             due = b
         }
-        let given = ["regions", "kind", "points"].filter { o[$0] != nil }
+        // (null is as absent, as everywhere else.)
+        let given = ["regions", "kind", "points"].filter { o[$0].map { !$0.isNull } ?? false }
         guard given.count <= 1 else { throw CommandError("give one of \"regions\", \"kind\" or \"points\", not \(given.joined(separator: " and "))") }
-        if o["regions"] != nil {
+        if let v = o["regions"], !v.isNull {
             if due { throw CommandError("\"due\" goes with \"kind\":\"plant\", not with \"regions\"") }
-            guard case let .array(items)? = o["regions"], !items.isEmpty, items.allSatisfy({ $0.string?.isEmpty == false }) else {
+            guard case let .array(items) = v, !items.isEmpty, items.allSatisfy({ $0.string?.isEmpty == false }) else {
                 throw CommandError("\"regions\" must be a non-empty list of region ids")
             }
             guard items.count <= RoundPlanner.maxStops else { throw CommandError("\"regions\" names \(items.count): a round takes at most \(RoundPlanner.maxStops)") }
@@ -49,7 +51,7 @@ extension Command {
             if let problem = ids.lazy.compactMap({ PlainText.problem($0, field: "\"regions\"") }).first { throw CommandError(problem) }
             return .regions(ids)
         }
-        if let v = o["points"] {
+        if let v = o["points"], !v.isNull {
             if due { throw CommandError("\"due\" goes with \"kind\":\"plant\", not with \"points\"") }
             guard case let .array(items) = v, !items.isEmpty else { throw CommandError("\"points\" must be a non-empty list of [latitude, longitude]") }
             guard items.count <= RoundPlanner.maxStops else { throw CommandError("\"points\" has \(items.count): a round takes at most \(RoundPlanner.maxStops)") }
@@ -64,7 +66,7 @@ extension Command {
             return .points(points)
         }
         var kind = RegionKind.plant
-        if let v = o["kind"] {
+        if let v = o["kind"], !v.isNull {
             guard let s = v.string, let k = RegionKind(rawValue: s) else { throw CommandError("\"kind\" must be \"plant\", \"album\" or \"reforestation\"") }
             kind = k
         } else if !due {

@@ -13,6 +13,8 @@ public struct RoundReply: DaemonReply, Equatable {
     /// leg's length and initial bearing.
     public struct Leg: Sendable, Equatable {
         public var region: String?
+        /// The region's kind: reforestation, plant or album.
+        public var kind: String?
         public var name: String?
         public var point: Int64?
         public var at: Coordinate
@@ -26,7 +28,7 @@ public struct RoundReply: DaemonReply, Equatable {
         exact = try o.required("exact", o.bool)
         length = try o.required("length_m", o.number)
         legs = try o.objects("legs") { l throws(ReplyError) in
-            Leg(region: try l.string("region"), name: try l.string("name"), point: try l.integer("point"), at: try l.required("at", l.coordinate),
+            Leg(region: try l.string("region"), kind: try l.string("kind"), name: try l.string("name"), point: try l.integer("point"), at: try l.required("at", l.coordinate),
                 distance: try l.required("distance_m", l.number), bearing: try l.required("bearing", l.number))
         }
     }

@@ -17,6 +17,7 @@ public struct Round: Sendable, Equatable {
     /// request), with the leg that reaches it.
     public struct Leg: Sendable, Equatable {
         public var region: String?
+        public var kind: RegionKind?
         public var name: String?
         public var point: Int?
         public var coordinate: Coordinate
@@ -33,11 +34,13 @@ public struct Round: Sendable, Equatable {
     /// A stop before ordering: what it names and where its centre is.
     public struct Stop: Sendable, Equatable {
         public var region: String?
+        public var kind: RegionKind?
         public var name: String?
         public var point: Int?
         public var coordinate: Coordinate
-        public init(region: String? = nil, name: String? = nil, point: Int? = nil, coordinate: Coordinate) {
+        public init(region: String? = nil, kind: RegionKind? = nil, name: String? = nil, point: Int? = nil, coordinate: Coordinate) {
             self.region = region
+            self.kind = kind
             self.name = name
             self.point = point
             self.coordinate = coordinate
@@ -53,7 +56,7 @@ public struct Round: Sendable, Equatable {
         for k in planned.order {
             let s = stops[k]
             let (d, bearing, _) = Geodesic.wgs84.inverse(here, s.coordinate)
-            legs.append(Leg(region: s.region, name: s.name, point: s.point, coordinate: s.coordinate, distance: d, bearing: d > 0 ? bearing : 0))
+            legs.append(Leg(region: s.region, kind: s.kind, name: s.name, point: s.point, coordinate: s.coordinate, distance: d, bearing: d > 0 ? bearing : 0))
             total += d
             here = s.coordinate
         }
@@ -65,7 +68,7 @@ public struct Round: Sendable, Equatable {
     /// repeated id, none selected, more than `RoundPlanner.maxStops`.
     public static func stops(_ stops: RoundStops, in regions: RegionsInForce) -> Result<[Stop], RoundError> {
         let set = regions.set.regions
-        func stop(_ i: Int) -> Stop { Stop(region: set[i].id, name: set[i].name, coordinate: set[i].shape.centroid) }
+        func stop(_ i: Int) -> Stop { Stop(region: set[i].id, kind: set[i].kind, name: set[i].name, coordinate: set[i].shape.centroid) }
         var out: [Stop] = []
         switch stops {
         case .regions(let ids):
@@ -74,8 +77,8 @@ public struct Round: Sendable, Equatable {
             for (i, r) in set.enumerated() where wanted.contains(r.id) { index[r.id] = i }
             var seen = Set<String>()
             for id in ids {
-                guard let i = index[id] else { return .failure(RoundError("no region '\(id)': {\"cmd\":\"regions\"} lists them")) }
-                guard seen.insert(id).inserted else { return .failure(RoundError("region '\(id)' is named twice: a round passes each once")) }
+                guard let i = index[id] else { return .failure(RoundError("no region '\(TextExcerpt.short(id))': {\"cmd\":\"regions\"} lists them")) }
+                guard seen.insert(id).inserted else { return .failure(RoundError("region '\(TextExcerpt.short(id))' is named twice: a round passes each once")) }
                 out.append(stop(i))
             }
         case let .kind(kind, due):
@@ -111,6 +114,7 @@ public struct Round: Sendable, Equatable {
                 w.array(legs) { w, leg in
                     w.object { o in
                         if let r = leg.region { o.member("region", r) }
+                        if let k = leg.kind { o.member("kind", k.rawValue) }
                         o.member("name", ifPresent: leg.name)
                         if let p = leg.point { o.member("point", p) }
                         o.member("at") { Self.write(leg.coordinate, &$0) }

@@ -51,6 +51,12 @@ public struct Trail: Sendable, Equatable {
     /// The longest id, in bytes.
     public static let maxIDBytes = 200
 
+    /// `id` as a trail's id: non-empty, plain, at most `maxIDBytes`; else what is wrong.
+    public static func problem(id: String) -> String? {
+        do { _ = try identifier(.string(id), "\"trail\"") } catch { return error.message }
+        return nil
+    }
+
     /// The definition's members (`id`, `name`, `checkpoints`, `requires`, `project`).
     public func writeMembers(_ o: inout JSONWriter) {
         o.member("id", id)
@@ -77,6 +83,7 @@ public struct Trail: Sendable, Equatable {
         for (k, _) in members where !["id", "trail", "name", "checkpoints", "requires", "project"].contains(k) {
             throw TrailError("unknown key \"\(TextExcerpt.short(k))\" in a trail: it takes trail (its id), name, checkpoints, requires, project")
         }
+        if member("trail") != nil && member("id") != nil { throw TrailError("give the trail's id once: \"trail\" (or \"id\", as trails lists it), not both") }
         guard let idValue = member("trail") ?? member("id") else { throw TrailError("missing \"trail\": the trail's id, e.g. \"morning-round\"") }
         let id = try identifier(idValue, "\"trail\"")
         var name = id
@@ -92,7 +99,14 @@ public struct Trail: Sendable, Equatable {
         guard items.count <= maxCheckpoints else { throw TrailError("\"checkpoints\" has \(items.count) entries: a trail takes at most \(maxCheckpoints); split it in levels") }
         var checkpoints: [Checkpoint] = []
         checkpoints.reserveCapacity(items.count)
-        for (k, item) in items.enumerated() { checkpoints.append(try checkpoint(item, k)) }
+        for (k, item) in items.enumerated() {
+            let c = try checkpoint(item, k)
+            // Entering a region once cannot be two visits: the walker would have to leave between them.
+            if let last = checkpoints.last, last.region == c.region {
+                throw TrailError("checkpoints \(k) and \(k + 1) are both '\(TextExcerpt.short(c.region))': one visit reaches both; put another region between them")
+            }
+            checkpoints.append(c)
+        }
         var requires: [String] = []
         if let v = member("requires"), !v.isNull {
             guard case let .array(ids) = v else { throw TrailError("\"requires\" must be a list of trail ids") }

@@ -20,13 +20,37 @@ public struct TrailBook: Sendable, Equatable {
 
     public func trail(_ id: String) -> Trail? { trails.first { $0.id == id } }
 
-    /// The most trails kept.
+    /// Drops a run that does not fit the trails (its trail gone, or past its last checkpoint:
+    /// only a damaged database holds one); says what was dropped, nil when the run fits.
+    public mutating func dropRunThatDoesNotFit() -> String? {
+        guard let r = run else { return nil }
+        guard let t = trail(r.trail) else {
+            run = nil
+            return "the trail under way, '\(r.trail)', is not among the trails kept"
+        }
+        guard r.next >= 0, r.next < t.checkpoints.count else {
+            run = nil
+            return "the trail under way, '\(r.trail)', is at checkpoint \(r.next + 1) of \(t.checkpoints.count)"
+        }
+        return nil
+    }
+
+    /// The most trails kept, and checkpoints in all of them: the trails list stays under a
+    /// megabyte.
     public static let maxTrails = 1000
+    public static let maxCheckpoints = 20_000
+
+    /// The checkpoints of all the trails kept.
+    public var checkpointCount: Int { trails.reduce(0) { $0 + $1.checkpoints.count } }
 
     /// Why `trail` cannot be added, if it cannot: taken id, unknown required trail, too many.
     public func refusal(toAdd trail: Trail) -> String? {
         if self.trail(trail.id) != nil { return "trail '\(trail.id)' exists: remove it first (remove_trail), or choose another id" }
         if trails.count >= Self.maxTrails { return "\(trails.count) trails are kept, the most there may be: remove some first" }
+        let total = checkpointCount
+        if total + trail.checkpoints.count > Self.maxCheckpoints {
+            return "the trails kept have \(total) checkpoints; with these \(trail.checkpoints.count) they would pass \(Self.maxCheckpoints), the most there may be: remove some trails first"
+        }
         if let missing = trail.requires.first(where: { self.trail($0) == nil }) {
             return "trail '\(trail.id)' requires '\(missing)', which does not exist: add that trail first"
         }
@@ -93,7 +117,9 @@ public struct TrailBook: Sendable, Equatable {
         var events: [TrailEvent] = []
         if t.checkpoints[r.next].region == region {
             reachWhileInside(t, time: time, at: c, entered: region, inside: inside, into: &events)
-        } else if let k = t.checkpoints[(r.next + 1)...].firstIndex(where: { $0.region == region }) {
+        } else if !t.checkpoints[..<r.next].contains(where: { $0.region == region }),
+                  let k = t.checkpoints[(r.next + 1)...].firstIndex(where: { $0.region == region }) {
+            // (A region reached already is the walker going back, not ahead of the trail.)
             run?.outOfOrder += 1
             var e = TrailEvent(time: time, type: .checkpointOutOfOrder, trail: t, region: region, index: k)
             e.expected = r.next
@@ -117,10 +143,13 @@ public struct TrailBook: Sendable, Equatable {
     /// after the last.
     mutating func reachWhileInside(_ t: Trail, time: UTCTime, at c: Coordinate?, entered: String? = nil, inside: (String) -> Bool,
                                    into events: inout [TrailEvent]) {
+        // A region reached in this step is not reached again in it: [A, B, A] needs A entered twice.
+        var reached: Set<String> = []
         var first = true
-        while var r = run, r.next < t.checkpoints.count,
+        while var r = run, r.next < t.checkpoints.count, !reached.contains(t.checkpoints[r.next].region),
               (first && t.checkpoints[r.next].region == entered) || inside(t.checkpoints[r.next].region) {
             first = false
+            reached.insert(t.checkpoints[r.next].region)
             let k = r.next
             var e = TrailEvent(time: time, type: .checkpointReached, trail: t, region: t.checkpoints[k].region, index: k)
             e.coordinate = c

@@ -15,7 +15,7 @@ extension Treeline {
             name: the areas as regions-file features, and the trees as Point features
             whose properties.kind is "tree" (species, area, planted, project). The
             trails whose project it is go in a top-level "trails" list, each as
-            add_trail takes it (id, name, checkpoints, requires).
+            `treeline trails --json` lists it (id, name, checkpoints, requires).
 
             Examples:
               treeline project export spring-2026 -o spring-2026.geojson
@@ -52,6 +52,17 @@ extension Treeline {
                 }
                 var members: [(key: String, value: JSONValue)] = [("type", .string("FeatureCollection")), ("project", .string(project)), ("features", .array(features))]
                 if !trails.isEmpty { members.append(("trails", .array(try trails.map(Self.definition)))) }
+                // A trail may pass through plants and albums, or require another project's trail:
+                // those are not in the file, and the board that imports it must have them.
+                let exported = Set(areas.compactMap(\.id)), trailIDs = Set(trails.map(\.id))
+                for t in trails {
+                    let outside = t.checkpoints.map(\.region).filter { !exported.contains($0) }
+                    let required = t.requires.filter { !trailIDs.contains($0) }
+                    if !outside.isEmpty || !required.isEmpty {
+                        let needs = (outside.isEmpty ? [] : ["regions " + outside.joined(separator: ", ")]) + (required.isEmpty ? [] : ["trails " + required.joined(separator: ", ")])
+                        FileHandle.standardError.write(Data("note: trail '\(t.id)' needs \(needs.joined(separator: " and ")), not in the file: the board that imports it must have them\n".utf8))
+                    }
+                }
                 let doc: JSONValue = .object(members)
                 var out: [UInt8] = []
                 ProjectJSON.append(doc, to: &out)
@@ -87,11 +98,13 @@ extension Treeline {
                 var problems = contents.problems
                 // Every area by the regions file's rules, before anything is sent.
                 let regions = contents.checkedAreas(&problems)
-                let inForce = Set(try connection.ask(.regions(geometry: false), as: RegionsReply.self).regions.map(\.id))
-                let trailsKept = Set(try connection.ask(.trails, as: TrailsReply.self).trails.map(\.id))
-                for t in contents.trails where trailsKept.contains(t.id) {
-                    problems.append("\(file): trail '\(t.id)' exists: was this project imported before? (treeline trails lists them)")
-                }
+                let regionsInForce = try connection.ask(.regions(geometry: false), as: RegionsReply.self).regions
+                let inForce = Set(regionsInForce.map(\.id))
+                // The trails as the daemon would take them, after the areas: checked now, so
+                // that nothing is loaded when one would be refused.
+                var kinds = Dictionary(regionsInForce.map { ($0.id, $0.kind) }, uniquingKeysWith: { a, _ in a })
+                for r in regions { kinds[r.id] = r.kind.rawValue }
+                problems += contents.trailProblems(kept: try connection.ask(.trails, as: TrailsReply.self).trails, kinds: kinds)
                 for a in contents.areas {
                     if let id = a["properties"]?["id"]?.string, inForce.contains(id) {
                         problems.append("\(file): area '\(id)' is already in force: was this project imported before? (treeline regions lists them)")
@@ -222,6 +235,40 @@ struct ProjectFile {
         }
         trees.append(Tree(index: k, species: species, area: property("area").flatMap { $0.isEmpty ? nil : $0 }, project: property("project"),
                           planted: property("planted"), coordinate: Coordinate(latitude: lat, longitude: lon)))
+    }
+
+    /// What the daemon would refuse of the file's trails, after its areas (`kinds`: the regions
+    /// in force and the file's areas, by id): an id kept or given twice, too many, a checkpoint
+    /// in no region or with an action its region's kind has not, a required trail neither kept
+    /// nor earlier in the file.
+    func trailProblems(kept: [TrailsReply.Item], kinds: [String: String]) -> [String] {
+        var problems: [String] = []
+        var known = Set(kept.map(\.id))
+        if kept.count + trails.count > TrailBook.maxTrails {
+            problems.append("\(file): \(trails.count) trails, and the board keeps \(kept.count): more than \(TrailBook.maxTrails)")
+        }
+        let checkpoints = kept.reduce(0) { $0 + $1.checkpoints.count } + trails.reduce(0) { $0 + $1.checkpoints.count }
+        if checkpoints > TrailBook.maxCheckpoints {
+            problems.append("\(file): the trails would have \(checkpoints) checkpoints with the board's: more than \(TrailBook.maxCheckpoints)")
+        }
+        for t in trails {
+            let place = "\(file): trail '\(t.id)'"
+            if known.contains(t.id) { problems.append("\(place) exists (on the board or earlier in the file): was this project imported before? (treeline trails lists them)") }
+            for (k, c) in t.checkpoints.enumerated() {
+                guard let kind = kinds[c.region] else {
+                    problems.append("\(place): checkpoint \(k + 1), region '\(c.region)', is neither in force nor an area of the file")
+                    continue
+                }
+                if let a = c.action, a.kind.rawValue != kind {
+                    problems.append("\(place): checkpoint \(k + 1): '\(a.rawValue)' is done at a \(a.kind.rawValue), and '\(c.region)' is a \(kind)")
+                }
+            }
+            for r in t.requires where !known.contains(r) {
+                problems.append("\(place) requires '\(r)', which is neither on the board nor earlier in the file")
+            }
+            known.insert(t.id)
+        }
+        return problems
     }
 
     /// The areas as regions, by the regions file's rules (ids unique among them); what is wrong

@@ -22,8 +22,9 @@ extension Treeline {
               --regions A,B,C   the regions named
               --point LAT,LON   points, repeated (a plan's spots)
 
-            --save-as ID adds the round as a trail (checkpoints in this order; plants
-            with the action water), to start with `treeline trails start ID`.
+            --save-as ID adds the round as a trail (checkpoints in this order, each with
+            what its region is for: water a plant, capture in an album, plant in an
+            area), to start with `treeline trails start ID`.
 
             Examples:
               treeline round
@@ -69,7 +70,9 @@ extension Treeline {
             let round = try SocketOptions.read(reply, as: RoundReply.self)
             if json { print(reply.text) } else { print(Self.table(round)) }
             if let id = saveAs {
-                let checkpoints = round.legs.compactMap { leg in leg.region.map { Trail.Checkpoint(region: $0, action: kind == nil || kind == "plant" ? .water : nil) } }
+                // What each is for: water a plant, capture in an album, plant in an area.
+                let actions: [String: Trail.Action] = ["plant": .water, "album": .capture, "reforestation": .plant]
+                let checkpoints = round.legs.compactMap { leg in leg.region.map { Trail.Checkpoint(region: $0, action: leg.kind.flatMap { actions[$0] }) } }
                 let added = try connection.ask(.addTrail(Trail(id: id, name: name, checkpoints: checkpoints)), as: EventReply.self)
                 print("saved as trail '\(id)' (\(checkpoints.count) checkpoints): seq \(added.seq); start it with `treeline trails start \(id)`")
             }

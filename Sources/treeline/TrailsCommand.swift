@@ -52,18 +52,19 @@ extension Treeline {
             static let configuration = CommandConfiguration(abstract: "Add a trail: its checkpoints in order, REGION or REGION:ACTION.")
             @Argument(help: "The trail's id.") var id: String
             @Option(help: "What to call it (default: its id).") var name: String?
-            @Option(name: .customLong("checkpoint"), help: "A checkpoint, REGION or REGION:water|capture|plant; repeat in order.") var checkpoints: [String] = []
+            @Option(name: .customLong("checkpoint"), help: "A checkpoint, REGION or REGION:water|capture|plant (after the last ':'); repeat in order.") var checkpoints: [String] = []
             @Option(help: "Trails to complete first, comma-separated ids.") var requires: String?
             @Option(help: "The planting project it belongs to (exported with it).") var project: String?
             @OptionGroup var connection: SocketOptions
 
             func run() throws {
                 guard !checkpoints.isEmpty else { throw ValidationError("give the checkpoints in order: --checkpoint REGION[:ACTION] …") }
-                let list = try checkpoints.map { text -> Trail.Checkpoint in
-                    let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-                    guard parts.count == 2 else { return Trail.Checkpoint(region: text) }
-                    guard let action = Trail.Action(rawValue: parts[1]) else { throw ValidationError("--checkpoint \(text): the action must be water, capture or plant") }
-                    return Trail.Checkpoint(region: parts[0], action: action)
+                // REGION:ACTION when what follows the last ':' is an action (ids may hold ':' too).
+                let list = checkpoints.map { text -> Trail.Checkpoint in
+                    guard let colon = text.lastIndex(of: ":"), let action = Trail.Action(rawValue: String(text[text.index(after: colon)...])) else {
+                        return Trail.Checkpoint(region: text)
+                    }
+                    return Trail.Checkpoint(region: String(text[..<colon]), action: action)
                 }
                 let required = requires.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
                 let added = try connection.ask(.addTrail(Trail(id: id, name: name, checkpoints: list, requires: required, project: project)), as: EventReply.self)

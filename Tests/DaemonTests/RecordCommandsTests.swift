@@ -141,6 +141,15 @@ extension Daemon {
         #expect(trees.count == 1 && trees.first?["area"] as? String == "area-sul", "\(trees)")
         let regions = json(d.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []
         #expect(regions.first { $0["id"] as? String == "area-sul" }?["project"] as? String == "spring")
+        // A file whose trail the daemon would refuse loads nothing, not even its new area.
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "area-sul", with: "area-norte").replacingOccurrences(of: "album-miradouro", with: "nowhere")
+        let broken = second.folder.appendingPathComponent("broken.geojson")
+        try text.write(to: broken, atomically: true, encoding: .utf8)
+        let refused = try treeline(["project", "import", broken.path, "--socket", second.socket])
+        #expect(refused.status != 0 && refused.stderr.contains("checkpoint 2, region 'nowhere', is neither in force nor an area of the file"), "\(refused.stderr)")
+        let after = json(d.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []
+        #expect(!after.contains { $0["id"] as? String == "area-norte" }, "nothing loaded")
         // Again: the area is in force, so nothing is imported.
         let again = try treeline(["project", "import", file, "--socket", second.socket])
         #expect(again.status != 0 && again.stderr.contains("'area-sul' is already in force"), "\(again.stderr)")

@@ -72,6 +72,14 @@ extension Daemon {
             #expect(done["out_of_order"] as? Int == 1)
             print("trail completed: \(done["took_s"] ?? "?") s, \(walked) m walked, across \(points.count) kills")
 
+            // After a restart the last fix is from before it: a trail does not start there.
+            #expect(try TreelineProcess.run(["trails", "add", "again", "--checkpoint", "plant-carvalho"] + socket).status == 0)
+            feeder.pause()
+            #expect(daemon.terminate()?.status == 0)
+            try await daemon.start()
+            let stale = try treeline(["trails", "start", "again"] + socket)
+            #expect(stale.status != 0 && stale.stderr.contains("no fix since treelined started"), "\(stale.stderr)")
+
             let trails = try TreelineProcess.run(["trails", "--json"] + socket)
             let reply = json(trails.stdout)
             #expect(reply["active"] is NSNull, "\(trails.stdout)")
@@ -120,6 +128,28 @@ extension Daemon {
             #expect(checkpoints == order.map { "\($0):water" })
             let refused = try TreelineProcess.run(["round", "--regions", "plant-carvalho,nope"] + socket)
             #expect(refused.status != 0)
+            // Saved from regions of several kinds: each checkpoint with what its region is for.
+            let mixed = try treeline(["round", "--regions", "plant-carvalho,album-ribeira,ref-vale", "--save-as", "mixed"] + socket)
+            #expect(mixed.status == 0, "\(mixed.stderr)")
+            let all = json(try TreelineProcess.run(["trails", "--json"] + socket).stdout)["trails"] as? [[String: Any]] ?? []
+            let actions = Dictionary(uniqueKeysWithValues: ((all.last?["checkpoints"] as? [[String: Any]]) ?? []).map { ($0["region"] as? String ?? "", $0["action"] as? String ?? "") })
+            #expect(actions == ["plant-carvalho": "water", "album-ribeira": "capture", "ref-vale": "plant"], "\(all)")
+            // A region of the trail under way cannot be removed: its id never comes back, and the
+            // trail could not be completed. Once the trail is stopped, it can.
+            let (c, _) = try daemon.client()
+            try await waitFor(within: 30) { json(c.ask(#"{"cmd":"state"}"#))["last_fix"] is [String: Any] }
+            #expect(json(c.ask(#"{"cmd":"add_region","kind":"plant","id":"fig","name":"Fig","interval_days":3,"at":[38.71,-9.13]}"#))["type"] as? String == "region_added")
+            #expect(json(c.ask(#"{"cmd":"add_trail","trail":"figs","checkpoints":["plant-carvalho","fig"]}"#))["type"] as? String == "trail_added")
+            #expect(json(c.ask(#"{"cmd":"start_trail","trail":"figs"}"#))["type"] as? String == "trail_started")
+            let kept = json(c.ask(#"{"cmd":"remove_region","region":"fig"}"#))
+            #expect(kept["message"] as? String == "trail 'figs', under way, passes through 'fig': stop it first (stop_trail)", "\(kept)")
+            #expect(json(c.ask(#"{"cmd":"stop_trail"}"#))["type"] as? String == "trail_stopped")
+            #expect(json(c.ask(#"{"cmd":"remove_region","region":"fig"}"#))["type"] as? String == "region_removed")
+            let missing = (json(c.ask(#"{"cmd":"trails"}"#))["trails"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "figs" }
+            #expect(missing?["missing"] as? [String] == ["fig"])
+            // An id may hold ':': what follows the last one is an action only if it is one.
+            let colon = try treeline(["trails", "add", "colons", "--checkpoint", "urn:oak", "--checkpoint", "plant-carvalho", "--checkpoint", "urn:oak:water"] + socket)
+            #expect(colon.stderr.contains("no region 'urn:oak' is in force"), "\(colon.stderr)")
         }
     }
 

@@ -107,3 +107,50 @@ struct TrailBookTests {
         do { _ = try Trail.read(json: Array(many.utf8)) } catch { #expect(error.message.contains("at most \(Trail.maxCheckpoints)")) }
     }
 }
+
+/// What the review found: going back is not ahead, a region reached in one step is not reached
+/// twice in it, a run that does not fit is dropped, the sizes are bounded.
+struct TrailBookEdgeTests {
+    @Test func goingBackIntoAReachedRegionIsNotOutOfOrder() {
+        let aba = Trail(id: "aba", checkpoints: [.init(region: "a"), .init(region: "b"), .init(region: "a")])
+        var book = TrailBook(trails: [aba])
+        _ = book.start("aba", at: TrailBookTests.time(0), from: nil, inside: { _ in false })
+        let got = TrailBookTests.walk(&book, ["a", "a", "b", "a"])
+        #expect(got == ["checkpoint_reached a #0", "checkpoint_reached b #1", "checkpoint_reached a #2", "trail_completed a"])
+    }
+
+    /// [A, B, A] with A and B overlapping: entering A reaches A, and B the walker is inside,
+    /// but not A again in the same step.
+    @Test func aRegionIsReachedOnceAStep() {
+        let aba = Trail(id: "aba", checkpoints: [.init(region: "a"), .init(region: "b"), .init(region: "a")])
+        var book = TrailBook(trails: [aba])
+        _ = book.start("aba", at: TrailBookTests.time(0), from: nil, inside: { _ in false })
+        let got = TrailBookTests.walk(&book, ["a"], inside: ["a", "b"])
+        #expect(got == ["checkpoint_reached a #0", "checkpoint_reached b #1"])
+        #expect(book.run?.next == 2)
+    }
+
+    @Test func theSameRegionTwiceInARowIsRefused() {
+        let text = #"{"trail":"t","checkpoints":["a","a"]}"#
+        do { _ = try Trail.read(json: Array(text.utf8)); Issue.record("taken") } catch { #expect(error.message.contains("one visit reaches both")) }
+        let both = #"{"trail":"t","id":"u","checkpoints":["a"]}"#
+        do { _ = try Trail.read(json: Array(both.utf8)); Issue.record("taken") } catch { #expect(error.message.contains("not both")) }
+    }
+
+    @Test func theCheckpointsOfAllTrailsAreBounded() {
+        let big = (0..<Trail.maxCheckpoints).map { Trail.Checkpoint(region: "r\($0)") }
+        var book = TrailBook()
+        for k in 0..<(TrailBook.maxCheckpoints / Trail.maxCheckpoints) { book.add(Trail(id: "t\(k)", checkpoints: big)) }
+        #expect(book.refusal(toAdd: Trail(id: "one-more", checkpoints: [.init(region: "x")]))?.contains("20000") == true)
+    }
+
+    @Test func aRunThatDoesNotFitIsDropped() {
+        let t = Trail(id: "t", checkpoints: [.init(region: "a")])
+        var past = TrailBook(trails: [t], run: TrailRun(trail: "t", next: 1, started: TrailBookTests.time(0)))
+        #expect(past.dropRunThatDoesNotFit() != nil && past.run == nil)
+        var gone = TrailBook(trails: [], run: TrailRun(trail: "t", next: 0, started: TrailBookTests.time(0)))
+        #expect(gone.dropRunThatDoesNotFit() != nil && gone.run == nil)
+        var fine = TrailBook(trails: [t], run: TrailRun(trail: "t", next: 0, started: TrailBookTests.time(0)))
+        #expect(fine.dropRunThatDoesNotFit() == nil && fine.run != nil)
+    }
+}
