@@ -2,6 +2,7 @@
 // Every answer of class ERROR, or with an HTTP error status, becomes an ApiError whose message
 // is the server's own (meant for the user).
 import { hooks } from "./hooks.js";
+import { loseSession, sessionLost } from "./session.js";
 
 class ApiError extends Error {
   constructor(message, status) {
@@ -11,6 +12,8 @@ class ApiError extends Error {
 }
 
 async function send(path, options = {}) {
+  // Access ended: asking again cannot help, and the page says so.
+  if (sessionLost()) throw new ApiError("access to the board ended: get a new link with `treeline web` on the board", 401);
   hooks.requests += 1;
   let response;
   try {
@@ -18,6 +21,7 @@ async function send(path, options = {}) {
   } catch (e) {
     throw new ApiError(`The board cannot be reached (${e.message}).`, 0);
   }
+  if (response.status === 401) loseSession();
   const text = await response.text();
   let body = null;
   try {

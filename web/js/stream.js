@@ -7,6 +7,7 @@
 // journal is no longer the one read before) is a new EventSource opened here, after a pause
 // and `beforeRetry()` (which may start the journal again), from the last seq it holds.
 import { emit, on } from "./bus.js";
+import { loseSession, sessionLost } from "./session.js";
 
 const RETRY_MS = 5000;
 
@@ -15,6 +16,7 @@ const RETRY_MS = 5000;
  * `beforeRetry()` (async) runs before a new stream replaces one the browser gave up.
  */
 export function openStream(since, onEvent, beforeRetry) {
+  if (sessionLost()) return;
   const source = new EventSource(`/api/events?since=${since()}&positions=1`);
   emit("stream", "connecting");
 
@@ -27,14 +29,32 @@ export function openStream(since, onEvent, beforeRetry) {
   source.addEventListener("error", () => {
     if (source.readyState === EventSource.CLOSED) {
       emit("stream", "offline");
-      setTimeout(async () => {
-        await beforeRetry().catch(() => {});
-        openStream(since, onEvent, beforeRetry);
-      }, RETRY_MS);
+      // Why the browser gave up: a 401 is access ended (no retry); anything else, retry.
+      accessEnded().then((ended) => {
+        if (ended) {
+          loseSession();
+          return;
+        }
+        setTimeout(async () => {
+          await beforeRetry().catch(() => {});
+          openStream(since, onEvent, beforeRetry);
+        }, RETRY_MS);
+      });
     } else {
       emit("stream", "reconnecting");
     }
   });
+}
+
+/** Whether the board now refuses this page's key (401), asked with a small request. */
+async function accessEnded() {
+  if (sessionLost()) return true;
+  try {
+    const r = await fetch("/api/web.json", { credentials: "same-origin", cache: "no-store" });
+    return r.status === 401;
+  } catch {
+    return false; // unreachable: an outage, not a lost session
+  }
 }
 
 function receive(data, onEvent) {

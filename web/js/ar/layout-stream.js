@@ -3,6 +3,7 @@
 // items itself (project.js). A new stream is opened only when the query changes (options, the
 // stage's size) or after the browser gave up on one that had worked.
 import { hooks } from "../hooks.js";
+import { loseSession, sessionLost } from "../session.js";
 
 const RETRY_MS = 5000;
 
@@ -16,6 +17,7 @@ let generation = 0;
  */
 export function openLayout(query, { onLayout, onState }) {
   closeLayout();
+  if (sessionLost()) return;
   const mine = ++generation;
   const url = `/api/layout?${query}`;
   let opened = false;
@@ -48,6 +50,11 @@ export function openLayout(query, { onLayout, onState }) {
     source = null;
     explain(url).then(({ message, status }) => {
       if (mine !== generation) return;
+      if (status === 401) {
+        loseSession();
+        onState("offline", "access ended");
+        return;
+      }
       onState("offline", message);
       // A refused query stays refused until the options change; anything else (the board
       // restarting, the Wi-Fi gone) is tried again once, later.
