@@ -17,6 +17,7 @@ let albums = [];
 let captures = [];
 
 export function setupAlbums() {
+  setupGallery();
   on("regions", (answer) => {
     albums = answer.regions.filter((r) => r.kind === "album");
     render();
@@ -65,11 +66,13 @@ function createRow(id) {
     note: el("input", { type: "text", class: "capture-note", placeholder: "Note (optional)", maxlength: "200", "aria-label": "Note" }),
     file: el("input", { type: "file", class: "capture-file", accept: "image/*", capture: "environment", "aria-label": "Photo" }),
     button: el("button", { type: "button", class: "capture", text: "Capture", disabled: true }),
+    locked: el("p", { class: "capture-locked muted", text: "Capture is offered inside the album: walk into it." }),
   };
+  // Capture, its note and its photo only inside the album, where the board takes them.
+  row.form = el("div", { class: "capture-form", hidden: true }, row.note, row.file, row.button);
   row.li = el("li", { class: "card", dataset: { id } },
     el("div", { class: "card-head" }, row.name, row.status),
-    row.facts, row.shots,
-    el("div", { class: "capture-form" }, row.note, row.file, row.button));
+    row.facts, row.shots, row.locked, row.form);
   row.button.addEventListener("click", () => busy(row.button, () => capture(id, row)).then(() => {
     row.button.disabled = row.li.dataset.inside !== "true"; // busy() re-enabled it
   }));
@@ -82,6 +85,10 @@ function update(row, a) {
   const inside = String(Boolean(a.inside));
   if (row.li.dataset.inside !== inside) row.li.dataset.inside = inside;
   if (!row.button.classList.contains("busy")) row.button.disabled = !a.inside;
+  if (!row.button.classList.contains("busy")) {
+    row.form.hidden = !a.inside;
+    row.locked.hidden = Boolean(a.inside);
+  }
   setText(row.status, a.inside ? "capture allowed" : "locked");
   row.status.className = `badge ${a.inside ? "allowed" : "locked"}`;
   updateDistance(row, a);
@@ -100,19 +107,79 @@ function showCaptures(row, list) {
     row.shots.replaceChildren(el("span", { class: "muted", text: "no captures yet" }));
     return;
   }
+  const photos = list.filter((c) => photoName(c));
   const recent = list.slice(-3).reverse();
-  row.shots.replaceChildren(
-    el("span", { text: `${list.length} capture${list.length === 1 ? "" : "s"}` }),
-    el("ul", { class: "capture-list" }, ...recent.map(captureItem)));
+  const parts = [
+    el("span", { text: `${list.length} capture${list.length === 1 ? "" : "s"}${photos.length ? `, ${photos.length} with a photo` : ""}` }),
+  ];
+  // The last photos as thumbnails (tap: full size); the notes of the last captures.
+  if (photos.length) {
+    parts.push(el("ul", { class: "thumbs" }, ...photos.slice(-4).reverse().map((c) => el("li", {}, thumbButton(c, photos)))));
+    parts.push(el("button", { type: "button", class: "secondary gallery-open", text: `All ${photos.length} photo${photos.length === 1 ? "" : "s"}`,
+      onclick: () => openGallery(row.name.textContent, photos) }));
+  }
+  parts.push(el("ul", { class: "capture-list" }, ...recent.map(captureItem)));
+  row.shots.replaceChildren(...parts);
+}
+
+/** The name the board gave a capture's photo (served at /api/photos/NAME), or null. */
+function photoName(c) {
+  const name = c.file ? c.file.split("/").pop() : "";
+  return SERVED_PHOTO.test(name) ? name : null;
+}
+
+function photoURL(c) {
+  return `/api/photos/${encodeURIComponent(photoName(c))}`;
+}
+
+function photoLabel(c) {
+  return `Photo of capture #${c.id}, ${clock(c.time)}${c.note ? `: ${c.note}` : ""}`;
+}
+
+function thumbButton(c, all) {
+  return el("button", { type: "button", class: "thumb-button", "aria-label": `${photoLabel(c)}: full size`,
+    onclick: () => openGallery(null, all, c) },
+  el("img", { class: "thumb", src: photoURL(c), alt: "", loading: "lazy", width: "64", height: "64" }));
 }
 
 function captureItem(c) {
   const name = c.file ? c.file.split("/").pop() : "";
-  const photo = SERVED_PHOTO.test(name)
-    ? el("a", { href: `/api/photos/${encodeURIComponent(name)}`, target: "_blank", rel: "noopener" },
-      el("img", { src: `/api/photos/${encodeURIComponent(name)}`, alt: `capture #${c.id}`, loading: "lazy" }))
-    : null;
-  return el("li", {}, photo, `#${c.id} ${clock(c.time)}${c.note ? ` “${c.note}”` : ""}${c.file && !photo ? ` · ${name}` : ""}`);
+  const served = Boolean(photoName(c));
+  return el("li", {}, `#${c.id} ${clock(c.time)}${c.note ? ` “${c.note}”` : ""}${served ? " · photo" : c.file ? ` · ${name}` : ""}`);
+}
+
+/** The album's photos in a dialog: a grid; a tap shows one full size. */
+function openGallery(title, photos, first) {
+  const dialog = byId("gallery");
+  if (title) setText(byId("gallery-title"), `Photos: ${title}`);
+  const grid = byId("gallery-grid");
+  grid.replaceChildren(...photos.slice().reverse().map((c) => el("li", {},
+    el("button", { type: "button", "aria-label": `${photoLabel(c)}: full size`, onclick: () => showFull(c) },
+      el("img", { src: photoURL(c), alt: "", loading: "lazy" }),
+      el("span", { class: "caption", text: `#${c.id} ${clock(c.time)}` })))));
+  byId("gallery-figure").hidden = true;
+  grid.hidden = false;
+  if (!dialog.open) dialog.showModal();
+  if (first) showFull(first);
+}
+
+function showFull(c) {
+  const img = byId("gallery-full");
+  img.src = photoURL(c);
+  img.alt = photoLabel(c);
+  setText(byId("gallery-caption"), photoLabel(c));
+  byId("gallery-grid").hidden = true;
+  byId("gallery-figure").hidden = false;
+  byId("gallery-back").focus();
+}
+
+function setupGallery() {
+  const dialog = byId("gallery");
+  byId("gallery-close").addEventListener("click", () => dialog.close());
+  byId("gallery-back").addEventListener("click", () => {
+    byId("gallery-figure").hidden = true;
+    byId("gallery-grid").hidden = false;
+  });
 }
 
 async function capture(id, row) {
