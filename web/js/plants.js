@@ -15,6 +15,7 @@ export function setupPlants() {
     render();
   });
   setInterval(tick, 1000);
+  loadSpecies();
   byId("plant-form").addEventListener("submit", (e) => {
     e.preventDefault();
     busy(byId("plant-add"), addPlant);
@@ -53,14 +54,18 @@ function createRow(id) {
     due: el("span", { class: "due" }),
     facts: el("span", { class: "facts" }),
     water: el("button", { type: "button", class: "water", text: "Water" }),
-    remove: el("button", { type: "button", class: "remove secondary", text: "Remove" }),
+    remove: el("button", { type: "button", class: "remove secondary", text: "Remove…" }),
+    confirm: el("div", { class: "confirm", hidden: true }),
   };
+  // Remove is apart from Water (below a line, at the other side) and asks first.
   row.li = el("li", { class: "card", dataset: { id } },
     el("div", { class: "card-head" }, row.name, row.id),
     row.due, row.facts,
-    el("div", { class: "actions" }, row.water, row.remove));
+    el("div", { class: "actions" }, row.water),
+    el("div", { class: "remove-row" }, row.remove),
+    row.confirm);
   row.water.addEventListener("click", () => busy(row.water, () => water(id)));
-  row.remove.addEventListener("click", () => busy(row.remove, () => remove(id)));
+  row.remove.addEventListener("click", () => askRemove(id, row));
   rows.set(id, row);
   return row;
 }
@@ -105,6 +110,24 @@ async function water(id) {
   }
 }
 
+function askRemove(id, row) {
+  const name = (regionById(id) || {}).name || id;
+  const yes = el("button", { type: "button", class: "danger", text: "Remove" });
+  const no = el("button", { type: "button", class: "secondary", text: "Keep" });
+  row.confirm.replaceChildren(
+    el("p", { class: "confirm-question", text: `Remove ${name}? Its waterings stay in the journal, but the plant is gone from the board.` }),
+    el("div", { class: "actions" }, no, yes));
+  row.confirm.hidden = false;
+  row.remove.hidden = true;
+  const close = () => {
+    row.confirm.hidden = true;
+    row.remove.hidden = false;
+  };
+  no.addEventListener("click", close);
+  yes.addEventListener("click", () => busy(yes, () => remove(id)).then(close));
+  no.focus();
+}
+
 async function remove(id) {
   const name = (regionById(id) || {}).name || id;
   try {
@@ -116,13 +139,34 @@ async function remove(id) {
   }
 }
 
-async function addPlant() {
-  const name = byId("plant-name").value.trim();
-  const interval = Number(byId("plant-interval").value);
-  if (!name) return message("Give the plant a name.", "error");
-  if (!(interval > 0)) return message("The interval is a number of days above 0.", "error");
+/** The species pick-list: the board's catalog (`species`), Latin and common names. */
+async function loadSpecies() {
+  const select = byId("plant-species");
   try {
-    const e = await command({ cmd: "add_region", kind: "plant", name, interval_days: interval });
+    const answer = await command({ cmd: "species" });
+    const found = (answer.species || []).slice().sort((a, b) => (a.common || a.latin).localeCompare(b.common || b.latin));
+    select.replaceChildren(select.options[0],
+      ...found.map((sp) => el("option", { value: sp.latin, dataset: { common: sp.common || "" },
+        text: sp.common ? `${sp.common} (${sp.latin})` : sp.latin })));
+  } catch (e) {
+    console.warn(`species: ${e.message}`);
+  }
+}
+
+async function addPlant() {
+  const select = byId("plant-species");
+  const chosen = select.selectedOptions[0];
+  const species = select.value;
+  let name = byId("plant-name").value.trim();
+  if (!name && species) name = chosen.dataset.common || species;
+  const interval = Number(byId("plant-interval").value);
+  const radius = Number(byId("plant-radius").value);
+  if (!name) return message("Give the plant a name, or pick its species.", "error");
+  if (!(interval > 0)) return message("The interval is a number of days above 0.", "error");
+  if (!(radius > 0)) return message("The radius is a number of metres above 0.", "error");
+  try {
+    const e = await command({ cmd: "add_region", kind: "plant", name, interval_days: interval, radius_m: radius,
+      note: species ? `species: ${species}` : undefined });
     message(`Added ${name} as ${e.region} here (seq ${e.seq}).`, "ok");
     byId("plant-name").value = "";
     await refreshRegions();

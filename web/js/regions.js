@@ -70,7 +70,7 @@ export function whereText(region) {
   if (typeof d !== "number") return region.inside ? "you are inside" : "distance unknown";
   if (region.inside) return `you are inside, ${metres(Math.max(d, 0))} from the edge`;
   // Over the line but not entered yet: the monitor waits for evidence beyond the boundary.
-  return d >= 0 ? "at the edge" : `${metres(d)} away`;
+  return d >= 0 ? "at the edge" : `${metres(d)} to the edge`;
 }
 
 on("position", (p) => {
