@@ -9,7 +9,7 @@ sensors would send it, a 360×740 phone screen.
 - Walking 20 m (the gpsd feed, after "WALK") brings exactly one new layout, from where it walked
   to; adding two regions in one change brings one too.
 - Focus: aimed at an album for a second, its details and Capture (a frame of the camera, kept on
-  the board); aimed at a plant, Water, which `treeline plants` then shows.
+  the board); aimed at a plant the walker is outside, no Water (offered only inside its circle).
 - The radar's dots are the POIs within its radius; the options reach the projector."""
 import json
 import math
@@ -122,11 +122,13 @@ def compare_with_cli(label, extra=()):
     worst = 0.0
     for i in sorted(want & set(shown)):
         o = expected[i]
+        # A box is sized to its text and centred on the projector's BW×BH slot.
         left, top, width, height = shown[i]
-        dx, dy = abs(left - o["x"]), abs(top - o["y"])
+        bw, bh = camera["box"]
+        dx, dy = abs(left + width / 2 - (o["x"] + bw / 2)), abs(top + height / 2 - (o["y"] + bh / 2))
         worst = max(worst, dx, dy)
-        check(dx <= 1 and dy <= 1, f"{label}: {i} drawn at {left:.2f},{top:.2f}, treeline layout {o['x']},{o['y']}")
-        check(abs(width - camera["box"][0]) <= 0.5 and abs(height - camera["box"][1]) <= 0.5, f"{label}: {i} is {width}×{height}")
+        check(dx <= 1 and dy <= 1, f"{label}: {i} centred at {left + width / 2:.2f},{top + height / 2:.2f}, treeline layout's slot at {o['x'] + bw / 2},{o['y'] + bh / 2}")
+        check(width > 0 and height > 0, f"{label}: {i} is {width}×{height}")
         compared["boxes"] += 1
     for i, o in expected.items():
         b = boxes.get(i)
@@ -242,19 +244,15 @@ if check(capture and capture[0].is_enabled(), "Capture is offered for the album 
         check(status == 200 and body[:3] == b"\xff\xd8\xff", f"the photo is a JPEG frame of the camera: {status}, {body[:4]!r}")
         result(capture_photo=os.path.basename(kept["file"]), capture_bytes=len(body))
 
-# The olive, with the camera a little down: Water.
+# The olive, with the camera a little down: the walker is outside its circle, so Water is not
+# offered; the card says where it is offered, and what each distance measures.
 orient(2, pitch=-5)
 until("focus on the olive", lambda: (ar("focus") or {}).get("id") == "plant-olive", 5)
-water = driver.find_elements(By.CSS_SELECTOR, "#ar-details button.water, #ar-details [data-action=water]")
-if check(water and water[0].is_enabled(), "Water is offered for the plant in focus"):
-    water[0].click()
-
-    def watered():
-        _, out, _ = board.treeline("plants")
-        row = next((l for l in out.splitlines() if l.startswith("plant-olive ")), "")
-        return row and "overdue" not in row and "due now" not in row
-
-    until("treeline plants showing the olive watered", watered, 15)
+water = [b for b in driver.find_elements(By.CSS_SELECTOR, "#ar-details button.water, #ar-details [data-action=water]") if b.is_displayed()]
+check(not water, "Water is not offered outside the plant's circle")
+until("the card saying where Water is offered", lambda: "inside its circle" in driver.find_element(By.ID, "ar-details-facts").text, 5)
+check("to its centre" in driver.find_element(By.ID, "ar-details-kind").text and "to the edge" in driver.find_element(By.ID, "ar-details-facts").text,
+      f"each distance says what it measures: {driver.find_element(By.ID, 'ar-details-kind').text!r} / {driver.find_element(By.ID, 'ar-details-facts').text!r}")
 
 # --- The radar: the POIs within its radius.
 dots = {d["id"] for d in ar("radar()")}

@@ -64,20 +64,29 @@ export function updateDetails() {
   if (!item || parts.card.hidden) return;
   const r = regionById(item.id);
   setText(parts.name, item.name || item.id);
-  setText(parts.kind, `${KIND_TEXT[item.kind] || item.kind} · ${metres(item.distance)}`);
+  // Two distances, each saying what it measures: this one to the region's centre (the box's
+  // point), whereText's to its edge (the board's distance_m).
+  setText(parts.kind, `${KIND_TEXT[item.kind] || item.kind} · ${metres(item.distance)} to its centre`);
   const lines = [];
   if (item.kind === "plant") {
     if (r) {
       lines.push(`${dueText(r)} · every ${days(r.interval_days)}`);
       lines.push(whereText(r));
+      if (!r.inside) lines.push("Water is offered inside its circle: walk to the plant.");
     }
     parts.card.dataset.due = String(Boolean(r && isDue(r)));
+    // Water only where the plant is: inside its circle.
+    if (parts.water) parts.water.hidden = !(r && r.inside);
   } else if (item.kind === "album") {
     if (r) {
       lines.push(r.inside ? "capture allowed" : "capture locked: walk into the album");
       lines.push(`radius ${metres(r.radius_m)} · ${whereText(r)}`);
     }
-    if (parts.capture && !parts.capture.classList.contains("busy")) parts.capture.disabled = !(r && r.inside);
+    // Capture (and its note) only inside the album, where the board takes it.
+    const inside = Boolean(r && r.inside);
+    if (parts.capture && !parts.capture.classList.contains("busy")) parts.capture.disabled = !inside;
+    if (parts.capture) parts.capture.hidden = !inside;
+    if (parts.note) parts.note.hidden = !inside;
   } else if (item.kind === "reforestation") {
     if (r) {
       lines.push(r.species && r.species.length ? `species allowed: ${r.species.join(", ")}` : "any species");
@@ -93,10 +102,13 @@ export function updateDetails() {
 function buildActions(it) {
   parts.capture = null;
   parts.note = null;
+  parts.water = null;
   const nodes = [];
   if (it.kind === "plant") {
     const water = el("button", { type: "button", class: "water", dataset: { action: "water" }, "aria-label": `Water ${it.name}`, text: "Water" });
     water.addEventListener("click", () => busy(water, () => doWater(it)));
+    water.hidden = true; // until the regions say the walker is inside
+    parts.water = water;
     nodes.push(water);
   } else if (it.kind === "album") {
     parts.note = el("input", { type: "text", class: "capture-note", placeholder: "Note (optional)", maxlength: "200", "aria-label": "Note" });

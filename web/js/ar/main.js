@@ -20,6 +20,7 @@ import { clean, layoutQuery, loadOptions, saveOptions, setupOptionsPanel } from 
 import { place } from "./project.js";
 import { Radar } from "./radar.js";
 import { OrientationSmoother } from "./smoother.js";
+import { setupThemeToggle } from "../theme.js";
 
 const FOCUS_MS = 1000;        // the same box nearest the centre this long: focused
 const UNFOCUS_MS = 3000;      // nothing near the centre this long: no focus
@@ -61,6 +62,8 @@ const ar = {
   camera: null,
   frames: 0,
   boxes: () => placed.map(({ item, p }) => ({ id: item.id, x: p.x, y: p.y, level: item.level, visible: p.visible, hidden: Boolean(item.hidden) })),
+  // Each box as drawn: sized to its text, centred on the projector's BW×BH slot.
+  drawn: () => [...boxes.entries()].filter(([, b]) => !b.node.hidden).map(([id, b]) => ({ id, ...b.rect })),
   focus: null,
   radar: () => radar.dots.map((d) => ({ ...d })),
   arrows: () => arrows.map((a) => ({ ...a })),
@@ -115,24 +118,29 @@ function draw() {
     seen.add(item.id);
     const b = boxes.get(item.id) || createBox(item);
     updateBox(b, item);
-    if (b.width !== BW || b.height !== BH) {
-      b.width = BW;
-      b.height = BH;
-      b.node.style.width = `${BW}px`;
-      b.node.style.height = `${BH}px`;
-    }
     if (p.visible) {
       b.node.hidden = false;
-      b.node.style.transform = `translate(${p.x}px, ${p.y}px)`;
+      // Sized to its text (name and distance whole, on two lines where needed), centred on
+      // the slot the projector stacked: measured once per text, not per frame.
+      if (!b.w || b.measured !== b.key + theme()) {
+        b.w = b.node.offsetWidth;
+        b.h = b.node.offsetHeight;
+        b.measured = b.key + theme();
+      }
+      const left = p.x + BW / 2 - b.w / 2;
+      const top = p.y + BH / 2 - b.h / 2;
+      b.rect = { x: left, y: top, width: b.w, height: b.h };
+      b.node.style.transform = `translate(${left}px, ${top}px)`;
       b.node.style.zIndex = String(z.get(item.id) + 10);
     } else {
       b.node.hidden = true;
+      b.rect = null;
     }
     // A lifted box's line down to where it stood.
     if (p.visible && item.level > 0) {
       const cx = p.x + BW / 2;
       const ay = p.anchorY + BH / 2;
-      setLine(b, cx, p.y + BH, cx, ay);
+      setLine(b, cx, b.rect.y + b.rect.height, cx, ay);
     } else {
       setLine(b, null);
     }
@@ -142,7 +150,7 @@ function draw() {
       const side = p.d < 0 ? "left" : "right";
       const yCentre = (p.placed ? p.y : item.y) + BH / 2;
       const y = Math.min(Math.max(yCentre, 70), H - 40);
-      arrows.push({ id: item.id, side });
+      arrows.push({ id: item.id, side, y });
       setArrow(b, item, side, y);
     } else {
       setArrow(b, null);
@@ -151,6 +159,7 @@ function draw() {
   for (const [id, b] of boxes) {
     if (!seen.has(id)) removeBox(id, b);
   }
+  keepArrowsOffBoxes(W, H);
 
   updateFocus(cam);
   radar.draw(items, cam, options.maxDistance, focus && focus.id);
@@ -180,8 +189,8 @@ function updateBox(b, item) {
     b.node.className = `ar-box kind-${item.kind}${checkpoint ? " checkpoint" : ""}`;
     setText(b.name, item.name || item.id);
     setText(b.kind, KIND_LABEL[item.kind] || item.kind);
-    setText(b.distance, metres(item.distance));
-    b.node.title = `${checkpoint ? "next checkpoint · " : ""}${item.name} · ${KIND_LABEL[item.kind] || item.kind} · ${metres(item.distance)}`;
+    setText(b.distance, `${metres(item.distance)} to centre`);
+    b.node.title = `${checkpoint ? "next checkpoint · " : ""}${item.name} · ${KIND_LABEL[item.kind] || item.kind} · ${metres(item.distance)} to its centre`;
   }
   const r = item.kind === "plant" ? regionById(item.id) : null;
   b.node.classList.toggle("due", Boolean(r && isDue(r)));
@@ -236,8 +245,51 @@ function setArrow(b, item, side, y) {
   b.arrow.classList.toggle(`kind-${item.kind}`, true);
   b.arrow.classList.toggle("checkpoint", checkpointId() === item.id);
   setText(b.arrowHead, side === "left" ? "‹" : "›");
-  setText(b.arrowText, `${item.name} ${metres(item.distance)}`);
-  b.arrow.style.transform = `translateY(${y - 9}px)`;
+  setText(b.arrowText, `${item.name} · ${metres(item.distance)} to centre`);
+  b.arrowY = y;
+}
+
+/**
+ * Edge arrows never over a box: each goes down (then up) from where it points until it
+ * crosses no box drawn and no arrow already placed; with no room it is not drawn.
+ */
+function keepArrowsOffBoxes(W, H) {
+  const taken = [];
+  for (const b of boxes.values()) if (b.rect) taken.push(b.rect);
+  const top = 60;
+  const overlaps = (r) => taken.find((t) => r.x < t.x + t.width && t.x < r.x + r.width && r.y < t.y + t.height && t.y < r.y + r.height);
+  for (const a of arrows) {
+    const b = boxes.get(a.id);
+    if (!b || !b.arrow) continue;
+    const w = b.arrow.offsetWidth;
+    const h = b.arrow.offsetHeight;
+    const x = a.side === "left" ? 2 : W - 2 - w;
+    let placedAt = null;
+    for (const direction of [1, -1]) {
+      let y = Math.min(Math.max(a.y - h / 2, top), H - h - 4);
+      for (let k = 0; k < 40 && y >= top && y + h <= H - 4; k += 1) {
+        const hit = overlaps({ x, y, width: w, height: h });
+        if (!hit) {
+          placedAt = y;
+          break;
+        }
+        y = direction > 0 ? hit.y + hit.height + 3 : hit.y - h - 3;
+      }
+      if (placedAt !== null) break;
+    }
+    if (placedAt === null) {
+      b.arrow.hidden = true;
+      a.hidden = true;
+      continue;
+    }
+    taken.push({ x, y: placedAt, width: w, height: h });
+    b.arrow.style.transform = `translateY(${placedAt}px)`;
+    a.y = placedAt + h / 2;
+  }
+}
+
+function theme() {
+  return document.documentElement.dataset.theme || "";
 }
 
 // --- Focus: the box nearest the centre, for a second ---
@@ -399,6 +451,11 @@ async function startEvents() {
 const panel = setupOptionsPanel(options, applyOptions);
 
 function start() {
+  setupThemeToggle();
+  document.getElementById("theme-toggle").addEventListener("click", () => {
+    for (const b of boxes.values()) b.w = 0; // measured again in the new theme
+    requestFrame();
+  });
   panel.fill(options);
   setupDetails({ hasCamera: () => videoState === "playing", video });
   on("regions", () => {
