@@ -11,6 +11,7 @@ import { setupRound } from "./js/round.js";
 import { showState, setupStatus } from "./js/status.js";
 import { afterOutage, openStream } from "./js/stream.js";
 import { setupTabs } from "./js/tabs.js";
+import { setupThemeToggle } from "./js/theme.js";
 import { refreshTrails, scheduleTrailsRefresh } from "./js/trails.js";
 import { setupTrailsView } from "./js/trails-view.js";
 import { refreshTrees } from "./js/trees.js";
@@ -52,6 +53,7 @@ function dismissableMessages() {
 }
 
 async function start() {
+  setupThemeToggle();
   dismissableMessages();
   resyncAfterOutage();
   setupTabs();

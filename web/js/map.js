@@ -26,6 +26,8 @@ export function setupMap() {
   // No tiles, so no zoom limit from them: stop where a phone's GPS stops making sense.
   map = L.map("map", { zoomSnap: 0.5, minZoom: 2, maxZoom: 21 }).setView([20, 0], 2);
   L.control.scale({ metric: true, imperial: false }).addTo(map);
+  // No "Leaflet" link in the corner: a 13 px target beside the scale.
+  map.attributionControl.setPrefix(false);
   northArrow().addTo(map);
   centreButton().addTo(map);
 
@@ -40,6 +42,18 @@ export function setupMap() {
   trailLayer = L.featureGroup().addTo(map);
   roundLayer = L.featureGroup().addTo(map);
   hooks.mapRegionIds = drawnIds;
+  // The tests open a region's popup (as a tap would) to measure its close button.
+  hooks.openFirstPopup = () => {
+    const layers = [];
+    regionLayer.eachLayer((l) => { if (l.getPopup && l.getPopup()) layers.push(l); });
+    const inView = layers.find((l) => l.getBounds && map.getBounds().contains(l.getBounds().getCenter())) || layers[0];
+    if (inView) inView.openPopup(inView.getBounds ? inView.getBounds().getCenter() : undefined);
+    return Boolean(inView);
+  };
+  hooks.closePopup = () => map.closePopup();
+  // An open popup is not hidden under the last events.
+  map.on("popupopen", () => document.body.classList.add("popup-open"));
+  map.on("popupclose", () => document.body.classList.remove("popup-open"));
   hooks.mapRound = () => roundLayer.getLayers().filter((l) => l instanceof L.Polyline).map((l) => l.getLatLngs().map((p) => [p.lat, p.lng]));
   hooks.mapTrail = () => ({ ...trailDrawn, points: trailDrawn.points.map((p) => [p.lat, p.lon]) });
 
