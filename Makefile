@@ -53,7 +53,7 @@ DEB_PACKAGES := $(BUILD_PACKAGES) $(TEST_PACKAGES)
 BENCH_PACKAGES := time python3-venv
 # The browser tests' Python: Selenium and Mozilla's Marionette client, pinned, from PyPI.
 BROWSER_VENV := .venv-browser
-BROWSER_PY   := selenium==4.51.0 marionette_driver==3.7.1
+BROWSER_PY   := selenium==4.51.0 marionette_driver==3.7.1 selenium-axe-python==2.2.0
 
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
