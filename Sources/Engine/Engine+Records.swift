@@ -123,3 +123,56 @@ extension Engine {
 
     package nonisolated func prunedThrough() -> Int64 { pruned.load(ordering: .acquiring) }
 }
+
+extension Engine {
+    /// How far back `undo_water` looks in the journal for the watering to take back.
+    static let undoReach: Int64 = 100_000
+
+    /// Takes back plant `plant`'s last watering: the watering it replaced (its `watered` event
+    /// says which) is in force again, journaled as `water_undone` with the plant's state in one
+    /// commit. Refused when there is none to take back, when it was taken back already, or when
+    /// the keeper set the watering since (`update_region`).
+    package func undoWater(plant: String) -> Result<[UInt8], CommandError> {
+        guard let i = index(of: plant) else {
+            return .failure(CommandError("no region '\(plant)': `treeline state` or {\"cmd\":\"regions\"} lists them"))
+        }
+        let r = monitor.regions.regions[i]
+        guard r.kind == .plant else { return .failure(CommandError("'\(plant)' is a\(r.kind == .album ? "n" : "") \(r.kind.rawValue), not a plant")) }
+        guard let current = monitor.lastWatered[i] else { return .failure(CommandError("'\(plant)' has no watering to take back: it was never watered")) }
+        let last: JournalEvent?
+        do { last = try store.lastEvent(region: plant, types: ["watered", "water_undone"], within: Self.undoReach) } catch {
+            logger.error("\(error)")
+            return .failure(Self.databaseFailed)
+        }
+        guard let watered = last, watered.entry.type == "watered" else {
+            return .failure(CommandError(last == nil
+                ? "no watering of '\(plant)' in the last \(Self.undoReach) events to take back"
+                : "the last watering of '\(plant)' was taken back already"))
+        }
+        guard watered.entry.time == current else {
+            return .failure(CommandError("the watering of '\(plant)' was set since it was last watered (update_region): set it again instead"))
+        }
+        guard let doc = try? JSONDocument.parse(watered.entry.json), let p = doc.root["previous"] else {
+            return .failure(CommandError("the last watering of '\(plant)' was recorded before it could be taken back: set the watering with update_region"))
+        }
+        let previous = p.string.flatMap(UTCTime.init(iso8601:))
+        guard flushUnsaved() else { return .failure(Self.databaseFailed) }
+        monitor.setLastWatered(i, previous)
+        let time = eventTime
+        let json = JSONWriter.object { o in
+            o.member("time", time.iso8601)
+            o.member("type", "water_undone")
+            o.member("region", r.id)
+            o.member("kind", r.kind.rawValue)
+            o.member("name", r.name)
+            o.member("undone", watered.entry.time.iso8601)
+            if let previous { o.member("last_watered", previous.iso8601) } else { o.name("last_watered"); o.null() }
+        }
+        let entry = JournalEntry(time: time, type: "water_undone", region: r.id, kind: r.kind.rawValue, json: json)
+        guard let committed = commit([entry], receivedNanos: nil), let event = committed.last else {
+            return .failure(CommandError("taking the watering back could not be saved (the database failed: see the daemon's log); it is kept and saved with the next fix"))
+        }
+        logger.info("\(plant): the watering of \(watered.entry.time.iso8601) taken back")
+        return .success(Self.line(event))
+    }
+}

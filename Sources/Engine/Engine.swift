@@ -286,6 +286,7 @@ package actor Engine: ServerDelegate {
     func change(_ command: Command) -> Result<[UInt8], CommandError> {
         switch command {
         case .water(let plant): return water(plant: plant).map(Self.line)
+        case .undoWater(let plant): return undoWater(plant: plant)
         case .addRegion(let new): return addRegion(new)
         case .addRegions(let regions): return addRegions(regions)
         case let .updateRegion(id, update): return updateRegion(id, update)
@@ -307,10 +308,17 @@ package actor Engine: ServerDelegate {
             return .failure(CommandError("no region '\(plant)': `treeline state` or {\"cmd\":\"regions\"} lists them"))
         }
         let time = eventTime
+        let previous = monitor.lastWatered[i]
         guard let event = monitor.water(i, at: time) else {
             return .failure(CommandError("'\(plant)' is a\(monitor.regions.regions[i].kind == .album ? "n" : "") \(monitor.regions.regions[i].kind.rawValue), not a plant"))
         }
-        guard let committed = commit([Self.entry(event, monitor.regions)], receivedNanos: nil), let last = committed.last else {
+        // With the watering it replaced, so that `undo_water` can put it back.
+        var entry = Self.entry(event, monitor.regions)
+        entry.json.removeLast()
+        entry.json.append(contentsOf: #","previous":"#.utf8)
+        if let previous { entry.json.append(contentsOf: "\"\(previous.iso8601)\"".utf8) } else { entry.json.append(contentsOf: "null".utf8) }
+        entry.json.append(UInt8(ascii: "}"))
+        guard let committed = commit([entry], receivedNanos: nil), let last = committed.last else {
             return .failure(CommandError("the watering could not be saved (the database failed: see the daemon's log); it is kept and saved with the next fix"))
         }
         logger.info("\(plant) watered at \(time.iso8601)")

@@ -14,7 +14,7 @@ extension Command {
         var o = CommandObject(cmd: name)
         switch self {
         case .subscribe(let s): o.subscribe(s)
-        case .water(let plant): o.string("plant", plant)
+        case .water(let plant), .undoWater(let plant): o.string("plant", plant)
         case .state, .export: break
         case .regions(let geometry): if geometry { o.bool("geometry", true) }
         case .addRegion(.feature(let region)): o.key("feature") { RegionFeature.append(region, to: &$0) }

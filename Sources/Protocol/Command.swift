@@ -9,6 +9,9 @@ public enum Command: Equatable, Sendable {
     /// Journal events after `since`, then live ones (`Subscribe`).
     case subscribe(Subscribe)
     case water(plant: String)
+    /// Takes back the plant's last watering (recorded by `water`): its watering before it is in
+    /// force again.
+    case undoWater(plant: String)
     case state
     /// The regions in force; with `geometry`, each with its GeoJSON geometry.
     case regions(geometry: Bool)
@@ -63,6 +66,7 @@ public enum Command: Equatable, Sendable {
         switch self {
         case .subscribe: "subscribe"
         case .water: "water"
+        case .undoWater: "undo_water"
         case .state: "state"
         case .regions: "regions"
         case .export: "export"
@@ -89,7 +93,7 @@ public enum Command: Equatable, Sendable {
         }
     }
 
-    public static let commands = ["subscribe", "water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
+    public static let commands = ["subscribe", "water", "undo_water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
                                   "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species",
                                   "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail"]
 
@@ -154,12 +158,12 @@ public enum Command: Equatable, Sendable {
         case "subscribe":
             try Self.allowed(in: o, cmd: cmd, ["kinds", "regions", "types", "since", "timing", "positions"])
             return try subscribe(o)
-        case "water":
+        case "water", "undo_water":
             try Self.allowed(in: o, cmd: cmd, ["plant"])
             guard o["plant"] != nil else { throw CommandError("missing \"plant\": the id of the plant watered") }
             guard o["plant"]?.string != nil else { throw CommandError("\"plant\" must be a plant's id (a string)") }
             guard let id = try string(o, "plant") else { throw CommandError("\"plant\" must be a plant's id (a string)") }
-            return .water(plant: id)
+            return cmd == "water" ? .water(plant: id) : .undoWater(plant: id)
         case "state":
             try Self.allowed(in: o, cmd: cmd, [])
             return .state
@@ -311,7 +315,7 @@ public enum Command: Equatable, Sendable {
         return .plan(area: area, species: species, count: Int(count), at: try coordinate(o), maxDistance: maxDistance, seed: seed)
     }
 
-    static let eventTypes: Set<String> = ["enter", "exit", "dwell", "water_due", "watered", "capture_allowed", "capture_locked",
+    static let eventTypes: Set<String> = ["enter", "exit", "dwell", "water_due", "watered", "water_undone", "capture_allowed", "capture_locked",
                                           "planting_allowed", "planting_forbidden", "region_added", "region_updated", "region_removed",
                                           "trail_added", "trail_removed", "trail_started", "trail_stopped", "checkpoint_reached",
                                           "checkpoint_out_of_order", "trail_completed"]

@@ -43,3 +43,21 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// The last event of `region` among `types` in the newest `within` events of the journal
+    /// (a bounded look back: the journal has no index by region), nil when there is none.
+    public func lastEvent(region: String, types: [String], within: Int64) throws(StoreError) -> JournalEvent? {
+        try wrap("reading the last \(types.joined(separator: " or ")) of '\(region)'") {
+            try pool.read { db in
+                let marks = Array(repeating: "?", count: types.count).joined(separator: ",")
+                let last = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'journal'") ?? 0
+                var arguments: StatementArguments = [last - within, region]
+                _ = arguments.append(contentsOf: StatementArguments(types))
+                return try Row.fetchOne(db, sql: """
+                    SELECT seq, time, type, region, kind, json FROM journal WHERE seq > ? AND region = ? AND type IN (\(marks)) ORDER BY seq DESC LIMIT 1
+                    """, arguments: arguments).map(Self.journalEvent)
+            }
+        }
+    }
+}

@@ -112,20 +112,25 @@ extension Treeline {
             discussion: """
             Prints the `watered` event the daemon committed
             ({"class":"EVENT","seq":N,"type":"watered",…}). The time is that of the last
-            fix the daemon used.
+            fix the daemon used. --undo takes the plant's last watering back (watered by
+            mistake): the watering before it is in force again, journaled as water_undone.
 
-            Example:
+            Examples:
               treeline water plant-7
+              treeline water plant-7 --undo
             """
         )
 
         @Argument(help: "The plant's id (as in the regions file).")
         var plant: String
 
+        @Flag(help: "Take the plant's last watering back.")
+        var undo = false
+
         @OptionGroup var connection: SocketOptions
 
         func run() throws {
-            print(try connection.ask(.water(plant: plant)).text)
+            print(try connection.ask(undo ? .undoWater(plant: plant) : .water(plant: plant)).text)
         }
     }
 }

@@ -37,7 +37,7 @@ import Testing
             ("mqtt: {host: b, owntracks: {kinds: [tree]}}", "unknown kind 'tree'"),
             ("mqtt: {host: b, comands: [water]}", "did you mean commands?"),
             ("mqtt: {host: b, commands: true}", "mqtt.commands: true would take every command from any client of the broker: list the ones to take"),
-            ("mqtt: {host: b, commands: [water, export_all]}", "mqtt.commands: unknown command 'export_all': allowed are water, state,"),
+            ("mqtt: {host: b, commands: [water, export_all]}", "mqtt.commands: unknown command 'export_all': allowed are water, undo_water, state,"),
             ("mqtt: {host: b, commands: [subscribe]}", "mqtt.commands: subscribe is never taken over MQTT"),
             ("mqtt: {host: b, commands: water}", "mqtt.commands: must be a list of commands"),
             ("mqtt: {host: b, fleet_regions: maybe}", "mqtt.fleet_regions: must be true or false"),

@@ -38,6 +38,20 @@ extension Daemon {
             let subscribed = try TreelineProcess(["subscribe", "--since", "\(sampleRegionCount + 28)", "--count", "1", "--socket", daemon.socket])
             let lines = await subscribed.lines(count: 1, idle: 10)
             #expect(lines.count == 1 && json(lines.first)["type"] as? String == "watered")
+
+            // Watered by mistake: taken back, the plant's watering from its file (20 April) is in
+            // force again, and it is due, after a restart too; a second time is refused.
+            let undone = try treeline(["water", "plant-carvalho", "--undo", "--socket", daemon.socket])
+            let u = json(undone.stdout.trimmingCharacters(in: .newlines))
+            #expect(undone.status == 0 && u["type"] as? String == "water_undone" && u["undone"] as? String == "2026-05-01T09:22:19.000Z", "\(undone.stdout) \(undone.stderr)")
+            #expect(u["last_watered"] as? String == "2026-04-20T08:00:00.000Z", "\(u)")
+            #expect(daemon.terminate()?.status == 0)
+            try await daemon.start()
+            let (after, _) = try daemon.client()
+            let due = (json(after.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "plant-carvalho" }
+            #expect(due?["due"] as? Bool == true && due?["last_watered"] as? String == "2026-04-20T08:00:00.000Z", "\(due ?? [:])")
+            let twice = try treeline(["water", "plant-carvalho", "--undo", "--socket", daemon.socket])
+            #expect(twice.status != 0 && twice.stderr.contains("was taken back already"), "\(twice.stderr)")
         }
     }
 
