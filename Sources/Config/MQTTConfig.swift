@@ -36,7 +36,7 @@ public struct MQTTConfig: Sendable, Equatable {
     /// What `commands:` may list: the socket's commands (`Command.commands`) but `subscribe`,
     /// which is the socket's own (over MQTT, `<topic>/events` is the subscription). Kept equal
     /// to `Command.commands` by a test (Config does not depend on Protocol).
-    public static let commandNames = ["water", "undo_water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
+    public static let commandNames = ["water", "undo_water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region", "restore_region",
                                       "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures",
                                       "track", "species", "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail"]
 

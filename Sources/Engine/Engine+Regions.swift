@@ -166,10 +166,15 @@ extension Engine {
     }
 
     /// `region_removed`: whether the monitor was inside it (no `exit` follows).
-    static func removalEntry(id: String, kind: String, layer: String, inside: Bool?, time: UTCTime) -> JournalEntry {
+    static func removalEntry(id: String, kind: String, layer: String, inside: Bool?, lastWatered: UTCTime?? = .none, time: UTCTime) -> JournalEntry {
         var json: [UInt8] = []
         head(&json, type: "region_removed", id: id, kind: kind, layer: layer, time: time)
         if let inside { json.append(contentsOf: #","inside":\#(inside)"#.utf8) }
+        switch lastWatered {
+        case .none: break
+        case .some(.none): json.append(contentsOf: #","last_watered":null"#.utf8)
+        case .some(.some(let t)): json.append(contentsOf: #","last_watered":"\#(t.iso8601)""#.utf8)
+        }
         json.append(UInt8(ascii: "}"))
         return JournalEntry(time: time, type: "region_removed", region: id, kind: kind, json: json)
     }
@@ -337,12 +342,14 @@ extension Engine {
 
     package func removeRegion(_ id: String) -> Result<[UInt8], CommandError> {
         guard let k = user.firstIndex(where: { $0.id == id }), let i = index(of: id), !fleetIDs.contains(id) else { return .failure(notInUserLayer(id)) }
-        // Its id never comes back: the trail under way could not be completed.
+        // The trail under way could not be completed without it.
         if let run = trails.run, trails.trail(run.trail)?.checkpoints.contains(where: { $0.region == id }) == true {
             return .failure(CommandError("trail '\(run.trail)', under way, passes through '\(id)': stop it first (stop_trail)"))
         }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
-        let entry = Self.removalEntry(id: id, kind: user[k].kind.rawValue, layer: "user", inside: monitor.inside[i], time: eventTime)
+        // A plant's watering goes with the event, so that restore_region brings it back as it was.
+        let watered: UTCTime?? = user[k].kind == .plant ? .some(monitor.lastWatered[i]) : .none
+        let entry = Self.removalEntry(id: id, kind: user[k].kind.rawValue, layer: "user", inside: monitor.inside[i], lastWatered: watered, time: eventTime)
         let event: JournalEvent
         do { event = try store.apply(.remove(id: id), event: entry) } catch {
             logger.error("\(error)")
@@ -400,4 +407,54 @@ extension Engine {
     // MARK: listing
 
     package func regionIDs() -> Set<String> { Set(monitor.regions.regions.map(\.id)) }
+}
+
+extension Engine {
+    /// Brings back region `id`, removed from the user layer by `remove_region` (by mistake): its
+    /// last Feature from the journal, with its own id (the same region: old events name it, so
+    /// the id was kept from anyone else) and, for a plant, the watering it had when removed.
+    /// Journaled as `region_added` with `"restored":true`; the monitor takes it as a region new
+    /// around the walker. Refused when the last that happened to the id was not that removal.
+    package func restoreRegion(_ id: String) -> Result<[UInt8], CommandError> {
+        guard index(of: id) == nil else { return .failure(CommandError("'\(id)' is in force: nothing to restore")) }
+        guard userUsedIDs.contains(id), !fleetIDs.contains(id) else {
+            return .failure(CommandError("'\(id)' was never a region added at runtime: only those can be restored (a file's region comes back in its file)"))
+        }
+        let removal: JournalEvent?, added: JournalEvent?
+        do {
+            removal = try store.lastEvent(region: id, types: ["region_added", "region_updated", "region_removed"], within: Self.undoReach)
+            added = try store.lastEvent(region: id, types: ["region_added", "region_updated"], within: Self.undoReach)
+        } catch {
+            logger.error("\(error)")
+            return .failure(Self.databaseFailed)
+        }
+        guard let removal, removal.entry.type == "region_removed",
+              let gone = try? JSONDocument.parse(removal.entry.json), gone.root["layer"]?.string == "user" else {
+            return .failure(CommandError("'\(id)' was not removed in the last \(Self.undoReach) events: nothing to restore"))
+        }
+        guard let added, let doc = try? JSONDocument.parse(added.entry.json), let feature = doc.root["feature"],
+              var region = try? RegionFile.feature(feature, in: doc, source: "the journal (seq \(added.seq))") else {
+            return .failure(CommandError("the journal no longer holds the region '\(id)' as it was: add it again with a new id"))
+        }
+        if region.kind == .plant, let w = gone.root["last_watered"] { region.lastWatered = w.string.flatMap(UTCTime.init(iso8601:)) }
+        let text = region.featureJSON
+        do { region = try Self.readBack([text], source: "restore_region")[0] } catch {
+            return .failure(CommandError("the region does not read back: " + error.issues.map(\.message).joined(separator: "; ")))
+        }
+        guard flushUnsaved() else { return .failure(Self.databaseFailed) }
+        var entry = Self.regionEntry("region_added", region, layer: "user", time: eventTime, feature: text)
+        entry.json.removeLast()
+        entry.json.append(contentsOf: #","restored":true}"#.utf8)
+        let event: JournalEvent
+        do { event = try store.apply(.restore(id: id, feature: text), event: entry) } catch {
+            logger.error("\(error)")
+            return .failure(Self.databaseFailed)
+        }
+        user.append(region)
+        published([event])
+        rebuild(new: [id])
+        logger.info("region restored: \(region.kind.rawValue) '\(id)' (\(region.name))")
+        onStatus(statusLine)
+        return .success(Self.line(event))
+    }
 }

@@ -291,6 +291,7 @@ package actor Engine: ServerDelegate {
         case .addRegions(let regions): return addRegions(regions)
         case let .updateRegion(id, update): return updateRegion(id, update)
         case .removeRegion(let id): return removeRegion(id)
+        case .restoreRegion(let id): return restoreRegion(id)
         case let .plant(species, area, at, project, planted): return plant(species: species, area: area, at: at, project: project, planted: planted)
         case .removeTree(let id): return removeTree(id)
         case let .capture(album, file, note): return capture(album: album, file: file, note: note)

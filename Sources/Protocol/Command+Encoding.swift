@@ -22,7 +22,7 @@ extension Command {
         case .addRegions(let regions):
             o.key("features") { out in Self.appendList(regions, to: &out) { RegionFeature.append($0, to: &$1) } }
         case .updateRegion(let id, let u): o.update(id, u)
-        case .removeRegion(let id): o.string("region", id)
+        case .removeRegion(let id), .restoreRegion(let id): o.string("region", id)
         case .canPlant(let species, let area, let at):
             o.string("species", species)
             o.string("area", area)

@@ -23,6 +23,8 @@ public enum Command: Equatable, Sendable {
     case addRegions([Region])
     case updateRegion(id: String, RegionUpdate)
     case removeRegion(id: String)
+    /// Brings back a region removed from the user layer (`remove_region` by mistake).
+    case restoreRegion(id: String)
     /// "May I plant here": at `at`, else at the last fix.
     case canPlant(species: String?, area: String?, at: Coordinate?)
     /// Checks and records a tree: at `at`, else at the last fix.
@@ -74,6 +76,7 @@ public enum Command: Equatable, Sendable {
         case .addRegions: "add_regions"
         case .updateRegion: "update_region"
         case .removeRegion: "remove_region"
+        case .restoreRegion: "restore_region"
         case .canPlant: "can_plant"
         case .plant: "plant"
         case .trees: "trees"
@@ -94,7 +97,7 @@ public enum Command: Equatable, Sendable {
     }
 
     public static let commands = ["subscribe", "water", "undo_water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
-                                  "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species",
+                                  "restore_region", "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species",
                                   "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail"]
 
     /// Parses one line; the error is the message the client gets back.
@@ -194,9 +197,9 @@ public enum Command: Equatable, Sendable {
         case "update_region":
             try Self.allowed(in: o, cmd: cmd, ["region", "name", "radius_m", "interval_days", "species", "last_watered", "note"])
             return try updateRegion(o)
-        case "remove_region":
+        case "remove_region", "restore_region":
             try Self.allowed(in: o, cmd: cmd, ["region"])
-            return .removeRegion(id: try regionID(o))
+            return cmd == "remove_region" ? .removeRegion(id: try regionID(o)) : .restoreRegion(id: try regionID(o))
         default:
             return nil
         }

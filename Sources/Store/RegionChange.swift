@@ -5,10 +5,13 @@ public enum RegionChange: Sendable, Equatable {
     /// The region's new Feature.
     case update(id: String, feature: String)
     case remove(id: String)
+    /// A region removed from the user layer brought back with its own id (`restore_region`):
+    /// the id is the user layer's already, so it is not recorded as used again.
+    case restore(id: String, feature: String)
 
     public var id: String {
         switch self {
-        case let .add(id, _), let .update(id, _), let .remove(id): return id
+        case let .add(id, _), let .update(id, _), let .remove(id), let .restore(id, _): return id
         }
     }
 }

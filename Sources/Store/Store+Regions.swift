@@ -70,6 +70,12 @@ extension Store {
                         }
                         try db.execute(sql: "INSERT INTO user_region (id, position, feature) VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM user_region), ?)",
                                        arguments: [id, feature])
+                    case let .restore(id, feature):
+                        guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM used_id WHERE id = ? AND layer = 'user'", arguments: [id]) == 1 else {
+                            throw StoreError(path: path, message: "'\(id)' was never a region of the user layer: nothing to restore")
+                        }
+                        try db.execute(sql: "INSERT INTO user_region (id, position, feature) VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM user_region), ?)",
+                                       arguments: [id, feature])
                     case let .update(id, feature):
                         try db.execute(sql: "UPDATE user_region SET feature = ? WHERE id = ?", arguments: [feature, id])
                         guard db.changesCount == 1 else { throw StoreError(path: path, message: "no region '\(id)' in the user layer") }

@@ -19,7 +19,7 @@ extension Treeline {
               treeline regions update plant-2 --last-watered 2026-05-01T08:00:00Z
               treeline regions remove album-1
             """,
-            subcommands: [List.self, Export.self, Update.self, Remove.self],
+            subcommands: [List.self, Export.self, Update.self, Remove.self, Restore.self],
             defaultSubcommand: List.self
         )
 
@@ -81,6 +81,17 @@ extension Treeline {
 
             func run() throws {
                 print("removed \(id): seq \(try connection.ask(.removeRegion(id: id), as: EventReply.self).seq)")
+            }
+        }
+
+        struct Restore: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Bring back a region of the user layer removed by mistake: its last Feature, its id, a plant's watering.")
+            @Argument(help: "The removed region's id.") var id: String
+            @OptionGroup var connection: SocketOptions
+
+            func run() throws {
+                print("restored \(id): seq \(try connection.ask(.restoreRegion(id: id), as: EventReply.self).seq)")
             }
         }
     }

@@ -52,6 +52,20 @@ extension Daemon {
             #expect(due?["due"] as? Bool == true && due?["last_watered"] as? String == "2026-04-20T08:00:00.000Z", "\(due ?? [:])")
             let twice = try treeline(["water", "plant-carvalho", "--undo", "--socket", daemon.socket])
             #expect(twice.status != 0 && twice.stderr.contains("was taken back already"), "\(twice.stderr)")
+
+            // A plant added, watered, removed by mistake, restored: its id, name and watering come
+            // back, after a restart too; restoring it again (it is in force) is refused.
+            #expect(json(after.ask(#"{"cmd":"add_region","kind":"plant","id":"basil","name":"Basil","interval_days":3,"at":[40.1,-8.24]}"#))["type"] as? String == "region_added")
+            let wateredBasil = json(after.ask(#"{"cmd":"water","plant":"basil"}"#))["time"] as? String
+            #expect(try treeline(["regions", "remove", "basil", "--socket", daemon.socket]).status == 0)
+            let restored = try treeline(["regions", "restore", "basil", "--socket", daemon.socket])
+            #expect(restored.status == 0 && restored.stdout.hasPrefix("restored basil"), "\(restored.stdout) \(restored.stderr)")
+            #expect(daemon.terminate()?.status == 0)
+            try await daemon.start()
+            let (back, _) = try daemon.client()
+            let basil = (json(back.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "basil" }
+            #expect(basil?["name"] as? String == "Basil" && basil?["last_watered"] as? String == wateredBasil && basil?["layer"] as? String == "user", "\(basil ?? [:])")
+            #expect((json(back.ask(#"{"cmd":"restore_region","region":"basil"}"#))["message"] as? String)?.contains("is in force") == true)
         }
     }
 
