@@ -201,6 +201,23 @@ shot("remove-question-320x568")
 [b for b in first.find_elements(By.CSS_SELECTOR, ".confirm button") if b.text == "Keep"][0].click()
 until("the question gone", lambda: not first.find_element(By.CSS_SELECTOR, ".confirm").is_displayed(), 5)
 check(plant_id in board.ask('{"cmd":"regions"}'), f"{plant_id} kept")
+# Water, then its undo (the board's undo_water): last_watered as it was before.
+def last_watered(pid):
+    return next(r.get("last_watered") for r in json.loads(board.ask('{"cmd":"regions"}'))["regions"] if r["id"] == pid)
+
+
+size(360, 740)
+before = last_watered(plant_id)
+card = driver.find_element(By.CSS_SELECTOR, f'#plants-list li[data-id="{plant_id}"]')
+js("arguments[0].scrollIntoView({block: 'center'})", card)
+card.find_element(By.CSS_SELECTOR, "button.water").click()
+until("watered", lambda: last_watered(plant_id) != before, 10)
+until("Undo watering offered", lambda: card.find_element(By.CSS_SELECTOR, "button.undo-water").is_displayed(), 5)
+audit("undo-water-360x740")
+shot("undo-water-360x740")
+card.find_element(By.CSS_SELECTOR, "button.undo-water").click()
+check(until("the watering taken back", lambda: last_watered(plant_id) == before, 10), f"last_watered back to {before}")
+result(water_undone=plant_id)
 result(species_offered=js("return document.querySelectorAll('#plant-species option').length") - 1)
 
 # --- Every view at every size, in both themes.
@@ -314,7 +331,7 @@ errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "40
 check(not errors, f"console errors: {errors[:5]}")
 page_errors = js("return window.treeline.errors")
 check(page_errors == [], f"errors in the page: {page_errors}")
-result(axe_pages=totals["pages"] - 4, axe_serious_or_critical=totals["serious"] + totals["critical"], axe_by_impact=totals,
+result(axe_pages=totals["pages"] - 5, axe_serious_or_critical=totals["serious"] + totals["critical"], axe_by_impact=totals,
        axe_by_page=by_page, small_targets=small_total, overflowing_text=overflow_total, text_under_16px=tiny_total, text_under_16px_where=sorted(tiny_examples)[:40],
        ar_boxes_checked=ar_checked, ar_boxes_cut=ar_cut, ar_arrows_over_boxes=ar_over, console_errors=len(errors))
 driver.quit()

@@ -54,6 +54,7 @@ function createRow(id) {
     due: el("span", { class: "due" }),
     facts: el("span", { class: "facts" }),
     water: el("button", { type: "button", class: "water", text: "Water" }),
+    undo: el("button", { type: "button", class: "undo-water secondary", text: "Undo watering", hidden: true }),
     remove: el("button", { type: "button", class: "remove secondary", text: "Remove…" }),
     confirm: el("div", { class: "confirm", hidden: true }),
   };
@@ -61,10 +62,11 @@ function createRow(id) {
   row.li = el("li", { class: "card", dataset: { id } },
     el("div", { class: "card-head" }, row.name, row.id),
     row.due, row.facts,
-    el("div", { class: "actions" }, row.water),
+    el("div", { class: "actions" }, row.water, row.undo),
     el("div", { class: "remove-row" }, row.remove),
     row.confirm);
-  row.water.addEventListener("click", () => busy(row.water, () => water(id)));
+  row.water.addEventListener("click", () => busy(row.water, () => water(id, row)));
+  row.undo.addEventListener("click", () => busy(row.undo, () => undoWater(id, row)));
   row.remove.addEventListener("click", () => askRemove(id, row));
   rows.set(id, row);
   return row;
@@ -99,11 +101,29 @@ function updateBadge() {
   setText(byId("plants-badge"), n ? String(n) : "");
 }
 
-async function water(id) {
+const UNDO_MS = 120000;   // a watering made by mistake can be taken back this long from here
+
+async function water(id, row) {
   const name = (regionById(id) || {}).name || id;
   try {
     const e = await command({ cmd: "water", plant: id });
     message(`Watered ${name} (seq ${e.seq}).`, "ok");
+    row.undo.hidden = false;
+    clearTimeout(row.undoTimer);
+    row.undoTimer = setTimeout(() => { row.undo.hidden = true; }, UNDO_MS);
+    await refreshRegions();
+  } catch (e) {
+    message(e.message, "error");
+  }
+}
+
+/** The board's undo_water: the watering before is in force again, through the journal. */
+async function undoWater(id, row) {
+  const name = (regionById(id) || {}).name || id;
+  try {
+    const e = await command({ cmd: "undo_water", plant: id });
+    message(`The watering of ${name} taken back (seq ${e.seq}).`, "ok");
+    row.undo.hidden = true;
     await refreshRegions();
   } catch (e) {
     message(e.message, "error");
