@@ -122,10 +122,12 @@ function draw() {
       b.node.hidden = false;
       // Sized to its text (name and distance whole, on two lines where needed), centred on
       // the slot the projector stacked: measured once per text, not per frame.
-      if (!b.w || b.measured !== b.key + theme()) {
+      // (its classes too: a due plant's dot widens it)
+      const measure = `${b.key}\u0000${theme()}\u0000${b.node.className}`;
+      if (!b.w || b.measured !== measure) {
         b.w = b.node.offsetWidth;
         b.h = b.node.offsetHeight;
-        b.measured = b.key + theme();
+        b.measured = measure;
       }
       const left = p.x + BW / 2 - b.w / 2;
       const top = p.y + BH / 2 - b.h / 2;
@@ -174,7 +176,7 @@ function createBox(item) {
   const kind = el("span", { class: "ar-kind" });
   const distance = el("span", { class: "ar-distance" });
   const node = el("div", { class: "ar-box", dataset: { id: item.id }, hidden: true },
-    name, el("span", { class: "ar-meta" }, distance, kind));
+    name, el("span", { class: "ar-meta" }, kind, " ", distance));
   stage.append(node);
   const b = { node, name, kind, distance, line: null, dot: null, arrow: null, key: "", width: 0, height: 0 };
   boxes.set(item.id, b);

@@ -4,7 +4,7 @@ import { byId } from "../dom.js";
 const KEY = "treeline.ar.options";
 // The slot the projector stacks each box in: a box is sized to its text (no wider than its slot, its
 // name on two lines where needed) and centred on its slot.
-export const BOX = [190, 56];
+export const BOX = [200, 56];
 export const DEFAULTS = { maxDistance: 0, maxLevels: null, clamp: false, projection: "linear", hfov: 60 };
 
 export function loadOptions() {
