@@ -218,6 +218,32 @@ shot("undo-water-360x740")
 card.find_element(By.CSS_SELECTOR, "button.undo-water").click()
 check(until("the watering taken back", lambda: last_watered(plant_id) == before, 10), f"last_watered back to {before}")
 result(water_undone=plant_id)
+
+# Remove (a plant of the user layer) after its question, then Undo: the board's restore_region
+# brings it back with its id.
+fern = json.loads(board.ask(json.dumps({"cmd": "add_region", "kind": "plant", "name": "Fern to remove", "interval_days": 4, "radius_m": 3})))["region"]
+
+
+def region_ids():
+    return {r["id"] for r in json.loads(board.ask('{"cmd":"regions"}'))["regions"]}
+
+
+fern_card = f'#plants-list li[data-id="{fern}"]'
+until("the fern listed", lambda: len(driver.find_elements(By.CSS_SELECTOR, fern_card)) == 1, 10)
+card = driver.find_element(By.CSS_SELECTOR, fern_card)
+js("arguments[0].scrollIntoView({block: 'center'})", card.find_element(By.CSS_SELECTOR, "button.remove"))
+card.find_element(By.CSS_SELECTOR, "button.remove").click()
+until("Remove's question", lambda: card.find_element(By.CSS_SELECTOR, ".confirm").is_displayed(), 5)
+[b for b in card.find_elements(By.CSS_SELECTOR, ".confirm button") if b.text == "Remove"][0].click()
+until("the fern removed", lambda: fern not in region_ids(), 10)
+until("Undo offered", lambda: driver.find_element(By.ID, "plants-undo").is_displayed(), 5)
+js("document.getElementById('plants-undo').scrollIntoView({block: 'center'})")
+audit("undo-remove-360x740")
+shot("undo-remove-360x740")
+driver.find_element(By.ID, "plants-undo-button").click()
+check(until("the fern back, with its id", lambda: fern in region_ids(), 10), f"{fern} restored")
+until("the fern listed again", lambda: len(driver.find_elements(By.CSS_SELECTOR, fern_card)) == 1, 10)
+result(remove_undone=fern)
 result(species_offered=js("return document.querySelectorAll('#plant-species option').length") - 1)
 
 # --- Every view at every size, in both themes.
@@ -331,7 +357,7 @@ errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "40
 check(not errors, f"console errors: {errors[:5]}")
 page_errors = js("return window.treeline.errors")
 check(page_errors == [], f"errors in the page: {page_errors}")
-result(axe_pages=totals["pages"] - 5, axe_serious_or_critical=totals["serious"] + totals["critical"], axe_by_impact=totals,
+result(axe_pages=totals["pages"] - 6, axe_serious_or_critical=totals["serious"] + totals["critical"], axe_by_impact=totals,
        axe_by_page=by_page, small_targets=small_total, overflowing_text=overflow_total, text_under_16px=tiny_total, text_under_16px_where=sorted(tiny_examples)[:40],
        ar_boxes_checked=ar_checked, ar_boxes_cut=ar_cut, ar_arrows_over_boxes=ar_over, console_errors=len(errors))
 driver.quit()

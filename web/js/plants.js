@@ -153,6 +153,7 @@ async function remove(id) {
   try {
     const e = await command({ cmd: "remove_region", region: id });
     message(`Removed ${name} (seq ${e.seq}).`, "ok");
+    offerRestore(id, name);
     await refreshRegions();
   } catch (e) {
     message(e.message, "error");
@@ -171,6 +172,29 @@ async function loadSpecies() {
   } catch (e) {
     console.warn(`species: ${e.message}`);
   }
+}
+
+let undoTimer = null;
+
+/** After Remove: "Undo" brings the plant back (the board's restore_region, through the journal). */
+function offerRestore(id, name) {
+  const bar = byId("plants-undo");
+  setText(byId("plants-undo-text"), `${name} removed.`);
+  const button = byId("plants-undo-button");
+  button.textContent = `Undo: bring ${name} back`;
+  button.onclick = () => busy(button, async () => {
+    try {
+      const e = await command({ cmd: "restore_region", region: id });
+      message(`${name} is back (seq ${e.seq}).`, "ok");
+      bar.hidden = true;
+      await refreshRegions();
+    } catch (e) {
+      message(e.message, "error");
+    }
+  });
+  bar.hidden = false;
+  clearTimeout(undoTimer);
+  undoTimer = setTimeout(() => { bar.hidden = true; }, UNDO_MS);
 }
 
 async function addPlant() {
