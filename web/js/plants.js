@@ -152,8 +152,8 @@ async function remove(id) {
   const name = (regionById(id) || {}).name || id;
   try {
     const e = await command({ cmd: "remove_region", region: id });
-    message(`Removed ${name} (seq ${e.seq}).`, "ok");
-    offerRestore(id, name);
+    message("", "ok"); // the undo bar says it
+    offerRestore(id, name, e.seq);
     await refreshRegions();
   } catch (e) {
     message(e.message, "error");
@@ -177,9 +177,9 @@ async function loadSpecies() {
 let undoTimer = null;
 
 /** After Remove: "Undo" brings the plant back (the board's restore_region, through the journal). */
-function offerRestore(id, name) {
+function offerRestore(id, name, seq) {
   const bar = byId("plants-undo");
-  setText(byId("plants-undo-text"), `${name} removed.`);
+  setText(byId("plants-undo-text"), `Removed ${name} (seq ${seq}).`);
   const button = byId("plants-undo-button");
   button.textContent = `Undo: bring ${name} back`;
   button.onclick = () => busy(button, async () => {
