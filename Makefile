@@ -51,7 +51,8 @@ TEST_PACKAGES := gpsd proj-bin systemd procps libxml2-utils mosquitto mosquitto-
                  chromium chromium-driver firefox-esr python3-venv openssl
 DEB_PACKAGES := $(BUILD_PACKAGES) $(TEST_PACKAGES)
 BENCH_PACKAGES := time python3-venv
-# The browser tests' Python: Selenium and Mozilla's Marionette client, pinned, from PyPI.
+# The browser tests' Python, pinned, from PyPI: Selenium, Mozilla's Marionette client, and axe-core
+# 4.9 (WCAG 2.2's rules) for the accessibility audit.
 BROWSER_VENV := .venv-browser
 BROWSER_PY   := selenium==4.51.0 marionette_driver==3.7.1 selenium-axe-python==2.2.0
 
@@ -85,7 +86,7 @@ test-deps: deps
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(TEST_PACKAGES)"
 
 browser-deps: test-deps
-	@[ -x $(BROWSER_VENV)/bin/python3 ] && $(BROWSER_VENV)/bin/python3 -c 'import selenium, marionette_driver' 2>/dev/null || { \
+	@[ -x $(BROWSER_VENV)/bin/python3 ] && $(BROWSER_VENV)/bin/python3 -c 'import selenium, marionette_driver, selenium_axe_python' 2>/dev/null || { \
 	  python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q $(BROWSER_PY); }
 
 install-missing:
