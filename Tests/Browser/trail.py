@@ -17,7 +17,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from webcheck import Board, Checks, arguments, chromium, result
+from webcheck import Board, Checks, arguments, chromium, resize, result, show_tab
 
 args = arguments()
 board = Board(args)
@@ -93,13 +93,11 @@ def until(what, condition, timeout=20):
 
 
 def size(width, height):
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
-    time.sleep(0.4)
+    resize(driver, width, height)
 
 
 def tab(name):
-    driver.find_element(By.ID, f"tab-{name}").click()
-    until(f"the {name} view", lambda: "active" in driver.find_element(By.ID, f"view-{name}").get_attribute("class"))
+    show_tab(driver, checks, name)
 
 
 def reveal(selector):

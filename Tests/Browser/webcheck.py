@@ -239,6 +239,20 @@ def chromium(cert, network_log=False):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
 
 
+def resize(driver, width, height):
+    """The phone's screen as `width`×`height` CSS pixels (2× density), settled."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+    time.sleep(0.4)
+
+
+def show_tab(driver, checks, name):
+    """Taps the page's tab `name` and waits for its view."""
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.ID, f"tab-{name}").click()
+    checks.until(driver, f"the {name} view", lambda: "active" in driver.find_element(By.ID, f"view-{name}").get_attribute("class"))
+
+
 def memory(pid):
     """(VmRSS, VmHWM) of a process in MiB."""
     rss = hwm = 0.0
