@@ -133,11 +133,12 @@ extension Engine {
     /// commit. Refused when there is none to take back, when it was taken back already, or when
     /// the keeper set the watering since (`update_region`).
     package func undoWater(plant: String) -> Result<[UInt8], CommandError> {
-        guard let i = index(of: plant) else {
-            return .failure(CommandError("no region '\(plant)': `treeline state` or {\"cmd\":\"regions\"} lists them"))
+        let i: Int
+        switch plantIndex(plant) {
+        case .success(let k): i = k
+        case .failure(let e): return .failure(e)
         }
         let r = monitor.regions.regions[i]
-        guard r.kind == .plant else { return .failure(CommandError("'\(plant)' is a\(r.kind == .album ? "n" : "") \(r.kind.rawValue), not a plant")) }
         guard let current = monitor.lastWatered[i] else { return .failure(CommandError("'\(plant)' has no watering to take back: it was never watered")) }
         let last: JournalEvent?
         do { last = try store.lastEvent(region: plant, types: ["watered", "water_undone"], within: Self.undoReach) } catch {

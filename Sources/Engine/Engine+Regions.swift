@@ -443,8 +443,7 @@ extension Engine {
         }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
         var entry = Self.regionEntry("region_added", region, layer: "user", time: eventTime, feature: text)
-        entry.json.removeLast()
-        entry.json.append(contentsOf: #","restored":true}"#.utf8)
+        entry.appendMember("restored", json: "true")
         let event: JournalEvent
         do { event = try store.apply(.restore(id: id, feature: text), event: entry) } catch {
             logger.error("\(error)")
@@ -456,5 +455,18 @@ extension Engine {
         logger.info("region restored: \(region.kind.rawValue) '\(id)' (\(region.name))")
         onStatus(statusLine)
         return .success(Self.line(event))
+    }
+}
+
+extension JournalEntry {
+    /// One more member at the end of the event's object: `key`, with `value` already JSON (what
+    /// a `watered` replaced, that a `region_added` is a restoration).
+    mutating func appendMember(_ key: String, json value: String) {
+        json.removeLast()  // the object's "}"
+        json.append(UInt8(ascii: ","))
+        JSONBytes.appendString(key, to: &json)
+        json.append(UInt8(ascii: ":"))
+        json.append(contentsOf: value.utf8)
+        json.append(UInt8(ascii: "}"))
     }
 }

@@ -68,9 +68,8 @@ extension Engine {
             guard let i = found[c.region] else {
                 return .failure(CommandError("checkpoint \(k + 1): no region '\(c.region)' is in force: {\"cmd\":\"regions\"} lists them"))
             }
-            let kind = monitor.regions.regions[i].kind
-            if let a = c.action, kind != a.kind {
-                return .failure(CommandError("checkpoint \(k + 1): '\(a.rawValue)' is done at a \(a.kind.rawValue), and '\(c.region)' is a\(kind == .album ? "n" : "") \(kind.rawValue)"))
+            if let problem = c.problem(regionKind: monitor.regions.regions[i].kind) {
+                return .failure(CommandError("checkpoint \(k + 1): \(problem)"))
             }
         }
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }

@@ -305,25 +305,33 @@ package actor Engine: ServerDelegate {
     }
 
     package func water(plant: String) -> Result<JournalEvent, CommandError> {
-        guard let i = monitor.regions.regions.firstIndex(where: { $0.id == plant }) else {
-            return .failure(CommandError("no region '\(plant)': `treeline state` or {\"cmd\":\"regions\"} lists them"))
+        let i: Int
+        switch plantIndex(plant) {
+        case .success(let k): i = k
+        case .failure(let e): return .failure(e)
         }
         let time = eventTime
         let previous = monitor.lastWatered[i]
-        guard let event = monitor.water(i, at: time) else {
-            return .failure(CommandError("'\(plant)' is a\(monitor.regions.regions[i].kind == .album ? "n" : "") \(monitor.regions.regions[i].kind.rawValue), not a plant"))
-        }
+        guard let event = monitor.water(i, at: time) else { return .failure(CommandError("'\(plant)' is not a plant")) }
         // With the watering it replaced, so that `undo_water` can put it back.
         var entry = Self.entry(event, monitor.regions)
-        entry.json.removeLast()
-        entry.json.append(contentsOf: #","previous":"#.utf8)
-        if let previous { entry.json.append(contentsOf: "\"\(previous.iso8601)\"".utf8) } else { entry.json.append(contentsOf: "null".utf8) }
-        entry.json.append(UInt8(ascii: "}"))
+        entry.appendMember("previous", json: previous.map { "\"\($0.iso8601)\"" } ?? "null")
         guard let committed = commit([entry], receivedNanos: nil), let last = committed.last else {
             return .failure(CommandError("the watering could not be saved (the database failed: see the daemon's log); it is kept and saved with the next fix"))
         }
         logger.info("\(plant) watered at \(time.iso8601)")
         return .success(last)
+    }
+
+    /// Region `id` as a plant: its index, or why not (no such region, or another kind), for
+    /// `water` and `undo_water`.
+    func plantIndex(_ id: String) -> Result<Int, CommandError> {
+        guard let i = index(of: id) else {
+            return .failure(CommandError("no region '\(id)': `treeline state` or {\"cmd\":\"regions\"} lists them"))
+        }
+        let kind = monitor.regions.regions[i].kind
+        guard kind == .plant else { return .failure(CommandError("'\(id)' is a\(kind == .album ? "n" : "") \(kind.rawValue), not a plant")) }
+        return .success(i)
     }
 
     /// What the engine holds now, for the read-only replies written beside it.

@@ -51,11 +51,12 @@ extension Store {
         try wrap("reading the last \(types.joined(separator: " or ")) of '\(region)'") {
             try pool.read { db in
                 let marks = Array(repeating: "?", count: types.count).joined(separator: ",")
-                let last = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'journal'") ?? 0
-                var arguments: StatementArguments = [last - within, region]
+                var arguments: StatementArguments = [within, region]
                 _ = arguments.append(contentsOf: StatementArguments(types))
                 return try Row.fetchOne(db, sql: """
-                    SELECT seq, time, type, region, kind, json FROM journal WHERE seq > ? AND region = ? AND type IN (\(marks)) ORDER BY seq DESC LIMIT 1
+                    SELECT seq, time, type, region, kind, json FROM journal
+                    WHERE seq > (SELECT seq FROM sqlite_sequence WHERE name = 'journal') - ? AND region = ? AND type IN (\(marks))
+                    ORDER BY seq DESC LIMIT 1
                     """, arguments: arguments).map(Self.journalEvent)
             }
         }

@@ -29,6 +29,12 @@ public struct Trail: Sendable, Equatable {
             self.region = region
             self.action = action
         }
+
+        /// Why the action cannot be done at a region of `kind`, nil when it can.
+        public func problem(regionKind kind: RegionKind) -> String? {
+            guard let action, action.kind != kind else { return nil }
+            return "'\(action.rawValue)' is done at a \(action.kind.rawValue), and '\(region)' is a\(kind == .album ? "n" : "") \(kind.rawValue)"
+        }
     }
 
     /// What a checkpoint asks for; each fits one kind of region.
@@ -41,6 +47,15 @@ public struct Trail: Sendable, Equatable {
             case .water: .plant
             case .capture: .album
             case .plant: .reforestation
+            }
+        }
+
+        /// What is done at a region of `kind`: the other way of `kind`.
+        public init(doneAt kind: RegionKind) {
+            switch kind {
+            case .plant: self = .water
+            case .album: self = .capture
+            case .reforestation: self = .plant
             }
         }
     }

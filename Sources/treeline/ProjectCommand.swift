@@ -255,13 +255,11 @@ struct ProjectFile {
             let place = "\(file): trail '\(t.id)'"
             if known.contains(t.id) { problems.append("\(place) exists (on the board or earlier in the file): was this project imported before? (treeline trails lists them)") }
             for (k, c) in t.checkpoints.enumerated() {
-                guard let kind = kinds[c.region] else {
+                guard let kind = kinds[c.region].flatMap(RegionKind.init(rawValue:)) else {
                     problems.append("\(place): checkpoint \(k + 1), region '\(c.region)', is neither in force nor an area of the file")
                     continue
                 }
-                if let a = c.action, a.kind.rawValue != kind {
-                    problems.append("\(place): checkpoint \(k + 1): '\(a.rawValue)' is done at a \(a.kind.rawValue), and '\(c.region)' is a \(kind)")
-                }
+                if let problem = c.problem(regionKind: kind) { problems.append("\(place): checkpoint \(k + 1): \(problem)") }
             }
             for r in t.requires where !known.contains(r) {
                 problems.append("\(place) requires '\(r)', which is neither on the board nor earlier in the file")

@@ -71,8 +71,9 @@ extension Treeline {
             if json { print(reply.text) } else { print(Self.table(round)) }
             if let id = saveAs {
                 // What each is for: water a plant, capture in an album, plant in an area.
-                let actions: [String: Trail.Action] = ["plant": .water, "album": .capture, "reforestation": .plant]
-                let checkpoints = round.legs.compactMap { leg in leg.region.map { Trail.Checkpoint(region: $0, action: leg.kind.flatMap { actions[$0] }) } }
+                let checkpoints = round.legs.compactMap { leg in
+                    leg.region.map { Trail.Checkpoint(region: $0, action: leg.kind.flatMap(RegionKind.init(rawValue:)).map(Trail.Action.init(doneAt:))) }
+                }
                 let added = try connection.ask(.addTrail(Trail(id: id, name: name, checkpoints: checkpoints)), as: EventReply.self)
                 print("saved as trail '\(id)' (\(checkpoints.count) checkpoints): seq \(added.seq); start it with `treeline trails start \(id)`")
             }
