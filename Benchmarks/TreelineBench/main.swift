@@ -255,8 +255,11 @@ final class SlicedReplay {
 func benchLayout(counts: [Int], runs: Int, referenceRuns: Int) {
     let observer = Coordinate(latitude: 45.0, longitude: 18.0)
     let camera = Camera(screenWidth: 360, screenHeight: 640, horizontalFOV: 60, verticalFOV: 80, heading: 30)
-    let configurations: [(String, DistanceOffset, Bool)] = [
-        ("offset none (the default)", .none, false), ("offset automatic", .automatic, false), ("offset automatic, --clamp", .automatic, true),
+    // The last: every box its own size, as the AR view sends them (widths of names, one or two
+    // lines); the wire takes 1,000, the bench sizes every box to time the walk at 10,000.
+    let configurations: [(String, DistanceOffset, Bool, Bool)] = [
+        ("offset none (the default)", .none, false, false), ("offset automatic", .automatic, false, false),
+        ("offset automatic, --clamp", .automatic, true, false), ("own sizes, offset none", .none, false, true),
     ]
     print("layout: the reference camera (360x640, fov 60x80, box 100x40), heading 30; POIs uniform within 3 km, all active")
     print("ours: median of \(runs) runs after one warm-up; reference: median of \(referenceRuns) runs; times in ms")
@@ -264,14 +267,18 @@ func benchLayout(counts: [Int], runs: Int, referenceRuns: Int) {
     print("  " + col("configuration", 28) + col("POIs", 7) + col("geodesics", 11) + col("layout", 9) + col("stacking", 10)
           + col("reference", 11) + col("ratio", 8) + col("lifts", 9) + col("top", 5) + "hidden")
     var json: [String] = []
-    for (name, offset, clamp) in configurations {
+    for (name, offset, clamp, sized) in configurations {
         for n in counts {
             var rng = SplitMix64(seed: UInt64(n))
             let pois = (0..<n).map { i in
                 POI(id: "poi-\(i)", coordinate: Geodesic.wgs84.direct(from: observer, bearing: rng.uniform(0, 360),
                                                                       distance: 3000 * rng.uniform(0, 1).squareRoot()))
             }
-            let projector = StackingProjector(camera: camera, options: LayoutOptions(offset: offset, maxVisible: n, clampToScreen: clamp))
+            var options = LayoutOptions(offset: offset, maxVisible: n, clampToScreen: clamp)
+            if sized {
+                for p in pois { options.sizes[p.id] = BoxSize(width: rng.uniform(70, 240).rounded(), height: rng.uniform(0, 1) < 0.8 ? 45 : 64) }
+            }
+            let projector = StackingProjector(camera: camera, options: options)
             let s = projector.stacking
             var geodesic: [Double] = [], layout: [Double] = [], ours: [Double] = [], reference: [Double] = []
             var items: [LayoutItem] = []
@@ -284,7 +291,7 @@ func benchLayout(counts: [Int], runs: Int, referenceRuns: Int) {
                 t = now()
                 items = projector.layout(pois: pois, sightings: sightings).items
                 let l = now() - t
-                boxes = items.map { ScreenBox(x: $0.x!, y: $0.anchorY, distance: $0.distance, id: $0.id) }
+                boxes = items.map { ScreenBox(x: $0.x!, y: $0.anchorY, distance: $0.distance, id: $0.id, size: options.sizes[$0.id]) }
                 t = now()
                 fast = s.stack(boxes)
                 let f = now() - t

@@ -5,6 +5,8 @@ struct Column {
     struct Entry {
         var y: Double
         var x: Double
+        var width: Double
+        var height: Double
         var rank: Int32
     }
 

@@ -1,17 +1,16 @@
-/// For `Stacking.walk`: the screen cut in columns of the box width, keyed by floor(x / w), each
-/// a `Column` of the placed boxes whose x falls in it, sized for all of them. Pointers, not
-/// arrays: the climb reads them in its innermost loop. `deallocate()` when done.
+/// For `Stacking.walk`: the screen cut in columns of the widest box's width, keyed by
+/// floor(x / w), each a `Column` of the placed boxes whose x falls in it, sized for all of them.
+/// Pointers, not arrays: the climb reads them in its innermost loop. `deallocate()` when done.
 struct ColumnSet {
+    /// The widest box: a box overlapping a frame at c has its x within this of c.
     let width: Double
-    let boxHeight: Double
     /// Column index by key, for the keys some box has.
     private var index: [Int: Int] = [:]
     private let columns: UnsafeMutablePointer<Column>
     private let count: Int
 
-    init(_ boxes: [ScreenBox], width: Double, boxHeight: Double) {
+    init(_ boxes: [ScreenBox], width: Double) {
         self.width = width
-        self.boxHeight = boxHeight
         index.reserveCapacity(boxes.count)
         var sizes: [Int] = []
         for b in boxes {
@@ -38,8 +37,8 @@ struct ColumnSet {
     subscript(_ c: Int) -> Column { columns[c] }
 
     /// Adds to `queried` (once each) the columns that can hold a box overlapping a frame at `c`:
-    /// |x' − c| < w up to rounding, so three columns, or four when c sits on a column edge. The
-    /// slack, over 4 ulps of |c| + w, covers the rounding of the reference's x + w.
+    /// |x' − c| < w (the widest box) up to rounding, so three columns, or four when c sits on a
+    /// column edge. The slack, over 4 ulps of |c| + w, covers the rounding of the reference's x + w.
     ///
     /// The keys between are at most a handful for any width the options allow; whatever the
     /// numbers, the loop is bounded by the columns there are (a key range wider than that is
@@ -64,14 +63,13 @@ struct ColumnSet {
     }
 
     /// Among the placed boxes of the `queried` columns from their `cursors` on, with y in
-    /// (lower, upper), those the reference's overlap test finds overlapping a box at (x, y) — or
-    /// at (alternate, y), its frame across the seam: the one of least rank ≥ `pointer` (`next`)
+    /// (lower, upper), those the reference's overlap test finds overlapping a w×h box at (x, y) —
+    /// or at (alternate, y), its frame across the seam: the one of least rank ≥ `pointer` (`next`)
     /// and the one of least rank (`first`), `Int32.max` when none. Moves each cursor past the
     /// boxes above `upper`, which can no longer overlap as the box only climbs.
     @inline(__always)
-    func hits(_ queried: [Int], _ cursors: inout [Int], x: Double, alternate: Double?, y: Double, upper: Double, lower: Double,
-              pointer: Int32) -> (next: Int32, nextY: Double, first: Int32, firstY: Double) {
-        let w = width, h = boxHeight
+    func hits(_ queried: [Int], _ cursors: inout [Int], x: Double, alternate: Double?, y: Double, w: Double, h: Double, upper: Double,
+              lower: Double, pointer: Int32) -> (next: Int32, nextY: Double, first: Int32, firstY: Double) {
         let hasAlt = alternate != nil, ax = alternate ?? 0
         var next = Int32.max, nextY = 0.0
         var first = Int32.max, firstY = 0.0
@@ -84,8 +82,8 @@ struct ColumnSet {
                 let e = column.entries[j]
                 if e.y <= lower { break }
                 // The reference's test, the primary frame then the alternate one.
-                if (x < e.x + w && e.x < x + w && y < e.y + h && e.y < y + h)
-                    || (hasAlt && ax < e.x + w && e.x < ax + w && y < e.y + h && e.y < y + h) {
+                if (x < e.x + e.width && e.x < x + w && y < e.y + e.height && e.y < y + h)
+                    || (hasAlt && ax < e.x + e.width && e.x < ax + w && y < e.y + e.height && e.y < y + h) {
                     if e.rank >= pointer, e.rank < next { next = e.rank; nextY = e.y }
                     if e.rank < first { first = e.rank; firstY = e.y }
                 }

@@ -19,6 +19,9 @@ public struct LayoutItem: Sendable, Equatable {
     public var anchorY: Double
     /// Top edge after stacking.
     public var y: Double
+    /// The box's size: its own (`LayoutOptions.sizes`), else the options' box.
+    public var width: Double
+    public var height: Double
     /// How many times stacking lifted the box.
     public var level: Int
     /// |delta| < the horizontal field of view (the reference's test for putting a view on screen).

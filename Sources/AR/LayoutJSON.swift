@@ -3,8 +3,9 @@ import JSON
 
 extension LayoutItem {
     /// One JSON object (no newline): `id`, `distance` (m), `bearing` (°), `x` (null where a
-    /// pinhole camera cannot see), `y`, `level`, `visible`, `near`, `hidden`.
-    public func appendJSON(to out: inout [UInt8]) {
+    /// pinhole camera cannot see), `y`, `size` ([w, h], only when it is not `box`), `level`,
+    /// `visible`, `near`, `hidden`.
+    public func appendJSON(to out: inout [UInt8], box: BoxSize? = nil) {
         out.append(contentsOf: "{\"id\":".utf8)
         JSONBytes.appendString(id, to: &out)
         out.append(contentsOf: ",\"distance\":".utf8)
@@ -15,6 +16,13 @@ extension LayoutItem {
         if let x { JSONBytes.appendFixed(x, decimals: 2, to: &out) } else { out.append(contentsOf: "null".utf8) }
         out.append(contentsOf: ",\"y\":".utf8)
         JSONBytes.appendFixed(y, decimals: 2, to: &out)
+        if let box, box != BoxSize(width: width, height: height) {
+            out.append(contentsOf: ",\"size\":[".utf8)
+            appendShortest(width, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendShortest(height, to: &out)
+            out.append(UInt8(ascii: "]"))
+        }
         out.append(contentsOf: ",\"level\":".utf8)
         JSONBytes.appendInt(level, to: &out)
         out.append(contentsOf: visible ? ",\"visible\":true".utf8 : ",\"visible\":false".utf8)
@@ -27,7 +35,8 @@ extension Panorama {
     /// The panorama's members for a live view, in an object being written: `"screen"`, `"fov"`, `"box"`,
     /// `"projection"`, `"pixels_per_degree"`, `"pois"`, and `"items"`, each with `id`, `name`,
     /// `kind` (from `kind(poiIndex)`), `distance` (m), `bearing` (°), `y` (top edge after
-    /// stacking, at pitch 0), `anchor_y` (before stacking), `level` and `hidden`. A view places
+    /// stacking, at pitch 0), `anchor_y` (before stacking), `size` ([w, h], only for a box of its
+    /// own size), `level` and `hidden`. A view places
     /// an item at heading θ and pitch φ as `placed(heading:pitch:)` does.
     public func writeMembers(pois: [POI], kind: (Int) -> String, to o: inout JSONWriter) {
         func shortest(_ v: Double) -> (inout [UInt8]) -> Void { { appendShortest(v, to: &$0) } }
@@ -52,6 +61,9 @@ extension Panorama {
                     i.member("bearing", raw: shortest(item.bearing))
                     i.member("y", raw: shortest(item.y))
                     i.member("anchor_y", raw: shortest(item.anchorY))
+                    if item.width != options.boxWidth || item.height != options.boxHeight {
+                        i.member("size") { $0.array { p in p.raw(shortest(item.width)); p.raw(shortest(item.height)) } }
+                    }
                     i.member("level", item.level)
                     i.member("hidden", item.hidden)
                 }

@@ -9,6 +9,9 @@ public struct LayoutOptions: Sendable, Equatable {
     /// The annotation box, pixels, placed by its top-left corner.
     public var boxWidth = 100.0
     public var boxHeight = 40.0
+    /// Boxes of their own size, by POI id (a view sizes each box to its text); the others are
+    /// `boxWidth`×`boxHeight`. Ids that are not active are not used.
+    public var sizes: [String: BoxSize] = [:]
     /// How far down each box starts, by its POI's distance.
     public var offset = DistanceOffset.none
     /// Metres; POIs farther are not active. 0: no limit.
@@ -22,10 +25,11 @@ public struct LayoutOptions: Sendable, Equatable {
     public var clampToScreen = false
 
     /// Options; nothing is checked (see `problems`).
-    public init(boxWidth: Double = 100, boxHeight: Double = 40, offset: DistanceOffset = .none, maxDistance: Double = 0,
-                maxVisible: Int = 100, maxLevels: Int? = nil, clampToScreen: Bool = false) {
+    public init(boxWidth: Double = 100, boxHeight: Double = 40, sizes: [String: BoxSize] = [:], offset: DistanceOffset = .none,
+                maxDistance: Double = 0, maxVisible: Int = 100, maxLevels: Int? = nil, clampToScreen: Bool = false) {
         self.boxWidth = boxWidth
         self.boxHeight = boxHeight
+        self.sizes = sizes
         self.offset = offset
         self.maxDistance = maxDistance
         self.maxVisible = maxVisible
@@ -41,6 +45,8 @@ public struct LayoutOptions: Sendable, Equatable {
     public static let maxPixelsPerMetre = 10_000.0
     /// The most active POIs, and the most lifts of one box.
     public static let maxCount = 10_000
+    /// The most boxes of their own size: a view sizes the boxes it shows (100 by default).
+    public static let maxSizes = 1_000
 
     /// What is wrong with these values; empty when they can be used. Every value is bounded to what
     /// makes sense: the stacking's work grows with the boxes and their levels.
@@ -49,6 +55,11 @@ public struct LayoutOptions: Sendable, Equatable {
         let sides = 1...Self.maxBox
         if !(sides.contains(boxWidth) && sides.contains(boxHeight)) {
             p.append(SettingProblem(.box, "the box must be 1 to \(Int(Self.maxBox)) pixels wide and tall"))
+        }
+        if sizes.count > Self.maxSizes {
+            p.append(SettingProblem(.sizes, "at most \(Self.maxSizes) boxes may have their own size (\(sizes.count) given): size the boxes a view shows"))
+        } else if let id = sizes.keys.sorted().first(where: { !(sides.contains(sizes[$0]!.width) && sides.contains(sizes[$0]!.height)) }) {
+            p.append(SettingProblem(.sizes, "the box of '\(id.prefix(40))' must be 1 to \(Int(Self.maxBox)) pixels wide and tall"))
         }
         if case let .manual(t, m) = offset, !((0...Self.maxMetres).contains(t) && (0...Self.maxPixelsPerMetre).contains(m)) {
             p.append(SettingProblem(.offset, "a manual offset needs a threshold of 0 to \(Int(Self.maxMetres)) metres and 0 to \(Int(Self.maxPixelsPerMetre)) pixels per metre"))

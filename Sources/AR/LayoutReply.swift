@@ -18,7 +18,7 @@ public enum LayoutReply {
             o.member("pois", layout.poiCount)
             o.member("visible", layout.visibleCount)
             o.member("hidden", layout.hiddenCount)
-            o.member("items") { $0.array(layout.items) { w, item in w.raw { item.appendJSON(to: &$0) } } }
+            o.member("items") { $0.array(layout.items) { w, item in w.raw { item.appendJSON(to: &$0, box: BoxSize(width: options.boxWidth, height: options.boxHeight)) } } }
         }
     }
 }

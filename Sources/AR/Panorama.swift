@@ -62,12 +62,13 @@ public struct Panorama: Sendable {
         screen.heading = heading
         screen.pitch = pitch
         let projector = StackingProjector(camera: screen, options: options)
-        let screenW = camera.screenWidth, screenH = camera.screenHeight, w = options.boxWidth, h = options.boxHeight
+        let screenW = camera.screenWidth, screenH = camera.screenHeight
         let down = screen.pitchOffset
         var out = layout
         for i in out.items.indices {
             let d = StackingProjector.delta(bearing: out.items[i].bearing, heading: heading)
-            let x = projector.x(delta: d)
+            let w = out.items[i].width, h = out.items[i].height
+            let x = projector.x(delta: d, width: w)
             let y = out.items[i].y + down
             out.items[i].delta = d
             out.items[i].x = x

@@ -8,9 +8,9 @@ import Darwin
 public struct SettingProblem: Sendable, Equatable, CustomStringConvertible {
     /// The setting a problem is about.
     public enum Setting: Sendable, Equatable {
-        /// `screen` and `box`: width and height; `fieldOfView`: either angle; the others: the field of
+        /// `screen` and `box`: width and height; `sizes`: the boxes of their own size; `fieldOfView`: either angle; the others: the field of
         /// that name.
-        case screen, fieldOfView, heading, pitch, box, offset, maxDistance, maxVisible, maxLevels
+        case screen, fieldOfView, heading, pitch, box, sizes, offset, maxDistance, maxVisible, maxLevels
     }
 
     /// Which setting is wrong.

@@ -1,4 +1,6 @@
 /// HDAugmentedReality's vertical stacking, with the same result box for box and bit for bit.
+/// Each box has its own size (`ScreenBox.size`, else the stacking's `boxWidth`×`boxHeight`), as
+/// each annotation view has its own frame in the reference.
 /// When all boxes start on one row (offset none), in O(n log n · (1 + rows/64)) (see
 /// `stackOnOneRow`); otherwise in O(n log n + L), L the total number of lifts (the sum of the
 /// levels it reports), which for 10,000 active POIs on a narrow screen is millions.
@@ -6,14 +8,14 @@
 /// The reference (`ARPresenter.stackAnnotationViews`): boxes in order of y descending (here:
 /// priority first, then y descending, distance, id); each box is compared in turn with every box
 /// placed before it and, when they overlap (strictly: touching is not overlap), moved to
-/// `other.y − h − 5`; the scan goes on from there with the new y, and when a pass has moved the box
+/// `other.y − h − 5` (h its own height); the scan goes on from there with the new y, and when a pass has moved the box
 /// it starts again from the first placed box, until a pass moves it no more. Boxes near the ends
 /// of the panorama are also tested one panorama (360·hPPD) away. That costs O(n²) comparisons per
 /// pass.
 ///
 /// The general case (`walk`) finds the same climb without the scans: while a box climbs, what
-/// overlaps it is some placed box whose x is within w of its own and whose y is within h. Placed
-/// boxes are kept in columns w wide, each sorted by y, so the ones overlapping the current y are a
+/// overlaps it is some placed box whose x is within W of its own and whose y is within H (W, H the
+/// widest and tallest box). Placed boxes are kept in columns W wide, each sorted by y, so the ones overlapping the current y are a
 /// few entries around a cursor in three columns (six near the seam), and the cursor only moves up
 /// because boxes only move up. A
 /// pass of the reference hits, after the last hit at placement index i, the overlapping box with
@@ -65,12 +67,16 @@ public struct Stacking: Sendable {
         }
     }
 
-    /// The x at which a box near an end of the panorama is tested too, as the reference decides:
-    /// its right edge within a box width of the right border, or its left edge within one of the
-    /// left border.
-    public func alternateX(_ x: Double) -> Double? {
+    /// A box's own size.
+    @inline(__always)
+    func size(_ box: ScreenBox) -> BoxSize { box.size ?? BoxSize(width: boxWidth, height: boxHeight) }
+
+    /// The x at which a box w wide (the stacking's box by default) near an end of the panorama is
+    /// tested too, as the reference decides: its right edge within its width of the right border,
+    /// or its left edge within its width of the left border.
+    public func alternateX(_ x: Double, width: Double? = nil) -> Double? {
         guard let seam else { return nil }
-        let w = boxWidth
+        let w = width ?? boxWidth
         let rightBorder = seam.centerX + seam.panoramaWidth / 2
         let leftBorder = seam.centerX - seam.panoramaWidth / 2
         if x + w > rightBorder - w { return x - seam.panoramaWidth }
@@ -80,8 +86,14 @@ public struct Stacking: Sendable {
 
     /// The placements, in the boxes' order.
     public func stack(_ boxes: [ScreenBox]) -> [Placement] {
-        guard let y0 = boxes.first?.y else { return [] }
-        if boxes.allSatisfy({ $0.y == y0 }) { return stackOnOneRow(boxes) }
+        guard let first = boxes.first else { return [] }
+        let y0 = first.y, size0 = size(first)
+        if boxes.allSatisfy({ $0.y == y0 && size($0) == size0 }) {
+            var same = self
+            same.boxWidth = size0.width
+            same.boxHeight = size0.height
+            return same.stackOnOneRow(boxes)
+        }
         return walk(boxes)
     }
 
@@ -90,11 +102,17 @@ public struct Stacking: Sendable {
         let n = boxes.count
         var result = [Placement](repeating: Placement(y: 0, level: 0, hidden: false), count: n)
         guard n > 0 else { return result }
-        let w = boxWidth, h = boxHeight, gap = Stacking.gap
+        let gap = Stacking.gap
         let order = self.order(boxes)
+        var widest = 0.0, tallest = 0.0
+        for b in boxes {
+            let s = size(b)
+            widest = max(widest, s.width)
+            tallest = max(tallest, s.height)
+        }
 
-        // Columns of width w, each holding its placed boxes sorted by y descending.
-        let columns = ColumnSet(boxes, width: w, boxHeight: h)
+        // Columns as wide as the widest box, each holding its placed boxes sorted by y descending.
+        let columns = ColumnSet(boxes, width: widest)
         defer { columns.deallocate() }
 
         // Per box: the columns that can hold an overlapping box, and a cursor in each.
@@ -105,7 +123,8 @@ public struct Stacking: Sendable {
 
         for (rank, index) in order.enumerated() {
             let box = boxes[index]
-            let x = box.x, alt = alternateX(x)
+            let own = size(box), w = own.width, h = own.height
+            let x = box.x, alt = alternateX(x, width: w)
             var y = box.y
 
             queried.removeAll(keepingCapacity: true)
@@ -121,10 +140,12 @@ public struct Stacking: Sendable {
             var pointer: Int32 = 0  // the pass goes on from this placement rank
             var movedInPass = false
             climb: while true {
-                let slack = (abs(y) + h) * 1e-12 + 1e-9
-                let upper = y + h + slack, lower = y - h - slack
-                var (next, nextY, first, firstY) = columns.hits(queried, &cursors, x: x, alternate: alt, y: y, upper: upper,
-                                                                 lower: lower, pointer: pointer)
+                let slack = (abs(y) + tallest) * 1e-12 + 1e-9
+                // What overlaps the box starts above its bottom and ends below its top: its top is
+                // within the tallest box's height above.
+                let upper = y + h + slack, lower = y - tallest - slack
+                var (next, nextY, first, firstY) = columns.hits(queried, &cursors, x: x, alternate: alt, y: y, w: w, h: h,
+                                                                 upper: upper, lower: lower, pointer: pointer)
                 let hitY: Double
                 if next != Int32.max {
                     hitY = nextY
@@ -148,7 +169,7 @@ public struct Stacking: Sendable {
                 movedInPass = true
             }
             result[index] = Placement(y: y, level: level, hidden: hidden)
-            if !hidden { columns.insert(Column.Entry(y: y, x: x, rank: Int32(rank))) }
+            if !hidden { columns.insert(Column.Entry(y: y, x: x, width: w, height: h, rank: Int32(rank))) }
         }
         return result
     }
@@ -156,7 +177,7 @@ public struct Stacking: Sendable {
 
 extension Stacking {
     /// When every box starts at the same y (offset none, or everything within a manual
-    /// threshold), the reference's walk does not depend on its scan order, and its climb is found
+    /// threshold) and has the same size (the stacking's box), the reference's walk does not depend on its scan order, and its climb is found
     /// in one query instead of lift by lift.
     ///
     /// Why: a lift goes to `other.y − h − 5`, so every placed box lies on the lattice

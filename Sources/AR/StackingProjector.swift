@@ -12,6 +12,7 @@ import Geo
 ///   then distance, then id — in every direction, whatever the heading.
 /// - `x = screenW/2 − w/2 + Δ·screenW/hFov` (linear) or `screenW/2 − w/2 + f·tan Δ` (pinhole), Δ = bearing − heading.
 /// - `y = screenH·0.55 − h/2 + offset(d) + pitch·screenH/vFov` (linear) or `+ fv·tan(pitch)` (pinhole).
+/// - w×h: the POI's own box (`LayoutOptions.sizes`), else the options' box.
 /// - Stacking over all active boxes with an x; then `visible` = the box intersects the screen.
 ///
 /// Pure: no I/O. The geodesics are Karney's (PROJ) through `Geo`.
@@ -69,9 +70,11 @@ public struct StackingProjector: Sendable {
         return d > 180 ? d - 360 : d
     }
 
-    /// The box's left edge for a direction Δ degrees right of the heading.
-    public func x(delta: Double) -> Double? {
-        camera.horizontalOffset(delta: delta).map { camera.screenWidth / 2 - options.boxWidth / 2 + $0 }
+    /// The left edge of a box `width` wide (the options' box by default) for a direction Δ degrees
+    /// right of the heading.
+    public func x(delta: Double, width: Double? = nil) -> Double? {
+        let w = width ?? options.boxWidth
+        return camera.horizontalOffset(delta: delta).map { camera.screenWidth / 2 - w / 2 + $0 }
     }
 
     /// The offset function for a set of active distances.
@@ -89,15 +92,15 @@ public struct StackingProjector: Sendable {
         }
     }
 
-    /// The box's top edge before stacking, without clamping.
-    public func anchorY(offset: Double) -> Double {
-        camera.screenHeight * 0.55 - options.boxHeight / 2 + offset + camera.pitchOffset
+    /// The top edge of a box `height` tall (the options' box by default) before stacking, without
+    /// clamping.
+    public func anchorY(offset: Double, height: Double? = nil) -> Double {
+        camera.screenHeight * 0.55 - (height ?? options.boxHeight) / 2 + offset + camera.pitchOffset
     }
 
     public func layout(pois: [POI], sightings: [Sighting]) -> Layout {
         let (chosen, beyond) = active(pois: pois, sightings: sightings)
         let offsetOf = offset(distances: chosen.map(\.distance))
-        let w = options.boxWidth, h = options.boxHeight
         let screenW = camera.screenWidth, screenH = camera.screenHeight
         var items: [LayoutItem] = []
         items.reserveCapacity(chosen.count)
@@ -107,23 +110,26 @@ public struct StackingProjector: Sendable {
         boxItem.reserveCapacity(chosen.count)
         for s in chosen {
             let poi = pois[s.poi]
+            let own = options.sizes[poi.id]
+            let w = own?.width ?? options.boxWidth, h = own?.height ?? options.boxHeight
             let d = Self.delta(bearing: s.bearing, heading: camera.heading)
-            var y = anchorY(offset: offsetOf(s.distance))
+            var y = anchorY(offset: offsetOf(s.distance), height: h)
             if options.clampToScreen { y = max(0, min(y, screenH - h)) }
-            let x = x(delta: d)
+            let x = x(delta: d, width: w)
             if let x {
                 boxItem.append(items.count)
-                boxes.append(ScreenBox(x: x, y: y, distance: s.distance, id: poi.id, priority: poi.priority))
+                boxes.append(ScreenBox(x: x, y: y, distance: s.distance, id: poi.id, priority: poi.priority, size: own))
             }
             items.append(LayoutItem(poi: s.poi, id: poi.id, distance: s.distance, bearing: s.bearing, delta: d, x: x, anchorY: y,
-                                    y: y, level: 0, inNearView: abs(d) < camera.horizontalFOV, visible: false, hidden: false))
+                                    y: y, width: w, height: h, level: 0, inNearView: abs(d) < camera.horizontalFOV, visible: false,
+                                    hidden: false))
         }
         for (k, p) in stacking.stack(boxes).enumerated() {
             let i = boxItem[k]
             items[i].y = p.y
             items[i].level = p.level
             items[i].hidden = p.hidden
-            let x = boxes[k].x
+            let x = boxes[k].x, w = items[i].width, h = items[i].height
             items[i].visible = !p.hidden && x < screenW && x + w > 0 && p.y < screenH && p.y + h > 0
         }
         return Layout(items: items, poiCount: pois.count, beyondMaxDistance: beyond,

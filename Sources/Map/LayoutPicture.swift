@@ -127,10 +127,10 @@ public struct LayoutPicture: Sendable {
     func boxes(_ out: inout String) -> Set<Int> {
         let n = SVGText.num
         let screenW = camera.screenWidth
-        let w = options.boxWidth, h = options.boxHeight
         // Lifted boxes: a line from the box down to where it started, and a dot there.
         let visible = layout.items.filter { $0.visible }
         for item in visible where item.level > 0 {
+            let w = item.width, h = item.height
             let cx = item.x! + w / 2
             Self.emit("<line x1=\"\(n(cx, 1))\" y1=\"\(n(item.y + h, 1))\" x2=\"\(n(cx, 1))\" y2=\"\(n(item.anchorY + h / 2, 1))\" stroke=\"#2b3a4a\" stroke-width=\"1\" stroke-opacity=\"0.55\"/>", &out)
             Self.emit("<circle cx=\"\(n(cx, 1))\" cy=\"\(n(item.anchorY + h / 2, 1))\" r=\"2.5\" fill=\"#2b3a4a\" fill-opacity=\"0.7\"/>", &out)
@@ -140,7 +140,7 @@ public struct LayoutPicture: Sendable {
         // part is too thin for any text the box gets an edge arrow instead.
         var slivers: Set<Int> = []
         for (k, item) in layout.items.enumerated() where item.visible {
-            let x = item.x!, y = item.y
+            let x = item.x!, y = item.y, w = item.width, h = item.height
             let textLeft = max(x + 6, 4), textRight = min(x + w - 3, screenW - 3)
             let room = textRight - textLeft
             let name = pois[item.poi].name
@@ -170,12 +170,12 @@ public struct LayoutPicture: Sendable {
     func offscreen(slivers: Set<Int>, _ out: inout String) {
         let n = SVGText.num
         let screenW = camera.screenWidth, screenH = camera.screenHeight
-        let w = options.boxWidth
         // In the near view but off the screen's side: arrows stacked under the compass strip at
         // that edge, nearest the heading first, on a white label so that boxes do not hide them.
         for right in [false, true] {
             let side = layout.items.enumerated().filter { k, item in
                 guard item.inNearView || slivers.contains(k), !item.hidden, let x = item.x else { return false }
+                let w = item.width
                 if item.visible && !slivers.contains(k) { return false }
                 return right ? x + w / 2 >= screenW / 2 && (x >= screenW || slivers.contains(k)) : x + w / 2 < screenW / 2 && (x + w <= 0 || slivers.contains(k))
             }.map(\.element).sorted { abs($0.delta) < abs($1.delta) }

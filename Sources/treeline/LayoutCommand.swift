@@ -136,6 +136,7 @@ extension Treeline {
                 case .heading: option = "--heading"
                 case .pitch: option = "--pitch"
                 case .box: guard b != nil else { continue }; option = "--box"
+                case .sizes: continue  // boxes of their own size come only from a view, over the socket or HTTP
                 case .offset: option = "--offset"
                 case .maxDistance: option = "--max-distance"
                 case .maxVisible: option = "--max-visible"

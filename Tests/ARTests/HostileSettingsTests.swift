@@ -47,6 +47,19 @@ import Testing
         for (o, setting) in bad { #expect(o.problems.map(\.setting) == [setting], "\(o)") }
     }
 
+    /// Boxes of their own size: at most 1,000, each side 1 to 16,384 px, the wrong one named.
+    @Test func ownSizesAreBounded() {
+        let most = Dictionary(uniqueKeysWithValues: (0..<1_000).map { ("p\($0)", BoxSize(width: 1, height: 16_384)) })
+        #expect(LayoutOptions(sizes: most).problems.isEmpty)
+        var tooMany = most
+        tooMany["one more"] = BoxSize(width: 100, height: 40)
+        #expect(LayoutOptions(sizes: tooMany).problems.map(\.message) == ["at most 1000 boxes may have their own size (1001 given): size the boxes a view shows"])
+        for bad in [BoxSize(width: 0.5, height: 40), BoxSize(width: 100, height: 16_385), BoxSize(width: .nan, height: 40), BoxSize(width: 100, height: -.infinity)] {
+            let o = LayoutOptions(sizes: ["fine": BoxSize(width: 100, height: 40), "olive": bad])
+            #expect(o.problems.map(\.message) == ["the box of 'olive' must be 1 to 16384 pixels wide and tall"], "\(bad)")
+        }
+    }
+
     /// The class, below the checks: a stacking handed what no check would pass still ends, each
     /// box at most one level per box placed before it. Before, a width of 1e-300 walked 2·10¹⁵
     /// column keys for each box, and a lift that rounds to no move climbed for ever.

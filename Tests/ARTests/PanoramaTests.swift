@@ -27,6 +27,12 @@ import Testing
             return POI(id: "p\(i)", coordinate: Geodesic.wgs84.direct(from: observer, bearing: bearing, distance: rng.uniform(5, 500)),
                        priority: pick(5) == 0 ? Double(pick(3)) : 0)
         }
+        // One scene in two: boxes sized to their names, as the AR view sends them.
+        if pick(2) == 0 {
+            for poi in pois where pick(4) != 0 {
+                options.sizes[poi.id] = BoxSize(width: rng.uniform(70, 240).rounded(), height: [40.0, 56, 74][pick(3)])
+            }
+        }
         let camera = Camera(screenWidth: W, screenHeight: H, horizontalFOV: hFov, verticalFOV: vFov, heading: 0)
         return (camera, options, pois)
     }
@@ -50,6 +56,7 @@ import Testing
                     lifted += e.level
                     // x is the same expression of the same numbers; y differs by rounding only.
                     if e.id != g.id || e.x != g.x || abs(e.y - g.y) > 1e-6 || e.level != g.level || e.hidden != g.hidden
+                        || e.width != g.width || e.height != g.height
                         || e.visible != g.visible || e.inNearView != g.inNearView || abs(e.anchorY - g.anchorY) > 1e-6 {
                         differing.append("seed \(seed) heading \(heading) pitch \(pitch): \(g) vs \(e)")
                     }
@@ -90,7 +97,9 @@ import Testing
                 for i in items.indices {
                     for j in items.indices where j > i {
                         let a = items[i], b = items[j]
-                        let overlap = abs(a.x! - b.x!) < options.boxWidth - 1e-6 && abs(a.y - b.y) < options.boxHeight - 1e-6
+                        // Each its own frame (centres (w_a + w_b)/2 apart or more, and the like in y).
+                        let overlap = a.x! < b.x! + b.width - 1e-6 && b.x! < a.x! + a.width - 1e-6
+                            && a.y < b.y + b.height - 1e-6 && b.y < a.y + a.height - 1e-6
                         #expect(!overlap, "seed \(seed) heading \(heading): \(a.id) at \(a.x!),\(a.y) and \(b.id) at \(b.x!),\(b.y)")
                     }
                 }

@@ -31,7 +31,11 @@ public enum ReferenceStacking {
 
     public static func stack(_ boxes: [ScreenBox], boxWidth: Double, boxHeight: Double, seam: Stacking.Seam?,
                              maxLevels: Int? = nil, topLimit: Double? = nil) -> [Placement] {
-        let views = boxes.indices.map { View(input: $0, frame: Frame(x: boxes[$0].x, y: boxes[$0].y, width: boxWidth, height: boxHeight)) }
+        // Each view its own frame: the box's own size where it has one.
+        let views = boxes.indices.map { i in
+            View(input: i, frame: Frame(x: boxes[i].x, y: boxes[i].y, width: boxes[i].size?.width ?? boxWidth,
+                                        height: boxes[i].size?.height ?? boxHeight))
+        }
         let sortedViews = views.sorted { v1, v2 in
             let a = boxes[v1.input], b = boxes[v2.input]
             if a.priority != b.priority { return a.priority > b.priority }
