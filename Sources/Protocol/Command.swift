@@ -234,8 +234,8 @@ public enum Command: Equatable, Sendable {
             try Self.allowed(in: o, cmd: cmd, ["area", "species", "count", "at", "max_distance", "seed"])
             return try plan(o)
         case "layout":
-            try Self.allowed(in: o, cmd: cmd, ["heading", "pitch", "fov", "screen", "box", "offset", "max_distance", "max_visible", "max_levels",
-                         "clamp", "projection", "at", "panorama"])
+            try Self.allowed(in: o, cmd: cmd, ["heading", "pitch", "fov", "screen", "box", "sizes", "offset", "max_distance", "max_visible",
+                         "max_levels", "clamp", "projection", "at", "panorama"])
             return try layout(o)
         default:
             return nil
@@ -396,6 +396,7 @@ public enum Command: Equatable, Sendable {
         guard let fov = try pair("fov", "[horizontal, vertical] in degrees") else { throw CommandError("missing \"fov\": [horizontal, vertical] in degrees") }
         guard let screen = try pair("screen", "[width, height] in pixels") else { throw CommandError("missing \"screen\": [width, height] in pixels") }
         let box = try pair("box", "[width, height] in pixels") ?? (100, 40)
+        let sizes = try boxSizes(o)
         var offset = DistanceOffset.none
         if let v = o["offset"] {
             guard let s = v.string, let parsed = DistanceOffset(written: s) else {
@@ -425,11 +426,32 @@ public enum Command: Equatable, Sendable {
         }
         let camera = Camera(screenWidth: screen.0, screenHeight: screen.1, horizontalFOV: fov.0, verticalFOV: fov.1,
                             heading: heading ?? 0, pitch: try number("pitch", "a number of degrees") ?? 0, projection: projection)
-        let options = LayoutOptions(boxWidth: box.0, boxHeight: box.1, offset: offset,
+        let options = LayoutOptions(boxWidth: box.0, boxHeight: box.1, sizes: sizes, offset: offset,
                                     maxDistance: try number("max_distance", "a number of metres") ?? 0,
                                     maxVisible: maxVisible, maxLevels: maxLevels, clampToScreen: clamp)
         if let problem = (camera.problems + options.problems).first { throw CommandError(problem.message) }
         return .layout(camera: camera, options: options, at: try coordinate(o), panorama: panorama)
+    }
+
+    /// `"sizes":{"id":[width, height], …}`: boxes of their own size (a view sizes each to its text).
+    /// The count and the sides are checked with the other options.
+    static func boxSizes(_ o: Members) throws(CommandError) -> [String: BoxSize] {
+        guard let v = o["sizes"], !v.isNull else { return [:] }
+        let what = "\"sizes\" must be an object of box sizes by id, {\"id\":[width, height], …} in pixels"
+        guard case let .object(members) = v else { throw CommandError(what) }
+        guard members.count <= LayoutOptions.maxSizes else {
+            throw CommandError("\"sizes\": at most \(LayoutOptions.maxSizes) boxes may have their own size (\(members.count) given): size the boxes a view shows")
+        }
+        var sizes: [String: BoxSize] = [:]
+        sizes.reserveCapacity(members.count)
+        for (id, value) in members {
+            if let problem = PlainText.problem(id, field: "an id in \"sizes\"") { throw CommandError(problem) }
+            guard case let .array(a) = value, a.count == 2, let w = a[0].number, let h = a[1].number else {
+                throw CommandError("\"sizes\": the box of '\(TextExcerpt.short(id))' must be [width, height] in pixels")
+            }
+            sizes[id] = BoxSize(width: w, height: h)
+        }
+        return sizes
     }
 
     /// A whole number of at most 2⁵³ in magnitude, else nil.

@@ -106,11 +106,12 @@ enum Commands {
     /// The farthest the board may move before the AR view's panorama is laid out again, metres.
     static let maxUserDistance = 10_000.0
 
-    static let layoutParameters = ["screen", "fov", "box", "projection", "offset", "max_distance", "max_visible", "max_levels", "clamp",
-                                   "user_distance_m"]
+    static let layoutParameters = ["screen", "fov", "box", "sizes", "projection", "offset", "max_distance", "max_visible", "max_levels",
+                                   "clamp", "user_distance_m"]
 
     /// `GET /api/layout?…`'s query as the socket's `layout` object with `"panorama":true`,
-    /// checked by the same parser (so the same messages); pairs are written `360,740`.
+    /// checked by the same parser (so the same messages); pairs are written `360,740`, and
+    /// `sizes` is the socket's JSON object (`{"id":[w,h],…}`, percent-encoded).
     static func layoutAsk(_ query: [(String, String)]) -> Result<LayoutAsk, CommandError> {
         var out: [UInt8] = Array(#"{"cmd":"layout","panorama":true"#.utf8)
         var seen: Set<String> = []
@@ -140,6 +141,13 @@ enum Commands {
                 out.append(UInt8(ascii: "]"))
             case "max_distance", "max_visible", "max_levels":
                 number(value, to: &out)
+            case "sizes":
+                // One JSON object, whole: anything else goes as a string, which the parser refuses
+                // with what it must be.
+                let bytes = Array(value.utf8)
+                if case .object? = (try? JSONDocument.parse(bytes))?.root { out.append(contentsOf: bytes) } else {
+                    JSONBytes.appendString(value, to: &out)
+                }
             case "clamp":
                 let v = value.lowercased()
                 if ["1", "true", "yes", ""].contains(v) { out.append(contentsOf: "true".utf8) } else if ["0", "false", "no"].contains(v) {

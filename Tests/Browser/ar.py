@@ -1,9 +1,12 @@
 """The AR view (/ar/) in Debian's chromium: a fake camera, orientation injected as the phone's
 sensors would send it, a 360×740 phone screen.
 
-- At three headings (the stack due north; the seam due south, POIs at 179° and 181°; east with
-  the camera tilted up) the boxes the page draws are where `treeline layout` puts them for the
-  same position, heading, pitch, field of view and screen, ±1 px, and the same ones are shown.
+- Each box is measured from its text and the stream is opened again with those sizes, so the
+  projector stacks the boxes the page draws. At three headings (the stack due north; the seam due
+  south, POIs at 179° and 181°; east with the camera tilted up) the boxes the page draws are where,
+  and as big as, the daemon's own `layout` puts them for the same position, heading, pitch, field
+  of view, screen and sizes (the projector at that heading, not the panorama shifted), ±1 px, and
+  the same ones are shown; no two drawn boxes overlap.
 - A 360° sweep of the heading makes no request to the board: the page's own count, chromium's
   network log, and the number of layouts received all stay put while the frames go on.
 - Walking 20 m (the gpsd feed, after "WALK") brings exactly one new layout, from where it walked
@@ -23,7 +26,6 @@ from webcheck import Board, Checks, arguments, chromium, result
 
 
 def extra(p):
-    p.add_argument("--regions", required=True, help="the daemon's regions file (for treeline layout)")
     p.add_argument("--scene", required=True, help="scene.json of ar_scene.py")
 
 
@@ -84,16 +86,17 @@ def angle_gap(a, b):
     return abs((a - b + 180) % 360 - 180)
 
 
-def cli_layout(camera, at, extra=()):
-    """`treeline layout` for the page's camera, at the layout's position."""
-    w, h = camera["screen"]
-    cmd = [args.treeline, "layout", "--at", f"{at[0]!r},{at[1]!r}", "--heading", repr(camera["heading"]),
-           "--pitch", repr(camera["pitch"]), "--fov", f"{camera['fov'][0]!r},{camera['fov'][1]!r}",
-           "--screen", f"{w!r}x{h!r}", "--box", f"{camera['box'][0]!r}x{camera['box'][1]!r}",
-           "--regions", args.regions, *extra]
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    check(out.returncode == 0, f"treeline layout: {out.stderr}")
-    return {o["id"]: o for o in map(json.loads, out.stdout.splitlines())}
+def daemon_layout(camera, at, extra=None):
+    """The daemon's `layout` at the page's heading and pitch, camera and box sizes, at the
+    layout's position: the projector run for that heading (the page shifts the panorama)."""
+    command = {"cmd": "layout", "heading": camera["heading"], "pitch": camera["pitch"], "fov": camera["fov"],
+               "screen": camera["screen"], "box": camera["box"], "at": list(at), **(extra or {})}
+    sizes = {i["id"]: i["size"] for i in ar("layout")["items"] if "size" in i}
+    if sizes:
+        command["sizes"] = sizes
+    reply = json.loads(board.ask(json.dumps(command)))
+    check(reply.get("class") == "LAYOUT", f"layout: {reply}")
+    return {o["id"]: o for o in reply.get("items", [])}
 
 
 def drawn():
@@ -109,32 +112,38 @@ def drawn():
 compared = {"headings": 0, "boxes": 0}
 
 
-def compare_with_cli(label, extra=()):
-    """The page's boxes against `treeline layout` at the page's own heading, pitch and screen."""
+def compare_with_daemon(label, extra=None):
+    """The page's boxes against the daemon's `layout` at the page's own heading, pitch, screen and
+    sizes: each drawn where the projector put it, as big as it stacked it; none overlapping."""
+    until("the boxes sized to their texts", lambda: js("return window.treeline.ar.sized()"), 10)
     camera = ar("camera")
     layout = ar("layout")
     at = (layout["lat"], layout["lon"])
-    expected = cli_layout(camera, at, extra)
+    expected = daemon_layout(camera, at, extra)
     boxes = {b["id"]: b for b in ar("boxes()")}
     shown = drawn()
     want = {i for i, o in expected.items() if o["visible"]}
-    check(set(shown) == want, f"{label}: the page shows {sorted(shown)}, treeline layout {sorted(want)}")
+    check(set(shown) == want, f"{label}: the page shows {sorted(shown)}, the daemon's layout {sorted(want)}")
     worst = 0.0
     for i in sorted(want & set(shown)):
         o = expected[i]
-        # A box is sized to its text and centred on the projector's BW×BH slot.
         left, top, width, height = shown[i]
-        bw, bh = camera["box"]
-        dx, dy = abs(left + width / 2 - (o["x"] + bw / 2)), abs(top + height / 2 - (o["y"] + bh / 2))
-        worst = max(worst, dx, dy)
-        check(dx <= 1 and dy <= 1, f"{label}: {i} centred at {left + width / 2:.2f},{top + height / 2:.2f}, treeline layout's slot at {o['x'] + bw / 2},{o['y'] + bh / 2}")
-        check(width > 0 and height > 0, f"{label}: {i} is {width}×{height}")
+        bw, bh = o.get("size", camera["box"])
+        check([bw, bh] != camera["box"], f"{label}: {i} stacked at the default box {bw}×{bh}, not its own size")
+        d = max(abs(left - o["x"]), abs(top - o["y"]), abs(width - bw), abs(height - bh))
+        worst = max(worst, d)
+        check(d <= 1, f"{label}: {i} drawn at {left:.2f},{top:.2f} {width}×{height}, the daemon's layout at {o['x']},{o['y']} {bw}×{bh}")
         compared["boxes"] += 1
+    on_screen = [shown[i] for i in sorted(want & set(shown))]
+    overlapping = [(a, b) for a in range(len(on_screen)) for b in range(a + 1, len(on_screen))
+                   if on_screen[a][0] < on_screen[b][0] + on_screen[b][2] - 0.5 and on_screen[b][0] < on_screen[a][0] + on_screen[a][2] - 0.5
+                   and on_screen[a][1] < on_screen[b][1] + on_screen[b][3] - 0.5 and on_screen[b][1] < on_screen[a][1] + on_screen[a][3] - 0.5]
+    check(not overlapping, f"{label}: {len(overlapping)} pairs of boxes overlap")
     for i, o in expected.items():
         b = boxes.get(i)
         if check(b is not None, f"{label}: {i} missing from the page's boxes()"):
             check(b["level"] == o["level"] and bool(b["hidden"]) == o["hidden"],
-                  f"{label}: {i} level {b['level']} hidden {b['hidden']}, treeline layout {o['level']} {o['hidden']}")
+                  f"{label}: {i} level {b['level']} hidden {b['hidden']}, the daemon's layout {o['level']} {o['hidden']}")
     compared["headings"] += 1
     print(f"{label}: heading {camera['heading']:.4f} pitch {camera['pitch']:.4f}: {len(want)} boxes, worst {worst:.3f} px", flush=True)
     return expected, shown
@@ -145,6 +154,9 @@ for query, words in [("screen=360,740&fov=60", '"fov" must be'), ("screen=0,740&
                      ("screen=1e300,1e300&fov=1e-300,1e-300", "1 to 16384 pixels wide and tall"),
                      ("screen=360,740&fov=60,80&box=1e-300,1e-300", "the box must be 1 to 16384"),
                      ("screen=360,740&fov=60,80&user_distance_m=-1", "user_distance_m"),
+                     ("screen=360,740&fov=60,80&sizes=%7B%22a%22%3A%5B1%2C2%5D", '"sizes" must be an object of box sizes by id'),
+                     ("screen=360,740&fov=60,80&sizes=%7B%22a%22%3A%5B0%2C40%5D%7D", "the box of 'a' must be 1 to 16384"),
+                     ("screen=360,740&fov=60,80&sizes=%7B%7D%2C%22at%22%3A%5B0%2C0%5D", '"sizes" must be an object of box sizes by id'),
                      ("screen=360,740&fov=60,80&user_distance_m=1e300", "user_distance_m"), ("screen=360,740&fov=60,80&zoom=2", "unknown query parameter")]:
     status, _, body = board.request("GET", "/api/layout?" + query)
     try:
@@ -181,17 +193,17 @@ headings = [round(v[0], 6) for v in smoothed]
 check(headings == [350.0, 358.0, 2.8, 5.68], f"350 → 10 smoothed: {headings}")
 result(smoothed=headings[1:])
 
-# --- Three headings against treeline layout.
+# --- Three headings against the daemon's layout.
 orient(3)
 until("the heading 3°", lambda: angle_gap(ar("camera")["heading"], 3) < 1e-6)
-north, shown = compare_with_cli("north")
+north, shown = compare_with_daemon("north")
 levels = sorted(north[i]["level"] for i in ("plant-olive", "album-gate", "plant-fig"))
 check(levels == [0, 1, 2], f"the three POIs due north stack: levels {levels}")
 shot("ar")
 
 orient(180)
 until("the heading 180°", lambda: angle_gap(ar("camera")["heading"], 180) < 1e-6)
-south, shown = compare_with_cli("seam")
+south, shown = compare_with_daemon("seam")
 west, east = south.get("plant-seam-west"), south.get("album-seam-east")
 check(west and east and west["visible"] and east["visible"] and {west["level"], east["level"]} == {0, 1},
       f"POIs at 181° and 179° both on screen, one lifted over the other: {west}, {east}")
@@ -199,7 +211,7 @@ shot("ar-seam")
 
 orient(95, pitch=10)
 until("the heading 95°, pitch 10°", lambda: angle_gap(ar("camera")["heading"], 95) < 1e-6 and abs(ar("camera")["pitch"] - 10) < 1e-6)
-compare_with_cli("east, tilted up")
+compare_with_daemon("east, tilted up")
 
 # --- A whole turn: no request.
 network_requests()  # drain
@@ -214,10 +226,10 @@ sent = network_requests()
 check(after["requests"] == before["requests"], f"the sweep made {after['requests'] - before['requests']} requests")
 check(not sent, f"chromium sent {len(sent)} requests during the sweep: {sent[:3]}")
 check(after["layouts"] == before["layouts"], "no layout came during the sweep")
-# On screen while its box (100 px, 6 px a degree) touches the 360 px screen: |Δ| < (180 + 50) / 6.
+# On screen while its box (its own width, 6 px a degree) touches the 360 px screen: |Δ| < (180 + w/2) / 6.
 cam = ar("camera")
 olive = next(i for i in ar("layout")["items"] if i["id"] == "plant-olive")
-reach = (cam["screen"][0] / 2 + cam["box"][0] / 2) / (cam["screen"][0] / cam["fov"][0])
+reach = (cam["screen"][0] / 2 + olive.get("size", cam["box"])[0] / 2) / (cam["screen"][0] / cam["fov"][0])
 expected_olive = {h for h in range(0, 361, 5) if angle_gap(h, olive["bearing"]) < reach}
 check(seen_olive == expected_olive, f"the olive ({olive['bearing']:.2f}°) on screen at {sorted(seen_olive)}, expected {sorted(expected_olive)}")
 result(sweep_requests=after["requests"] - before["requests"], sweep_network_requests=len(sent),
@@ -269,7 +281,7 @@ check("album-far" not in ids and "plant-west" in ids, f"max distance 500 m: {sor
 # The radar is drawn by the frame loop, after the layout came: wait for a frame.
 until("the radar leaves out what is beyond max distance", lambda: "album-far" not in {d["id"] for d in ar("radar()")}, 5)
 orient(30)
-compare_with_cli("max distance 500", extra=("--max-distance", "500"))
+compare_with_daemon("max distance 500", extra={"max_distance": 500})
 js("window.treeline.ar.setOptions({maxDistance: 0})")
 until("the layout without a max distance", lambda: "album-far" in {i["id"] for i in ar("layout")["items"]}, 10)
 
@@ -281,8 +293,9 @@ until("a pinhole layout", lambda: ar("layouts") > count and ar("layout")["projec
 for h, p in [(3, 0), (181, 8)]:
     orient(h, pitch=p)
     until(f"the heading {h}°", lambda: angle_gap(ar("camera")["heading"], h) < 1e-6)
+    until("the boxes sized to their texts", lambda: js("return window.treeline.ar.sized()"), 10)
     cam, layout, shown = ar("camera"), ar("layout"), drawn()
-    (W, H), (HF, VF), (BW, BH) = cam["screen"], cam["fov"], cam["box"]
+    (W, H), (HF, VF) = cam["screen"], cam["fov"]
     f = (W / 2) / math.tan(math.radians(HF / 2))
     fv = (H / 2) / math.tan(math.radians(VF / 2))
     want = {}
@@ -290,18 +303,20 @@ for h, p in [(3, 0), (181, 8)]:
         d = (item["bearing"] - cam["heading"] + 180) % 360 - 180
         if abs(d) >= 90 or item["hidden"]:
             continue
+        BW, BH = item.get("size", cam["box"])
         x = W / 2 - BW / 2 + f * math.tan(math.radians(d))
         y = item["y"] + fv * math.tan(math.radians(cam["pitch"]))
         if x < W and x + BW > 0 and y < H and y + BH > 0:
-            want[item["id"]] = (x, y)
+            want[item["id"]] = (x, y, BW, BH)
     check(set(shown) == set(want), f"pinhole at {h}°: the page shows {sorted(shown)}, the tangent {sorted(want)}")
-    # Each box (sized to its text) centred on its slot: the slots' top-left corners compared.
-    slot = {i: (l + w / 2 - BW / 2, t + hh / 2 - BH / 2) for i, (l, t, w, hh) in shown.items()}
+    # Each box drawn where the tangent puts it, as big as it was stacked.
     for i in set(shown) & set(want):
-        check(abs(slot[i][0] - want[i][0]) <= 1 and abs(slot[i][1] - want[i][1]) <= 1, f"pinhole at {h}°: {i}'s slot at {slot[i]}, {want[i]}")
-    boxes = list(slot.values())
+        got = shown[i]
+        check(max(abs(got[k] - want[i][k]) for k in range(4)) <= 1, f"pinhole at {h}°: {i} drawn at {got}, the tangent {want[i]}")
+    boxes = list(shown.values())
     overlaps = sum(1 for a in range(len(boxes)) for b in range(a + 1, len(boxes))
-                   if abs(boxes[a][0] - boxes[b][0]) < BW - 0.5 and abs(boxes[a][1] - boxes[b][1]) < BH - 0.5)
+                   if boxes[a][0] < boxes[b][0] + boxes[b][2] - 0.5 and boxes[b][0] < boxes[a][0] + boxes[a][2] - 0.5
+                   and boxes[a][1] < boxes[b][1] + boxes[b][3] - 0.5 and boxes[b][1] < boxes[a][1] + boxes[a][3] - 0.5)
     check(overlaps == 0, f"pinhole at {h}°: {overlaps} boxes overlap")
     check(max((i["level"] for i in layout["items"]), default=0) <= 1, "max levels 1 reaches the projector")
     result(**{f"pinhole_{h}_boxes": len(shown)})
@@ -326,7 +341,7 @@ until(f"the daemon at the scene's last fix ({scene['last_fix']})",
 walk_count = count
 orient(180)
 until("the heading 180° again", lambda: angle_gap(ar("camera")["heading"], 180) < 1e-6)
-compare_with_cli("after the walk")
+compare_with_daemon("after the walk")
 
 # --- Two regions added in one change: one layout more, with both.
 def plant(pid, name, dlat, dlon):

@@ -32,7 +32,7 @@ extension Daemon {
             let port = try serveWeb(daemon)
             try await daemon.start()
             let script = try BrowserScript("ar", arguments: webArguments(daemon, port: port) + [
-                "--regions", daemon.regionFile(0).path, "--scene", scene.appendingPathComponent("scene.json").path,
+                "--scene", scene.appendingPathComponent("scene.json").path,
                 "--shots", Self.artefacts.path,
             ])
             // The script has compared the boxes and swept the heading: now the walk.

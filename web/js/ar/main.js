@@ -28,6 +28,7 @@ const FOCUS_REACH = 0.35;     // of W, horizontally from the centre
 const NO_COMPASS_MS = 3000;
 const RESIZE_MS = 300;
 const KIND_LABEL = { plant: "plant", album: "album", reforestation: "area" };
+const MAX_SIZES = 200;        // the most boxes sent with their sizes (they go in the stream's URL)
 
 const stage = byId("ar-stage");
 const lines = byId("ar-lines");
@@ -62,7 +63,8 @@ const ar = {
   camera: null,
   frames: 0,
   boxes: () => placed.map(({ item, p }) => ({ id: item.id, x: p.x, y: p.y, level: item.level, visible: p.visible, hidden: Boolean(item.hidden) })),
-  // Each box as drawn: sized to its text, centred on the projector's BW×BH slot.
+  // Each box as drawn: where the projector stacked it, its own size.
+  sized: () => layout !== null && sizeTimer === null && sizedLayout === layout,
   drawn: () => [...boxes.entries()].filter(([, b]) => !b.node.hidden).map(([id, b]) => ({ id, ...b.rect })),
   focus: null,
   radar: () => radar.dots.map((d) => ({ ...d })),
@@ -103,7 +105,6 @@ function draw() {
   frameRequested = false;
   const cam = currentCamera();
   const [W, H] = cam.screen;
-  const [BW, BH] = cam.box;
   const items = layout ? layout.items : [];
   const seen = new Set();
   placed = [];
@@ -120,19 +121,16 @@ function draw() {
     updateBox(b, item);
     if (p.visible) {
       b.node.hidden = false;
-      // Sized to its text (name and distance whole, on two lines where needed), centred on
-      // the slot the projector stacked: measured once per text, not per frame.
-      // (its classes too: a due plant's dot widens it)
-      const measure = `${b.key}\u0000${theme()}\u0000${b.node.className}`;
-      if (!b.w || b.measured !== measure) {
-        b.w = b.node.offsetWidth;
-        b.h = b.node.offsetHeight;
-        b.measured = measure;
+      // Drawn as stacked: the box the projector placed, its own size (measured from its text,
+      // see sizeBoxes) once the layout has it.
+      b.rect = { x: p.x, y: p.y, width: p.w, height: p.h };
+      if (b.drawnW !== p.w || b.drawnH !== p.h) {
+        b.node.style.width = `${p.w}px`;
+        b.node.style.height = `${p.h}px`;
+        b.drawnW = p.w;
+        b.drawnH = p.h;
       }
-      const left = p.x + BW / 2 - b.w / 2;
-      const top = p.y + BH / 2 - b.h / 2;
-      b.rect = { x: left, y: top, width: b.w, height: b.h };
-      b.node.style.transform = `translate(${left}px, ${top}px)`;
+      b.node.style.transform = `translate(${p.x}px, ${p.y}px)`;
       b.node.style.zIndex = String(z.get(item.id) + 10);
     } else {
       b.node.hidden = true;
@@ -140,17 +138,16 @@ function draw() {
     }
     // A lifted box's line down to where it stood.
     if (p.visible && item.level > 0) {
-      const cx = p.x + BW / 2;
-      const ay = p.anchorY + BH / 2;
-      setLine(b, cx, b.rect.y + b.rect.height, cx, ay);
+      const cx = p.x + p.w / 2;
+      setLine(b, cx, p.y + p.h, cx, p.anchorY + p.h / 2);
     } else {
       setLine(b, null);
     }
     // Near the view but off its sides: an arrow at the edge.
-    const offSide = !p.placed || p.x >= W || p.x + BW <= 0;
+    const offSide = !p.placed || p.x >= W || p.x + p.w <= 0;
     if (!item.hidden && p.near && offSide) {
       const side = p.d < 0 ? "left" : "right";
-      const yCentre = (p.placed ? p.y : item.y) + BH / 2;
+      const yCentre = (p.placed ? p.y : item.y) + p.h / 2;
       const y = Math.min(Math.max(yCentre, 70), H - 40);
       arrows.push({ id: item.id, side, y });
       setArrow(b, item, side, y);
@@ -171,6 +168,76 @@ function draw() {
   ar.camera = cam;
 }
 
+// --- Box sizes: each box as big as its text, and the projector stacks those sizes ---
+
+// The distance's text changes as the walker moves; the box keeps room for the widest text of its
+// form (under 1 km, under 10 km, under 100 km), so that walking resizes it (and lays the panorama
+// out again) only when the distance crosses one of those.
+function reserved(distance) {
+  const a = Math.abs(distance);
+  if (a < 1000) return "888 m";
+  if (a < 10000) return "8.8 km";
+  if (a < 100000) return "88 km";
+  return metres(a);
+}
+let measurer = null;
+
+/** [width, height] in whole pixels that the item's box needs: its name (on two lines where
+ * needed) and its kind and distance, with the classes it is drawn with. */
+function measure(item) {
+  if (!measurer) {
+    // The box's own structure, so that the same rules (bold name, bold kind and distance) apply.
+    const name = el("span", { class: "ar-name" });
+    const kind = el("span", { class: "ar-kind" });
+    const distance = el("span", { class: "ar-distance" });
+    const node = el("div", { "aria-hidden": "true", hidden: true }, name, el("span", { class: "ar-meta" }, kind, " ", distance));
+    node.style.visibility = "hidden";
+    stage.append(node);
+    measurer = { node, name, kind, distance };
+  }
+  const { node, name, kind, distance } = measurer;
+  node.hidden = false;
+  const r = item.kind === "plant" ? regionById(item.id) : null;
+  node.className = `ar-box kind-${item.kind}${checkpointId() === item.id ? " checkpoint" : ""}${r && isDue(r) ? " due" : ""}`;
+  setText(name, item.name || item.id);
+  setText(kind, KIND_LABEL[item.kind] || item.kind);
+  setText(distance, `${reserved(item.distance)} to centre`);
+  const rect = node.getBoundingClientRect();
+  const w = Math.ceil(rect.width);
+  const h = Math.ceil(rect.height);
+  // Idle, it is no box: a query for the boxes (or the checkpoint's) never finds it.
+  node.className = "";
+  node.hidden = true;
+  return [w, h];
+}
+
+let sizeTimer = null;
+let sizedLayout = null;        // the layout whose boxes are the sizes their texts need
+
+/** Soon: the sizes the layout's boxes need; when they are not those the stream was opened with,
+ * the stream is opened again with them. */
+function sizeBoxesSoon() {
+  clearTimeout(sizeTimer);
+  sizeTimer = setTimeout(sizeBoxes, 150);
+}
+
+function sizeBoxes() {
+  sizeTimer = null;
+  if (!layout || !request) return;
+  const sent = request.sizes || {};
+  const need = {};
+  for (const item of layout.items.slice(0, MAX_SIZES)) need[item.id] = measure(item);
+  const same = Object.entries(need).every(([id, [w, h]]) => sent[id] && sent[id][0] === w && sent[id][1] === h);
+  if (same) {
+    sizedLayout = layout;
+    return;
+  }
+  // The sizes already sent stay (a POI beyond max distance now is sized when it comes back),
+  // while they fit under the cap.
+  const merged = Object.keys(sent).length + Object.keys(need).length <= MAX_SIZES ? { ...sent, ...need } : need;
+  openLayoutFor(false, merged);
+}
+
 function createBox(item) {
   const name = el("span", { class: "ar-name" });
   const kind = el("span", { class: "ar-kind" });
@@ -178,7 +245,7 @@ function createBox(item) {
   const node = el("div", { class: "ar-box", dataset: { id: item.id }, hidden: true },
     name, el("span", { class: "ar-meta" }, kind, " ", distance));
   stage.append(node);
-  const b = { node, name, kind, distance, line: null, dot: null, arrow: null, key: "", width: 0, height: 0 };
+  const b = { node, name, kind, distance, line: null, dot: null, arrow: null, key: "", drawnW: 0, drawnH: 0 };
   boxes.set(item.id, b);
   return b;
 }
@@ -290,21 +357,16 @@ function keepArrowsOffBoxes(W, H) {
   }
 }
 
-function theme() {
-  return document.documentElement.dataset.theme || "";
-}
-
 // --- Focus: the box nearest the centre, for a second ---
 
 function updateFocus(cam) {
   const [W, H] = cam.screen;
-  const [BW, BH] = cam.box;
   let best = null;
   let bestDistance = Infinity;
   for (const { item, p } of placed) {
     if (!p.visible) continue;
-    const dx = p.x + BW / 2 - W / 2;
-    const dy = p.y + BH / 2 - H / 2;
+    const dx = p.x + p.w / 2 - W / 2;
+    const dy = p.y + p.h / 2 - H / 2;
     if (Math.abs(dx) > FOCUS_REACH * W) continue;
     const d = Math.hypot(dx, dy);
     if (d < bestDistance) {
@@ -343,9 +405,9 @@ function stageSize() {
   return [stage.clientWidth || window.innerWidth, stage.clientHeight || window.innerHeight];
 }
 
-function openLayoutFor(force = false) {
+function openLayoutFor(force = false, sizes = request && request.sizes) {
   const [W, H] = stageSize();
-  const next = layoutQuery(options, W, H);
+  const next = layoutQuery(options, W, H, sizes);
   if (!force && request && request.query === next.query) return;
   request = next;
   ar.query = next.query;
@@ -359,6 +421,7 @@ function receiveLayout(panorama) {
   ar.layouts = layouts;
   renderStatus();
   requestFrame();
+  sizeBoxesSoon();
 }
 
 function showLayoutState(state, message) {
@@ -455,7 +518,7 @@ const panel = setupOptionsPanel(options, applyOptions);
 function start() {
   setupThemeToggle();
   document.getElementById("theme-toggle").addEventListener("click", () => {
-    for (const b of boxes.values()) b.w = 0; // measured again in the new theme
+    sizeBoxesSoon(); // measured again in the new theme
     requestFrame();
   });
   panel.fill(options);
@@ -463,8 +526,12 @@ function start() {
   on("regions", () => {
     updateDetails();
     requestFrame();
+    sizeBoxesSoon(); // a plant due or watered: its dot
   });
-  on("trails", requestFrame);
+  on("trails", () => {
+    requestFrame();
+    sizeBoxesSoon(); // the next checkpoint's mark
+  });
   setInterval(updateDetails, 1000); // the countdown; no request
 
   const [W, H] = stageSize();

@@ -2,9 +2,9 @@
 import { byId } from "../dom.js";
 
 const KEY = "treeline.ar.options";
-// The slot the projector stacks each box in: a box is sized to its text (no wider than its slot, its
-// name on two lines where needed) and centred on its slot.
-export const BOX = [200, 56];
+// The box the projector stacks before the page has measured the boxes' texts; then each box is
+// sent with its own size (`sizes`), no wider than this (its name on two lines where needed).
+export const BOX = [240, 56];
 export const DEFAULTS = { maxDistance: 0, maxLevels: null, clamp: false, projection: "linear", hfov: 60 };
 
 export function loadOptions() {
@@ -45,15 +45,20 @@ export function verticalFov(hfov, width, height) {
   return Math.round(v * 100) / 100;
 }
 
-/** The camera the query asks for, and the query. */
-export function layoutQuery(options, width, height) {
+/** The camera the query asks for, and the query; `sizes` {id: [w, h]}: the boxes' own sizes. */
+export function layoutQuery(options, width, height, sizes = null) {
   const fov = [options.hfov, verticalFov(options.hfov, width, height)];
   let query = `screen=${width},${height}&fov=${fov[0]},${fov[1]}&box=${BOX[0]},${BOX[1]}`;
+  const sized = sizes && Object.keys(sizes).length > 0;
+  if (sized) {
+    const sorted = Object.fromEntries(Object.keys(sizes).sort().map((id) => [id, sizes[id]]));
+    query += `&sizes=${encodeURIComponent(JSON.stringify(sorted))}`;
+  }
   if (options.projection !== "linear") query += `&projection=${options.projection}`;
   if (options.maxDistance > 0) query += `&max_distance=${options.maxDistance}`;
   if (options.maxLevels !== null) query += `&max_levels=${options.maxLevels}`;
   if (options.clamp) query += "&clamp=1";
-  return { query, camera: { screen: [width, height], fov, box: BOX.slice(), projection: options.projection } };
+  return { query, sizes: sized ? sizes : null, camera: { screen: [width, height], fov, box: BOX.slice(), projection: options.projection } };
 }
 
 /** The panel's form: filled from `options`, `onChange(options)` when the user changes one. */

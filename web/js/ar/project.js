@@ -10,20 +10,21 @@ export function delta(bearing, heading) {
 }
 
 /**
- * cam: {screen:[W,H], fov:[HF,VF], box:[BW,BH], projection, heading, pitch}.
- * Returns {x, y, anchorY, d, near, placed, visible}: placed is false for a pinhole box at 90° or
- * more from the heading (it has no place on the screen).
+ * cam: {screen:[W,H], fov:[HF,VF], box:[BW,BH], projection, heading, pitch}; the item's own
+ * `size` [w, h] where it has one (a box sized to its text), else the camera's box.
+ * Returns {x, y, w, h, anchorY, d, near, placed, visible}: placed is false for a pinhole box at 90°
+ * or more from the heading (it has no place on the screen).
  */
 export function place(item, cam) {
   const [W, H] = cam.screen;
   const [HF, VF] = cam.fov;
-  const [BW, BH] = cam.box;
+  const [BW, BH] = item.size || cam.box;
   const d = delta(item.bearing, cam.heading);
   const near = Math.abs(d) < HF;
   let x;
   let dy;
   if (cam.projection === "pinhole") {
-    if (!(Math.abs(d) < 90)) return { x: NaN, y: NaN, anchorY: NaN, d, near, placed: false, visible: false };
+    if (!(Math.abs(d) < 90)) return { x: NaN, y: NaN, w: BW, h: BH, anchorY: NaN, d, near, placed: false, visible: false };
     const f = (W / 2) / Math.tan(HF / 2 * Math.PI / 180);
     const fv = (H / 2) / Math.tan(VF / 2 * Math.PI / 180);
     x = W / 2 - BW / 2 + f * Math.tan(d * Math.PI / 180);
@@ -35,5 +36,5 @@ export function place(item, cam) {
   const y = item.y + dy;
   const anchorY = item.anchor_y + dy;
   const visible = !item.hidden && x < W && x + BW > 0 && y < H && y + BH > 0;
-  return { x, y, anchorY, d, near, placed: true, visible };
+  return { x, y, w: BW, h: BH, anchorY, d, near, placed: true, visible };
 }
