@@ -222,6 +222,7 @@ struct CommandObject {
         string("name", s.name)
         integer("interval_days", s.intervalDays.map(Int64.init))
         time("last_watered", s.lastWatered)
+        string("species", s.species)
         number("radius_m", s.radius)
         coordinate("at", s.at)
         string("note", s.note)
@@ -251,6 +252,22 @@ struct CommandObject {
         pair("fov", camera.horizontalFOV, camera.verticalFOV)
         pair("screen", camera.screenWidth, camera.screenHeight)
         pair("box", options.boxWidth, options.boxHeight)
+        if !options.sizes.isEmpty {
+            key("sizes") { out in
+                out.append(UInt8(ascii: "{"))
+                for (k, id) in options.sizes.keys.sorted().enumerated() {
+                    if k > 0 { out.append(UInt8(ascii: ",")) }
+                    let size = options.sizes[id]!
+                    JSONBytes.appendString(id, to: &out)
+                    out.append(contentsOf: ":[".utf8)
+                    WireNumber.append(size.width, to: &out)
+                    out.append(UInt8(ascii: ","))
+                    WireNumber.append(size.height, to: &out)
+                    out.append(UInt8(ascii: "]"))
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+        }
         switch options.offset {
         case .none: string("offset", "none")
         case .automatic: string("offset", "automatic")
@@ -287,6 +304,7 @@ enum RegionFeature {
         if r.kind == .plant {
             number("interval_days", r.intervalDays.map(Double.init))
             if let t = r.lastWatered { member("last_watered") { WireNumber.appendTime(t, to: &$0) } }
+            if let one = r.species.first { member("species") { JSONBytes.appendString(one, to: &$0) } }
         }
         if r.kind == .reforestation {
             member("species") { out in Command.appendList(r.species, to: &out) { JSONBytes.appendString($0, to: &$1) } }

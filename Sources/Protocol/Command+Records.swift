@@ -18,7 +18,7 @@ extension Command {
                 throw CommandError("the feature is not a region: " + error.issues.map(\.message).joined(separator: "; "))
             }
         }
-        try allowed(["kind", "id", "name", "interval_days", "last_watered", "radius_m", "at", "note", "feature"], in: o, cmd: "add_region")
+        try allowed(["kind", "id", "name", "interval_days", "last_watered", "species", "radius_m", "at", "note", "feature"], in: o, cmd: "add_region")
         guard let k = o["kind"] else {
             throw CommandError("missing \"kind\": \"plant\" or \"album\" (or send a GeoJSON Feature as \"feature\")")
         }
@@ -42,8 +42,12 @@ extension Command {
             }
             short.intervalDays = try intervalDays(v)
             short.lastWatered = try time(o, "last_watered")
+            if let v = o["species"], !v.isNull {
+                guard v.string != nil else { throw CommandError("\"species\": a plant's species is one name, a string (e.g. \"Olea europaea\")") }
+                short.species = try text(o, "species")
+            }
         default:
-            for key in ["interval_days", "last_watered"] where o[key] != nil {
+            for key in ["interval_days", "last_watered", "species"] where o[key] != nil {
                 throw CommandError("\"\(key)\" is for plants; an album takes name, radius_m, at, note")
             }
         }
@@ -94,10 +98,15 @@ extension Command {
         }
         if let v = o["interval_days"] { u.intervalDays = try intervalDays(v) }
         if let v = o["species"] {
-            guard case let .array(items) = v, !items.isEmpty, items.allSatisfy({ ($0.string ?? "").isEmpty == false }) else {
-                throw CommandError("\"species\" must be a non-empty list of species names")
+            // An area's list, or a plant's one name.
+            if let one = v.string, !one.isEmpty {
+                u.species = [one]
+            } else {
+                guard case let .array(items) = v, !items.isEmpty, items.allSatisfy({ ($0.string ?? "").isEmpty == false }) else {
+                    throw CommandError("\"species\" must be a non-empty list of species names (an area's), or one name (a plant's)")
+                }
+                u.species = items.compactMap(\.string)
             }
-            u.species = items.compactMap(\.string)
             if let problem = u.species!.lazy.compactMap({ PlainText.problem($0, field: "\"species\"") }).first { throw CommandError(problem) }
         }
         if let v = o["last_watered"] { u.lastWatered = v.isNull ? .some(nil) : try time(o, "last_watered") }

@@ -19,6 +19,8 @@ public struct ShortRegion: Equatable, Sendable {
     public var intervalDays: Int?
     /// Plants only: nil when never watered (due now).
     public var lastWatered: UTCTime?
+    /// Plants only: its species (one name), nil when not said.
+    public var species: String?
     /// nil: the kind's default (`Region.defaultPlantRadius`, `Region.defaultAlbumRadius`).
     public var radius: Double?
     /// nil: the last fix.
@@ -26,12 +28,13 @@ public struct ShortRegion: Equatable, Sendable {
     public var note: String?
 
     public init(kind: RegionKind, id: String? = nil, name: String, intervalDays: Int? = nil, lastWatered: UTCTime? = nil,
-                radius: Double? = nil, at: Coordinate? = nil, note: String? = nil) {
+                species: String? = nil, radius: Double? = nil, at: Coordinate? = nil, note: String? = nil) {
         self.kind = kind
         self.id = id
         self.name = name
         self.intervalDays = intervalDays
         self.lastWatered = lastWatered
+        self.species = species
         self.radius = radius
         self.at = at
         self.note = note
@@ -41,6 +44,7 @@ public struct ShortRegion: Equatable, Sendable {
     public func region(id: String, at center: Coordinate) -> Region {
         let r = radius ?? (kind == .album ? Region.defaultAlbumRadius : Region.defaultPlantRadius)
         return Region(id: id, kind: kind, name: name, shape: .circle(center: center, radius: r),
-                      intervalDays: kind == .plant ? intervalDays : nil, lastWatered: kind == .plant ? lastWatered : nil, note: note)
+                      intervalDays: kind == .plant ? intervalDays : nil, lastWatered: kind == .plant ? lastWatered : nil,
+                      species: kind == .plant ? species.map { [$0] } ?? [] : [], note: note)
     }
 }

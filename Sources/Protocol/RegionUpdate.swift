@@ -44,8 +44,16 @@ public struct RegionUpdate: Equatable, Sendable {
             r.lastWatered = lastWatered
         }
         if let species {
-            guard r.kind == .reforestation else { return .failure(only(.reforestation, "species")) }
-            r.species = species
+            switch r.kind {
+            case .reforestation: r.species = species
+            case .plant:
+                guard species.count == 1 else {
+                    return .failure(CommandError("'\(region.id)' is a plant: its \"species\" is one name, not a list of \(species.count)"))
+                }
+                r.species = species
+            case .album:
+                return .failure(CommandError("\"species\" applies to reforestation areas (the species allowed) and plants (its species); '\(region.id)' is an album"))
+            }
         }
         if let note { r.note = note }
         return .success(r)

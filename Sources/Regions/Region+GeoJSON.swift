@@ -32,6 +32,10 @@ extension Region {
                 watered.appendISO8601(to: &out)
                 out.append(UInt8(ascii: "\""))
             }
+            if let one = species.first {
+                out.append(contentsOf: #","species":"#.utf8)
+                JSONBytes.appendString(one, to: &out)
+            }
         }
         if kind == .reforestation {
             out.append(contentsOf: #","species":["#.utf8)

@@ -13,7 +13,8 @@ public struct Region: Sendable, Equatable {
     public var intervalDays: Int?
     /// Plants: when the plant was last watered (`last_watered`); nil when never (it is due now).
     public var lastWatered: UTCTime?
-    /// Reforestation areas: species that may be planted.
+    /// Reforestation areas: species that may be planted. A plant: its species, one name (`species`
+    /// in its feature is a string), or none.
     public var species: [String]
     /// Optional ordering hint for AR front-ends.
     public var priority: Double?

@@ -31,6 +31,7 @@ extension RegionFile {
         if p.kind == .plant, rules {
             p.intervalDays = intervalDays(properties, context: context, issues: &issues)
             p.lastWatered = lastWatered(properties, context: context, issues: &issues)
+            p.species = plantSpecies(properties, context: context, issues: &issues)
         }
         if p.kind == .reforestation, rules {
             p.species = species(properties, context: context, issues: &issues)
@@ -112,6 +113,20 @@ extension RegionFile {
             issues.append(context.issue(problem))
         }
         return species
+    }
+
+    /// A plant's `species`: one plain name, or none.
+    static func plantSpecies(_ properties: JSONValue, context: FeatureContext, issues: inout [RegionIssue]) -> [String] {
+        guard let v = properties["species"], !v.isNull else { return [] }
+        guard let s = v.string, !s.isEmpty else {
+            issues.append(context.issue("a plant's species is one name, a string (e.g. \"Olea europaea\")"))
+            return []
+        }
+        if let problem = PlainText.problem(s, field: "properties.species") {
+            issues.append(context.issue(problem))
+            return []
+        }
+        return [s]
     }
 
     /// `priority`: any number.

@@ -69,6 +69,7 @@ public struct RegionsInForce: Sendable {
                 o.member("due_in_s", (due.nanoseconds - now.nanoseconds) / UTCTime.nanosPerSecond)
             }
             o.member("due", isDue(i) ?? true)
+            if let one = r.species.first { o.member("species", one) }
         }
         if r.kind == .reforestation && !r.species.isEmpty {
             o.member("species") { $0.array(r.species) { $0.value($1) } }

@@ -51,6 +51,7 @@ extension Treeline {
             @Argument(help: "What to call it.") var name: String
             @Option(help: "How often it wants water: days (3d, 3) or weeks (2w), 1 day to 365.") var every: String
             @Option(help: "Where, LAT,LON (default: the last fix).") var at: String?
+            @Option(help: "Its species, one name (treeline species lists the catalog's).") var species: String?
             @Option(help: "A note (what it is, where exactly).") var note: String?
             @Option(help: "Its id (default: plant-N).") var id: String?
             @Option(help: "Radius of its zone, metres (default 30).") var radius: Double?
@@ -59,8 +60,8 @@ extension Treeline {
             func run() throws {
                 let days = try HumanText.days(every, option: "--every")
                 let place = try at.map { try HumanText.coordinate($0, option: "--at") }.map { Coordinate(latitude: $0[0], longitude: $0[1]) }
-                let added = try connection.ask(.addRegion(.short(ShortRegion(kind: .plant, id: id, name: name, intervalDays: days, radius: radius,
-                                                                             at: place, note: note))), as: EventReply.self)
+                let added = try connection.ask(.addRegion(.short(ShortRegion(kind: .plant, id: id, name: name, intervalDays: days, species: species,
+                                                                             radius: radius, at: place, note: note))), as: EventReply.self)
                 print("added plant \(added.region ?? "?") (\(name)), watered every \(days) d, due now: seq \(added.seq)")
             }
         }

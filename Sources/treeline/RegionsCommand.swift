@@ -57,7 +57,7 @@ extension Treeline {
             @Option(help: "A new name.") var name: String?
             @Option(help: "A new radius, metres (circles only).") var radius: Double?
             @Option(help: "Plants: a new interval, days (3d) or weeks (2w).") var every: String?
-            @Option(help: "Reforestation areas: the species allowed, comma-separated.") var species: String?
+            @Option(help: "Reforestation areas: the species allowed, comma-separated; a plant: its species, one name.") var species: String?
             @Option(help: "Plants: when last watered (ISO 8601), or 'never' (due now).") var lastWatered: String?
             @Option(help: "A new note ('' clears it).") var note: String?
             @OptionGroup var connection: SocketOptions

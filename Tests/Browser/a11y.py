@@ -10,8 +10,8 @@ photo, Planting, Events) and on the AR view (/ar/, boxes drawn):
   least 44×44 px (a checkbox by its label);
 - no text overflowing its box (scrollWidth > clientWidth) and nothing outside the screen's
   sides;
-- the AR boxes whole (name and distance, not cut) at three headings, and no edge arrow over a
-  box;
+- the AR boxes whole (name and distance, not cut) at three headings, no edge arrow over a box,
+  and no box over another (each is stacked at the size it is drawn);
 - an album's photo as a thumbnail that loads, its gallery, full size on tap;
 - the stale-position banner (amber past 10 s, red past 60 s) and, last, a lost session (the
   cookie gone: the page says access ended and how to get a new link, and stops retrying).
@@ -244,6 +244,29 @@ until("the fern listed again", lambda: len(driver.find_elements(By.CSS_SELECTOR,
 result(remove_undone=fern)
 result(species_offered=js("return document.querySelectorAll('#plant-species option').length") - 1)
 
+# The form with a species picked and no name: the plant is named after the species' common name,
+# and the board keeps its species (REGIONS), which its card shows.
+picked = js("const s = document.getElementById('plant-species'); s.selectedIndex = 1;"
+            "return {latin: s.value, common: s.selectedOptions[0].dataset.common};")
+before_ids = region_ids()
+driver.find_element(By.ID, "plant-name").clear()
+js("document.getElementById('plant-add').scrollIntoView({block: 'center'})")
+driver.find_element(By.ID, "plant-add").click()
+until("the plant added from the form", lambda: len(region_ids() - before_ids) == 1, 10)
+new_id = next(iter(region_ids() - before_ids))
+added = next(r for r in json.loads(board.ask('{"cmd":"regions"}'))["regions"] if r["id"] == new_id)
+check(added.get("species") == picked["latin"] and added["name"] == (picked["common"] or picked["latin"]),
+      f"added {added.get('name')!r} with species {added.get('species')!r}, picked {picked}")
+
+
+def card_facts():
+    found = driver.find_elements(By.CSS_SELECTOR, f'#plants-list li[data-id="{new_id}"] .facts')
+    return found[0].text if found else ""
+
+
+check(until("its card says its species", lambda: picked["latin"] in card_facts(), 10), f"the card: {card_facts()!r}")
+result(plant_species=added.get("species"))
+
 # --- Every view at every size, in both themes.
 for sun in (False, True):
     for w, h in SIZES:
@@ -295,15 +318,25 @@ for (const b of boxes) {
       cut.push(`${b.dataset.id} ${part.className}: ${part.scrollWidth}×${part.scrollHeight} in ${part.clientWidth}×${part.clientHeight}`);
   }
   if (r.right > b.parentElement.getBoundingClientRect().right + 1) cut.push(`${b.dataset.id}: past the stage`);
+  // The box drawn at its stacked size holds its text.
+  if (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1)
+    cut.push(`${b.dataset.id}: text ${b.scrollWidth}×${b.scrollHeight} in a box ${b.clientWidth}×${b.clientHeight}`);
 }
 const inter = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 for (const a of document.querySelectorAll('.ar-arrow:not([hidden])')) {
   const ra = a.getBoundingClientRect();
   for (const b of boxes) if (inter(ra, b.getBoundingClientRect())) overlaps.push(`${a.dataset.arrowId} over ${b.dataset.id}`);
 }
-return {checked, cut, overlaps, shown: boxes.length};
+// Stacked at the sizes they are drawn: no box over another (half a pixel of rounding allowed).
+const stacked = [];
+const rects = boxes.map((b) => [b.dataset.id, b.getBoundingClientRect()]);
+const shrink = (r) => ({ left: r.left + 0.5, right: r.right - 0.5, top: r.top + 0.5, bottom: r.bottom - 0.5 });
+for (let i = 0; i < rects.length; i++)
+  for (let j = i + 1; j < rects.length; j++)
+    if (inter(shrink(rects[i][1]), shrink(rects[j][1]))) stacked.push(`${rects[i][0]} over ${rects[j][0]}`);
+return {checked, cut, overlaps, stacked, shown: boxes.length};
 """
-ar_checked = ar_cut = ar_over = 0
+ar_checked = ar_cut = ar_over = ar_stacked_checked = 0
 driver.get(args.url + "ar/")
 until("the AR view's boxes", lambda: js("return !!(window.treeline && window.treeline.ar && window.treeline.ar.layout && window.treeline.ar.boxes().length)"), 40)
 layout = js("return window.treeline.ar.layout")
@@ -315,6 +348,7 @@ for sun in (False, True):
         theme(sun)
         until("a layout for this screen", lambda: js("return window.treeline.ar.layout && window.treeline.ar.layout.screen.join('x')") ==
               js("return [document.getElementById('ar-stage').clientWidth, document.getElementById('ar-stage').clientHeight].join('x')"), 20)
+        until("the boxes sized to their texts", lambda: js("return window.treeline.ar.sized()"), 20)
         for k, heading in enumerate(headings):
             js(ORIENT_JS, (360 - heading) % 360, 60)
             driver.execute_async_script("const d = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => d()));")
@@ -326,6 +360,8 @@ for sun in (False, True):
             where = f"ar-{w}x{h}{'-sun' if sun else ''} at {heading:.0f}°"
             check(not b["cut"], f"{where}: boxes cut: {b['cut'][:6]}")
             check(not b["overlaps"], f"{where}: edge arrows over boxes: {b['overlaps'][:6]}")
+            check(not b["stacked"], f"{where}: boxes over boxes: {b['stacked'][:6]}")
+            ar_stacked_checked += 1
             if k == 1:
                 time.sleep(1.3)  # the focus's card
                 audit(f"ar-{w}x{h}{'-sun' if sun else ''}")
@@ -357,6 +393,6 @@ page_errors = js("return window.treeline.errors")
 check(page_errors == [], f"errors in the page: {page_errors}")
 result(axe_pages=totals["pages"] - 6, axe_serious_or_critical=totals["serious"] + totals["critical"], axe_by_impact=totals,
        axe_by_page=by_page, small_targets=small_total, overflowing_text=overflow_total, text_under_16px=tiny_total, text_under_16px_where=sorted(tiny_examples)[:40],
-       ar_boxes_checked=ar_checked, ar_boxes_cut=ar_cut, ar_arrows_over_boxes=ar_over, console_errors=len(errors))
+       ar_boxes_checked=ar_checked, ar_frames_without_overlap=ar_stacked_checked, ar_boxes_cut=ar_cut, ar_arrows_over_boxes=ar_over, console_errors=len(errors))
 driver.quit()
 checks.done()

@@ -32,6 +32,7 @@ import Regions
             circleFeature("noradius", lon: -9.14, lat: 38.7, radius: nil, kind: "reforestation", extra: ",\"species\":[\"Quercus robur\"]"),  // 9
             circleFeature("thirsty", lon: -9.14, lat: 38.7, radius: 30, kind: "plant", extra: ",\"interval_days\":400,\"last_watered\":\"yesterday\""),  // 10
             polygonFeature("hole-cross", [square, closed([(-9.135, 38.705), (-9.125, 38.705), (-9.125, 38.706), (-9.135, 38.706)])]),  // 11
+            circleFeature("listed", lon: -9.14, lat: 38.7, radius: 3, kind: "plant", extra: ",\"interval_days\":4,\"species\":[\"Olea europaea\"]"),  // 12
         ]
         let found = issues(collection(features))
         func messages(_ index: Int) -> [String] { found.filter { $0.feature == index }.map(\.message) }
@@ -48,6 +49,7 @@ import Regions
         #expect(messages(10).contains { $0.contains("interval_days") && $0.contains("1 to 365") && $0.contains("400") })
         #expect(messages(10).contains { $0.contains("last_watered \"yesterday\"") })
         #expect(messages(11).contains { $0.contains("hole 1 crosses its outer ring") })
+        #expect(messages(12) == ["a plant's species is one name, a string (e.g. \"Olea europaea\")"])
         // Each issue names the file, the feature and its id.
         let bowtie = found.first { $0.feature == 3 }!
         #expect(bowtie.description.hasPrefix("test.geojson: feature 3 (id \"bowtie\"): "))
@@ -80,7 +82,7 @@ import Regions
     @Test func defaultsAndProperties() throws {
         let regions = try RegionFile.parse(collection([
             circleFeature("a1", lon: -9.14, lat: 38.7, radius: nil),
-            circleFeature("p1", lon: -9.14, lat: 38.7, radius: nil, kind: "plant", extra: ",\"interval_days\":7,\"last_watered\":\"2026-04-20T08:00:00+01:00\",\"name\":\"Oak\""),
+            circleFeature("p1", lon: -9.14, lat: 38.7, radius: nil, kind: "plant", extra: ",\"interval_days\":7,\"last_watered\":\"2026-04-20T08:00:00+01:00\",\"name\":\"Oak\",\"species\":\"Quercus robur\""),
             polygonFeature("r1", [square], kind: "reforestation", extra: ",\"species\":[\"Quercus robur\",\"Pinus pinea\"]"),
         ]), file: "ok.geojson")
         #expect(regions.count == 3)
@@ -88,6 +90,7 @@ import Regions
         #expect(regions[1].shape == .circle(center: Coordinate(latitude: 38.7, longitude: -9.14), radius: 30))
         #expect(regions[1].intervalDays == 7 && regions[1].name == "Oak")
         #expect(regions[1].lastWatered?.iso8601 == "2026-04-20T07:00:00.000Z")
+        #expect(regions[1].species == ["Quercus robur"], "a plant's species, one name")
         #expect(regions[2].species == ["Quercus robur", "Pinus pinea"])
         #expect(regions[2].name == "r1", "name defaults to the id")
     }

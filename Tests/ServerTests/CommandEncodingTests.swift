@@ -61,7 +61,7 @@ import Testing
         let names = ["Ünïcødé 🌱", "Carvalho \"velho\" \\ junto/ao muro", "项目-春", "Ñandú", "emoji 👩‍🌾 zwj"]
         for n in names {
             roundTrip(.plant(species: n, area: n, at: nil, project: n, planted: nil))
-            roundTrip(.addRegion(.short(ShortRegion(kind: .plant, name: n, intervalDays: 3, note: n))))
+            roundTrip(.addRegion(.short(ShortRegion(kind: .plant, name: n, intervalDays: 3, species: n, note: n))))
             roundTrip(.capture(album: "album-1", file: n, note: n))
             roundTrip(.species(query: n))
             roundTrip(.updateRegion(id: "plant-1", RegionUpdate(name: n, species: [n, n + "2"], note: .some(n))))
@@ -123,8 +123,9 @@ import Testing
                             projection: .pinhole)
         for offset in [DistanceOffset.none, .automatic, .manual(threshold: 10.25, pixelsPerMetre: 1e-7), .manual(threshold: 0, pixelsPerMetre: 10_000)] {
             for maxLevels in [nil, 0, 3] {
-                let options = LayoutOptions(boxWidth: 120.5, boxHeight: 44, offset: offset, maxDistance: 5000.5, maxVisible: 2, maxLevels: maxLevels,
-                                            clampToScreen: true)
+                let sizes: [String: BoxSize] = maxLevels == 3 ? ["plant-1": BoxSize(width: 212.25, height: 74), "Área \"7\"": BoxSize(width: 1, height: 16_384)] : [:]
+                let options = LayoutOptions(boxWidth: 120.5, boxHeight: 44, sizes: sizes, offset: offset, maxDistance: 5000.5, maxVisible: 2,
+                                            maxLevels: maxLevels, clampToScreen: true)
                 roundTrip(.layout(camera: camera, options: options, at: Coordinate(latitude: 40.0995001, longitude: -8.2415001), panorama: false))
                 roundTrip(.layout(camera: Camera(screenWidth: 360, screenHeight: 740, horizontalFOV: 60, verticalFOV: 80, heading: 0),
                                   options: options, at: nil, panorama: true))

@@ -89,7 +89,7 @@ private let rrTimeMessage = "must be an ISO 8601 time such as 2026-05-01T08:00:0
         #expect(rrRefusal(#"{"cmd":"add_region","kind":"album","name":"Beach","interval_days":3}"#)
             == "\"interval_days\" is for plants; an album takes name, radius_m, at, note")
         #expect(rrRefusal(#"{"cmd":"add_region","kind":"plant","name":"Basil","interval_days":3,"colour":"green"}"#)
-            == "unknown key \"colour\" for cmd 'add_region': it takes at, feature, id, interval_days, kind, last_watered, name, note, radius_m")
+            == "unknown key \"colour\" for cmd 'add_region': it takes at, feature, id, interval_days, kind, last_watered, name, note, radius_m, species")
         #expect(rrRefusal(#"{"cmd":"add_region","kind":"album","name":"Beach","at":[40.1,200]}"#)
             == "\"at\" must be [latitude, longitude] in decimal degrees")
         #expect(rrRefusal(#"{"cmd":"add_region","kind":"album","name":"Beach","at":[-91,8]}"#)
@@ -124,7 +124,7 @@ private let rrTimeMessage = "must be an ISO 8601 time such as 2026-05-01T08:00:0
         #expect(rrRefusal(#"{"cmd":"update_region","region":"basil","radius_m":-3}"#)
             == "\"radius_m\" must be a number of metres from 1 to 1000000")
         #expect(rrRefusal(#"{"cmd":"update_region","region":"basil","interval_days":366}"#) == rrIntervalMessage)
-        #expect(rrRefusal(#"{"cmd":"update_region","region":"area","species":[]}"#) == "\"species\" must be a non-empty list of species names")
+        #expect(rrRefusal(#"{"cmd":"update_region","region":"area","species":[]}"#) == "\"species\" must be a non-empty list of species names (an area's), or one name (a plant's)")
         #expect(rrRefusal(#"{"cmd":"update_region","region":"basil","kind":"album"}"#)?
             .hasPrefix("unknown key \"kind\" for cmd 'update_region': it takes interval_days, last_watered, name, note, radius_m, region, species") == true)
     }
@@ -138,6 +138,8 @@ private let rrTimeMessage = "must be an ISO 8601 time such as 2026-05-01T08:00:0
         let t = UTCTime(year: 2026, month: 5, day: 1)!
         #expect(try rrParse(#"{"cmd":"update_region","region":"basil","last_watered":"2026-05-01","note":null}"#)
             == .updateRegion(id: "basil", RegionUpdate(lastWatered: .some(t), note: .some(nil))))
+        #expect(try rrParse(#"{"cmd":"update_region","region":"basil","species":"Ocimum basilicum"}"#)
+            == .updateRegion(id: "basil", RegionUpdate(species: ["Ocimum basilicum"])))
         #expect(try rrParse(#"{"cmd":"update_region","region":"area","species":["Quercus robur","Arbutus unedo"],"name":"Slope"}"#)
             == .updateRegion(id: "area", RegionUpdate(name: "Slope", species: ["Quercus robur", "Arbutus unedo"])))
     }
@@ -148,6 +150,10 @@ private let rrTimeMessage = "must be an ISO 8601 time such as 2026-05-01T08:00:0
         let plant = Region(id: "basil", kind: .plant, name: "Basil", shape: .circle(center: c, radius: 30), intervalDays: 3, lastWatered: t)
         let cleared = try RegionUpdate(radius: 10, lastWatered: .some(nil)).applied(to: plant).get()
         #expect(cleared.shape == .circle(center: c, radius: 10) && cleared.lastWatered == nil && cleared.intervalDays == 3)
+        // A plant's species is one name; an area's a list.
+        #expect(try RegionUpdate(species: ["Ocimum basilicum"]).applied(to: plant).get().species == ["Ocimum basilicum"])
+        #expect(RegionUpdate(species: ["Ocimum basilicum", "Olea europaea"]).applied(to: plant)
+            == .failure(CommandError("'basil' is a plant: its \"species\" is one name, not a list of 2")))
         let album = Region(id: "beach", kind: .album, name: "Beach", shape: .circle(center: c, radius: 150))
         #expect(RegionUpdate(intervalDays: 4).applied(to: album)
             == .failure(CommandError("\"interval_days\" applies to plants only; 'beach' is an album")))

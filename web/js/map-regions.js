@@ -72,6 +72,7 @@ function details(r) {
     whereText(r),
   ];
   if (r.kind === "plant") {
+    if (r.species) lines.push(r.species);
     lines.push(`${dueText(r)} · every ${days(r.interval_days)}`);
     lines.push(r.last_watered ? `last watered ${clock(r.last_watered)}` : "never watered");
   } else if (r.kind === "album") {

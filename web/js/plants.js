@@ -84,7 +84,7 @@ function updateTimes(row, p) {
   const due = isDue(p);
   if (row.li.dataset.due !== String(due)) row.li.dataset.due = String(due);
   setText(row.due, dueText(p));
-  setText(row.facts, `every ${days(p.interval_days)} · ${whereText(p)}`);
+  setText(row.facts, `${p.species ? `${p.species} · ` : ""}every ${days(p.interval_days)} · ${whereText(p)}`);
 }
 
 function tick() {
@@ -210,7 +210,7 @@ async function addPlant() {
   if (!(radius > 0)) return message("The radius is a number of metres above 0.", "error");
   try {
     const e = await command({ cmd: "add_region", kind: "plant", name, interval_days: interval, radius_m: radius,
-      note: species ? `species: ${species}` : undefined });
+      species: species || undefined });
     message(`Added ${name} as ${e.region} here (seq ${e.seq}).`, "ok");
     byId("plant-name").value = "";
     await refreshRegions();

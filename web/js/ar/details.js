@@ -70,6 +70,7 @@ export function updateDetails() {
   const lines = [];
   if (item.kind === "plant") {
     if (r) {
+      if (r.species) lines.push(r.species);
       lines.push(`${dueText(r)} · every ${days(r.interval_days)}`);
       lines.push(whereText(r));
       if (!r.inside) lines.push("Water is offered inside its circle: walk to the plant.");
