@@ -252,7 +252,12 @@ before_ids = region_ids()
 driver.find_element(By.ID, "plant-name").clear()
 js("document.getElementById('plant-add').scrollIntoView({block: 'center'})")
 driver.find_element(By.ID, "plant-add").click()
-until("the plant added from the form", lambda: len(region_ids() - before_ids) == 1, 10)
+if not until("the plant added from the form", lambda: len(region_ids() - before_ids) == 1, 10):
+    raise SystemExit(f"the form said: {driver.find_element(By.ID, 'plants-message').text!r}; " + str(js(
+        "const f = document.getElementById('plant-form'), b = document.getElementById('plant-add'), r = b.getBoundingClientRect();"
+        "const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+        "return {valid: f.checkValidity(), disabled: b.disabled, at: at && (at.id || at.className || at.tagName),"
+        " invalid: [...f.querySelectorAll(':invalid')].map((e) => e.id + ' ' + e.validationMessage)};")))
 new_id = next(iter(region_ids() - before_ids))
 added = next(r for r in json.loads(board.ask('{"cmd":"regions"}'))["regions"] if r["id"] == new_id)
 check(added.get("species") == picked["latin"] and added["name"] == (picked["common"] or picked["latin"]),
