@@ -71,16 +71,20 @@ public struct Stacking: Sendable {
     @inline(__always)
     func size(_ box: ScreenBox) -> BoxSize { box.size ?? BoxSize(width: boxWidth, height: boxHeight) }
 
-    /// The x at which a box w wide (the stacking's box by default) near an end of the panorama is
-    /// tested too, as the reference decides: its right edge within its width of the right border,
-    /// or its left edge within its width of the left border.
-    public func alternateX(_ x: Double, width: Double? = nil) -> Double? {
+    /// The x at which a box `width` wide (the stacking's box by default) near an end of the
+    /// panorama is tested too: its right edge within `reach` of the right border, or its left edge
+    /// within `reach` of the left border. The reference (one size for all) takes the box's width
+    /// for `reach`; with boxes of their own size it is the widest box's, so that a narrow box near
+    /// one end meets a wide one wrapping past the other whichever is placed first (with its own
+    /// width, a narrow box placed second would not look across the seam, and the two would
+    /// overlap on the screen at a heading where the seam is in view).
+    public func alternateX(_ x: Double, width: Double? = nil, reach: Double? = nil) -> Double? {
         guard let seam else { return nil }
-        let w = width ?? boxWidth
+        let w = width ?? boxWidth, r = reach ?? w
         let rightBorder = seam.centerX + seam.panoramaWidth / 2
         let leftBorder = seam.centerX - seam.panoramaWidth / 2
-        if x + w > rightBorder - w { return x - seam.panoramaWidth }
-        if x < leftBorder + w { return x + seam.panoramaWidth }
+        if x + w > rightBorder - r { return x - seam.panoramaWidth }
+        if x < leftBorder + r { return x + seam.panoramaWidth }
         return nil
     }
 
@@ -124,7 +128,7 @@ public struct Stacking: Sendable {
         for (rank, index) in order.enumerated() {
             let box = boxes[index]
             let own = size(box), w = own.width, h = own.height
-            let x = box.x, alt = alternateX(x, width: w)
+            let x = box.x, alt = alternateX(x, width: w, reach: widest)
             var y = box.y
 
             queried.removeAll(keepingCapacity: true)

@@ -233,7 +233,7 @@ struct CommandObject {
         string("name", u.name)
         number("radius_m", u.radius)
         integer("interval_days", u.intervalDays.map(Int64.init))
-        strings("species", u.species)
+        if u.species == [] { null("species") } else { strings("species", u.species) }
         switch u.lastWatered {
         case .none: break
         case .some(.none): null("last_watered")

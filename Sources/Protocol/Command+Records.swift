@@ -98,8 +98,10 @@ extension Command {
         }
         if let v = o["interval_days"] { u.intervalDays = try intervalDays(v) }
         if let v = o["species"] {
-            // An area's list, or a plant's one name.
-            if let one = v.string, !one.isEmpty {
+            // An area's list, or a plant's one name; null: a plant's species no longer said.
+            if v.isNull {
+                u.species = []
+            } else if let one = v.string, !one.isEmpty {
                 u.species = [one]
             } else {
                 guard case let .array(items) = v, !items.isEmpty, items.allSatisfy({ ($0.string ?? "").isEmpty == false }) else {
@@ -108,6 +110,7 @@ extension Command {
                 u.species = items.compactMap(\.string)
             }
             if let problem = u.species!.lazy.compactMap({ PlainText.problem($0, field: "\"species\"") }).first { throw CommandError(problem) }
+            if u.species!.contains(where: { $0.utf8.count > Region.maxTextBytes }) { throw CommandError("\"species\": a name is over \(Region.maxTextBytes) bytes") }
         }
         if let v = o["last_watered"] { u.lastWatered = v.isNull ? .some(nil) : try time(o, "last_watered") }
         if let v = o["note"] { u.note = v.isNull ? .some(nil) : try text(o, "note") }

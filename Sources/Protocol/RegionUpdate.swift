@@ -7,6 +7,7 @@ public struct RegionUpdate: Equatable, Sendable {
     public var name: String?
     public var radius: Double?
     public var intervalDays: Int?
+    /// An area's species allowed, or a plant's (one); `[]` (JSON `null`): a plant's no longer said.
     public var species: [String]?
     /// `.some(nil)`: never watered (due now).
     public var lastWatered: UTCTime??
@@ -45,9 +46,13 @@ public struct RegionUpdate: Equatable, Sendable {
         }
         if let species {
             switch r.kind {
-            case .reforestation: r.species = species
+            case .reforestation:
+                guard !species.isEmpty else {
+                    return .failure(CommandError("'\(region.id)' is a reforestation area: its \"species\" is a non-empty list of the species allowed"))
+                }
+                r.species = species
             case .plant:
-                guard species.count == 1 else {
+                guard species.count <= 1 else {
                     return .failure(CommandError("'\(region.id)' is a plant: its \"species\" is one name, not a list of \(species.count)"))
                 }
                 r.species = species

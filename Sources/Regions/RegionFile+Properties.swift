@@ -115,9 +115,11 @@ extension RegionFile {
         return species
     }
 
-    /// A plant's `species`: one plain name, or none.
+    /// A plant's `species`: one plain name (a list of one is taken too, as `update_region` takes
+    /// it), or none.
     static func plantSpecies(_ properties: JSONValue, context: FeatureContext, issues: inout [RegionIssue]) -> [String] {
-        guard let v = properties["species"], !v.isNull else { return [] }
+        guard var v = properties["species"], !v.isNull else { return [] }
+        if case let .array(items) = v, items.count == 1 { v = items[0] }
         guard let s = v.string, !s.isEmpty else {
             issues.append(context.issue("a plant's species is one name, a string (e.g. \"Olea europaea\")"))
             return []

@@ -82,6 +82,26 @@ import Testing
         #expect(w.visible && e.visible && e.level == 1 && e.y < w.y - 40)
     }
 
+    /// Boxes of their own size across the seam: a wide box wrapping past one end and a narrow one
+    /// near the other stack whichever is placed first, so facing the seam the panorama is the
+    /// projector's there (a review found them side by side, overlapping by 39 px, when the
+    /// narrow one looked across the seam only within its own width).
+    @Test func boxesOfTheirOwnSizeMeetAcrossTheSeam() throws {
+        let camera = Camera(screenWidth: 360, screenHeight: 740, horizontalFOV: 60, verticalFOV: 99.8, heading: 0)
+        var options = LayoutOptions(boxWidth: 240, boxHeight: 56)
+        options.sizes["fig"] = BoxSize(width: 60, height: 56)
+        let pois = [poi("olive", bearing: 179.5, metres: 40), poi("fig", bearing: 198, metres: 60)]
+        let panorama = Panorama(camera: camera, options: options, observer: observer, pois: pois)
+        var screen = camera
+        screen.heading = 180
+        let expected = StackingProjector(camera: screen, options: options).layout(observer: observer, pois: pois).items
+        let got = panorama.placed(heading: 180, pitch: 0).items
+        #expect(got.map(\.level) == expected.map(\.level) && got.map(\.level).sorted() == [0, 1], "levels \(got.map(\.level)), the projector's \(expected.map(\.level))")
+        let a = got[0], b = got[1]
+        let overlap = a.x! < b.x! + b.width && b.x! < a.x! + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+        #expect(!overlap, "\(a.id) at \(a.x!),\(a.y) \(a.width) wide and \(b.id) at \(b.x!),\(b.y) \(b.width) wide overlap")
+    }
+
     /// A pinhole camera: stacked on its centre's pixels per degree and drawn through the
     /// tangent, no two boxes on the screen overlap, at any heading.
     @Test func pinholeBoxesDoNotOverlap() {

@@ -143,7 +143,8 @@ func firstDifference(_ a: [Placement], _ b: [Placement]) -> String {
             var overlaps = 0
             for (k, later) in shown.enumerated() {
                 let x = layout.boxes[later].x, y = placed[later].y, w = size(later).width, h = size(later).height
-                let frames = [x] + (s.alternateX(x, width: w).map { [$0] } ?? [])
+                let widest = layout.boxes.indices.map { size($0).width }.max() ?? w
+                let frames = [x] + (s.alternateX(x, width: w, reach: widest).map { [$0] } ?? [])
                 for earlier in shown[..<k] {
                     let ex = layout.boxes[earlier].x, ey = placed[earlier].y, ew = size(earlier).width, eh = size(earlier).height
                     if y < ey + eh && ey < y + h && frames.contains(where: { $0 < ex + ew && ex < $0 + w }) { overlaps += 1 }

@@ -62,6 +62,7 @@ import Testing
         for n in names {
             roundTrip(.plant(species: n, area: n, at: nil, project: n, planted: nil))
             roundTrip(.addRegion(.short(ShortRegion(kind: .plant, name: n, intervalDays: 3, species: n, note: n))))
+            roundTrip(.updateRegion(id: "p-1", RegionUpdate(species: [])))
             roundTrip(.capture(album: "album-1", file: n, note: n))
             roundTrip(.species(query: n))
             roundTrip(.updateRegion(id: "plant-1", RegionUpdate(name: n, species: [n, n + "2"], note: .some(n))))

@@ -152,6 +152,9 @@ private let rrTimeMessage = "must be an ISO 8601 time such as 2026-05-01T08:00:0
         #expect(cleared.shape == .circle(center: c, radius: 10) && cleared.lastWatered == nil && cleared.intervalDays == 3)
         // A plant's species is one name; an area's a list.
         #expect(try RegionUpdate(species: ["Ocimum basilicum"]).applied(to: plant).get().species == ["Ocimum basilicum"])
+        #expect(try RegionUpdate(species: []).applied(to: RegionUpdate(species: ["Ocimum basilicum"]).applied(to: plant).get()).get().species == [],
+                "null: the species no longer said")
+        #expect(try rrParse(#"{"cmd":"update_region","region":"basil","species":null}"#) == .updateRegion(id: "basil", RegionUpdate(species: [])))
         #expect(RegionUpdate(species: ["Ocimum basilicum", "Olea europaea"]).applied(to: plant)
             == .failure(CommandError("'basil' is a plant: its \"species\" is one name, not a list of 2")))
         let album = Region(id: "beach", kind: .album, name: "Beach", shape: .circle(center: c, radius: 150))

@@ -44,6 +44,9 @@ public enum ReferenceStacking {
             if a.id != b.id { return a.id < b.id }
             return v1.input < v2.input
         }
+        // With boxes of their own size, a box is tested across the seam when it is within the
+        // widest box's width of an end (HDAugmentedReality, one size for all, takes its own).
+        let widest = views.map(\.frame.width).max() ?? boxWidth
         let centerX = seam?.centerX ?? 0
         let totalWidth = seam?.panoramaWidth ?? 0
         let rightBorder = centerX + totalWidth / 2
@@ -55,11 +58,11 @@ public enum ReferenceStacking {
             let left = view1.frame.x
             let right = left + view1.frame.width
             if seam != nil {
-                if right > rightBorder - view1.frame.width {
+                if right > rightBorder - widest {
                     view1.alternateFrame = view1.frame
                     view1.alternateFrame.x = view1.frame.x - totalWidth
                     hasAlternateFrame = true
-                } else if left < leftBorder + view1.frame.width {
+                } else if left < leftBorder + widest {
                     view1.alternateFrame = view1.frame
                     view1.alternateFrame.x = view1.frame.x + totalWidth
                     hasAlternateFrame = true

@@ -28,7 +28,7 @@ const FOCUS_REACH = 0.35;     // of W, horizontally from the centre
 const NO_COMPASS_MS = 3000;
 const RESIZE_MS = 300;
 const KIND_LABEL = { plant: "plant", album: "album", reforestation: "area" };
-const MAX_SIZES = 200;        // the most boxes sent with their sizes (they go in the stream's URL)
+const SIZES_BYTES = 16384;    // the most the sizes may take in the stream's URL (the server reads 80 KiB of head)
 
 const stage = byId("ar-stage");
 const lines = byId("ar-lines");
@@ -175,10 +175,10 @@ function draw() {
 // out again) only when the distance crosses one of those.
 function reserved(distance) {
   const a = Math.abs(distance);
-  if (a < 1000) return "888 m";
-  if (a < 10000) return "8.8 km";
-  if (a < 100000) return "88 km";
-  return metres(a);
+  const form = a < 1000 ? "888 m" : a < 10000 ? "8.8 km" : a < 100000 ? "88 km" : "";
+  // The text itself, its digits as 8s, where it is longer than its form's (1000 m, 10.0 km).
+  const own = metres(a).replace(/[0-9]/g, "8");
+  return own.length > form.length ? own : form;
 }
 let measurer = null;
 
@@ -226,7 +226,14 @@ function sizeBoxes() {
   if (!layout || !request) return;
   const sent = request.sizes || {};
   const need = {};
-  for (const item of layout.items.slice(0, MAX_SIZES)) need[item.id] = measure(item);
+  // Within the URL's budget (ids are up to 128 characters, more in a regions file): the boxes
+  // first in the layout (by priority, then the nearest) are sized, the others keep the default.
+  let bytes = 0;
+  for (const item of layout.items) {
+    bytes += encodeURIComponent(JSON.stringify(item.id)).length + 20;
+    if (bytes > SIZES_BYTES) break;
+    need[item.id] = measure(item);
+  }
   const same = Object.entries(need).every(([id, [w, h]]) => sent[id] && sent[id][0] === w && sent[id][1] === h);
   if (same) {
     sizedLayout = layout;
@@ -234,8 +241,9 @@ function sizeBoxes() {
   }
   // The sizes already sent stay (a POI beyond max distance now is sized when it comes back),
   // while they fit under the cap.
-  const merged = Object.keys(sent).length + Object.keys(need).length <= MAX_SIZES ? { ...sent, ...need } : need;
-  openLayoutFor(false, merged);
+  const merged = { ...sent, ...need };
+  const within = encodeURIComponent(JSON.stringify(merged)).length <= SIZES_BYTES;
+  openLayoutFor(false, within ? merged : need);
 }
 
 function createBox(item) {
@@ -262,7 +270,11 @@ function updateBox(b, item) {
     b.node.title = `${checkpoint ? "next checkpoint · " : ""}${item.name} · ${KIND_LABEL[item.kind] || item.kind} · ${metres(item.distance)} to its centre`;
   }
   const r = item.kind === "plant" ? regionById(item.id) : null;
-  b.node.classList.toggle("due", Boolean(r && isDue(r)));
+  const due = Boolean(r && isDue(r));
+  if (b.node.classList.contains("due") !== due) {
+    b.node.classList.toggle("due", due);
+    sizeBoxesSoon(); // a plant due by the clock: its dot widens the box
+  }
   b.node.classList.toggle("focused", Boolean(focus && focus.id === item.id));
 }
 
