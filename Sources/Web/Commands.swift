@@ -142,11 +142,16 @@ enum Commands {
             case "max_distance", "max_visible", "max_levels":
                 number(value, to: &out)
             case "sizes":
-                // One JSON object, whole: anything else goes as a string, which the parser refuses
+                // One JSON object, whole: a value that is not JSON is refused with the reader's
+                // words; JSON that is not an object goes as a string, which the parser refuses
                 // with what it must be.
                 let bytes = Array(value.utf8)
-                if case .object? = (try? JSONDocument.parse(bytes))?.root { out.append(contentsOf: bytes) } else {
-                    JSONBytes.appendString(value, to: &out)
+                do {
+                    if case .object = try JSONDocument.parse(bytes).root { out.append(contentsOf: bytes) } else {
+                        JSONBytes.appendString(value, to: &out)
+                    }
+                } catch {
+                    return .failure(CommandError("\"sizes\" is not JSON: \(error) (an object of box sizes by id, {\"id\":[width, height], …}, percent-encoded)"))
                 }
             case "clamp":
                 let v = value.lowercased()
