@@ -31,9 +31,10 @@ BUILD      ?= yes
 PRODUCTS   ?= .build/$(CONFIGURATION)
 
 # Debian packages, in two sets. To build, and so for `make demo`: pkg-config for the
-# system-library targets, libgps-dev, libproj-dev, libmosquitto-dev (the MQTT bridge) and
-# libsqlite3-dev (GRDB, the daemon's journal) to build against.
-BUILD_PACKAGES := pkg-config libgps-dev libproj-dev libsqlite3-dev libmosquitto-dev
+# system-library targets, libgps-dev, libproj-dev, libmosquitto-dev (the MQTT bridge),
+# libsqlite3-dev (GRDB, the daemon's journal) and zlib1g-dev (the web app's files gzipped once at
+# start, through compress-nio) to build against.
+BUILD_PACKAGES := pkg-config libgps-dev libproj-dev libsqlite3-dev libmosquitto-dev zlib1g-dev
 # For `make test`, besides: gpsd for the integration tests; proj-bin for PROJ's own `geod` and
 # `cs2cs` (reference values); systemd for systemd-analyze, systemd-sysusers and
 # systemd-socket-activate (the tests of the units in systemd/ and of socket activation) and procps

@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.10.0"..<"5.0.0"),
+        // The page's files gzipped once at start (zlib, Debian's zlib1g).
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // System libraries. Each module map's header is the C shim: static inline wrappers for what
@@ -94,6 +96,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "CompressNIO", package: "compress-nio"),
         ]),
         // The engine: the actor that takes fixes and commands, commits events with the state they
         // leave and publishes them; every transport hands it the same typed commands. A library, so

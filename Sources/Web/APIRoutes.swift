@@ -59,16 +59,27 @@ struct APIRoutes {
         router.post("/api") { request, _ in try await command(request) }
         router.get("/api/events") { request, _ in await events(request) }
         router.get("/api/layout") { request, _ in await layout(request) }
-        router.get("/api/regions.geojson") { _, _ in await geoJSON(.regions) }
-        router.get("/api/trees.geojson") { _, _ in await geoJSON(.trees) }
-        router.get("/api/track.geojson") { _, _ in await geoJSON(.track) }
+        router.get("/api/regions.geojson") { request, _ in await geoJSON(.regions, request) }
+        router.get("/api/trees.geojson") { request, _ in await geoJSON(.trees, request) }
+        router.get("/api/track.geojson") { request, _ in await geoJSON(.track, request) }
         router.post("/api/captures") { request, _ in try await photoCapture(request) }
         router.get("/api/photos/:name") { request, _ in photo(request) }
         router.get("/api/web.json") { _, _ in webSettings() }
     }
 
-    static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, type: String = "application/json") -> Response {
-        Response(status: status, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    /// A JSON answer; gzipped when it is `StaticFiles.gzipFrom` to `gzipUpTo` bytes and the client
+    /// takes gzip (a track or the regions with their geometry shrink four to ten times).
+    static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, type: String = "application/json", for request: Request? = nil) -> Response {
+        var headers: HTTPFields = [.contentType: type]
+        guard let request, (StaticFiles.gzipFrom...StaticFiles.gzipUpTo).contains(bytes.count) else {
+            return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        headers[.vary] = "Accept-Encoding"
+        if StaticFiles.takesGzip(request.headers[.acceptEncoding]), let gz = StaticFiles.gzip(bytes, level: .compressionLevel6) {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: status, headers: headers, body: .init(byteBuffer: gz))
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static func error(_ e: CommandError, status: HTTPResponse.Status) -> Response {
@@ -87,7 +98,7 @@ struct APIRoutes {
         let body = try await request.body.collect(upTo: settings.maxBodyBytes)
         let (bad, result) = await Commands.answer(Array(buffer: body), delegate: delegate)
         switch result {
-        case .success(let json): return Self.json(json)
+        case .success(let json): return Self.json(json, for: request)
         case .failure(let e): return Self.error(e, status: bad ? .badRequest : .unprocessableContent)
         }
     }
@@ -154,9 +165,9 @@ struct APIRoutes {
         }
     }
 
-    func geoJSON(_ layer: GeoJSONLayer) async -> Response {
+    func geoJSON(_ layer: GeoJSONLayer, _ request: Request) async -> Response {
         switch await delegate.geoJSON(layer) {
-        case .success(let bytes?): return Self.json(bytes, type: "application/geo+json")
+        case .success(let bytes?): return Self.json(bytes, type: "application/geo+json", for: request)
         case .success(nil): return Self.error(CommandError("no track is recorded yet: it grows as the board moves with a fix"), status: .notFound)
         case .failure(let e): return Self.error(e, status: .internalServerError)
         }

@@ -63,6 +63,24 @@ public struct WebService: Service {
 
     static let tlsShutdownTimeout: TimeAmount = .milliseconds(300)
 
+    /// The page's files and Leaflet's, read and compressed once. A directory that cannot be read
+    /// is logged (the API and the streams still work) with what to do.
+    static func loadFiles(_ settings: WebSettings, logger: Logger) -> StaticFiles {
+        var files = StaticFiles()
+        let started = ContinuousClock.now
+        for (directory, base, remedy) in [(settings.root, "", "the web app's page is missing: reinstall treeline, or check --web-root"),
+                                          (settings.leaflet, "/leaflet", "the map needs Debian's Leaflet: apt-get install libjs-leaflet")] {
+            do {
+                try files.load(directory: directory, urlBase: base)
+            } catch {
+                logger.error("web app: \(error): \(remedy)")
+            }
+        }
+        let took = ContinuousClock.now - started
+        logger.info("web app: \(files.assets.count) files, \(files.bytesRead / 1024) KB, \(files.compressedHere) gzipped at start in \(took)")
+        return files
+    }
+
     public func run() async throws {
         let streams = OpenStreams()
         let router = Router(context: BasicRequestContext.self)
@@ -74,9 +92,7 @@ public struct WebService: Service {
         router.add(middleware: PathGuard())
         router.add(middleware: ErrorsAsJSON())
         router.add(middleware: TokenGate(token: settings.token, secureCookie: settings.tls != nil))
-        router.add(middleware: FileMiddleware(settings.root, searchForIndexHtml: true, logger: logger)
-            .withAdditionalMediaType(MediaType(type: .application, subType: "javascript"), mappedToFileExtension: "mjs"))
-        router.add(middleware: FileMiddleware(settings.leaflet, urlBasePath: "/leaflet", logger: logger))
+        router.add(middleware: StaticFilesMiddleware(files: Self.loadFiles(settings, logger: logger)))
         // Photos are a route of their own (`APIRoutes.photo`), not files served by extension.
         APIRoutes(settings: settings, delegate: delegate, hub: hub, streams: streams, logger: logger).add(to: router)
         // The AR view is the folder ar/. The router takes "/ar/" for "/ar" too, and the files

@@ -1,7 +1,9 @@
 """The HTTP API is the socket's protocol behind a token, over TLS with the board's certificate.
 
 Run by WebTests after the walk has ended (the journal holds its 35 events)."""
+import gzip
 import json
+import os
 import socket
 import ssl
 import subprocess
@@ -52,6 +54,38 @@ check(status == 200 and h.get("content-type", "").startswith("text/html") and b"
 check("default-src 'self'" in h.get("content-security-policy", ""), "the page's content security policy")
 status, h, _ = board.request("GET", "/leaflet/leaflet.js")
 check(status == 200 and "javascript" in h.get("content-type", ""), f"Debian's Leaflet at /leaflet/leaflet.js: {status}")
+
+# --- The page's files from memory, in the smallest encoding the client takes: Debian's own
+# brotli and gzip copies of Leaflet, the app's files gzipped once at start; the same bytes back.
+web_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web")
+leaflet_dir = "/usr/share/javascript/leaflet"
+encoded = {}
+for path, disk, accept, want in [
+        ("/leaflet/leaflet.min.js", f"{leaflet_dir}/leaflet.min.js", "gzip, deflate, br, zstd", "br"),
+        ("/leaflet/leaflet.min.js", f"{leaflet_dir}/leaflet.min.js", "gzip", "gzip"),
+        ("/leaflet/leaflet.min.js", f"{leaflet_dir}/leaflet.min.js", None, None),
+        ("/js/ar/main.js", f"{web_dir}/js/ar/main.js", "gzip, deflate, br", "gzip"),
+        ("/style.css", f"{web_dir}/style.css", "gzip", "gzip"),
+        ("/", f"{web_dir}/index.html", "gzip", "gzip")]:
+    status, h, body = board.request("GET", path, headers={"Accept-Encoding": accept} if accept else {})
+    original = open(disk, "rb").read()
+    coding = h.get("content-encoding")
+    check(status == 200 and coding == want, f"GET {path} taking {accept}: {status}, Content-Encoding {coding}, not {want}")
+    if coding == "gzip":
+        check(gzip.decompress(body) == original, f"GET {path}: the gzip decodes to {disk}")
+    elif coding == "br":
+        check(body == open(disk + ".brotli", "rb").read(), f"GET {path}: Debian's brotli copy of {disk}")
+    else:
+        check(body == original, f"GET {path}: the bytes of {disk}")
+    check(h.get("vary") == "Accept-Encoding" and h.get("etag") and h.get("cache-control") == "no-cache",
+          f"GET {path}: Vary {h.get('vary')}, ETag {h.get('etag')}, Cache-Control {h.get('cache-control')}")
+    encoded[f"{path} {want}"] = len(body)
+    # Asked again with its ETag: 304 and nothing more; HEAD: the length, no body.
+    status, h304, body304 = board.request("GET", path, headers={**({"Accept-Encoding": accept} if accept else {}), "If-None-Match": h.get("etag", "")})
+    check(status == 304 and body304 == b"", f"GET {path} with its ETag: {status}, {len(body304)} bytes")
+    status, hh, bh = board.request("HEAD", path, headers={"Accept-Encoding": accept} if accept else {})
+    check(status == 200 and bh == b"" and hh.get("content-length") == str(len(body)), f"HEAD {path}: {status}, length {hh.get('content-length')} for {len(body)}")
+result(encoded_bytes=encoded)
 
 # --- TLS: the certificate presented is the one the daemon wrote, pinned; it names the board.
 with socket.create_connection((board.host, board.port)) as raw:

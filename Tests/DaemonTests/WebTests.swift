@@ -63,6 +63,16 @@ extension Daemon {
         }
     }
 
+    /// A cold load of the page over the wire, until the map has drawn the regions: at most
+    /// 150 KB (Debian's brotli Leaflet, the app's files gzipped once at start, nothing twice).
+    @Test func aColdLoadOfThePageIsSmall() async throws {
+        try await afterTheWalk("page_weight", timeout: 120) { r in
+            let bytes = r.results["cold_load_bytes"] as? Int ?? .max
+            #expect(bytes <= 150 * 1024, "\(bytes) bytes")
+            #expect((r.results["responses"] as? Int ?? 0) >= 10, "the page's files, Leaflet's, the API's answers")
+        }
+    }
+
     /// The page in Firefox too (Debian's firefox-esr over Marionette): the journal, the regions,
     /// every view, no error; screenshots in out/web.
     @Test func theWebAppWorksInFirefox() async throws {
