@@ -91,3 +91,67 @@ export function centre(geometry) {
   if (Math.abs(area) < 1e-9) return { lat: lat0, lon: lon0 };
   return { lat: lat0 + sy / area / ky, lon: lon0 + sx / area / kx };
 }
+
+/**
+ * How far a point is from a region's boundary, as REGIONS' `distance_m` says it (positive
+ * inside), and the boundary's nearest point: {distance (m), nearest {lat, lon}}, or null without
+ * a geometry. A circle (Point + radius) by the geodesic to its centre; a polygon in a local
+ * east/north plane around the point (within a few centimetres of the geodesic below 1 km).
+ */
+export function edgeDistance(geometry, radius, lat, lon) {
+  if (!geometry) return null;
+  if (geometry.type === "Point") {
+    const [clon, clat] = geometry.coordinates;
+    const { distance, bearing } = toward(lat, lon, clat, clon);
+    const r = typeof radius === "number" ? radius : 0;
+    // The nearest point of the circle, along the way to its centre (its centre when on it).
+    const k = distance > 0 ? (distance - r) / distance : 0;
+    const nearest = distance > 0 ? offset(lat, lon, bearing, distance * k) : { lat: clat, lon: clon };
+    return { distance: r - distance, nearest, centre: { lat: clat, lon: clon } };
+  }
+  const polygons = geometry.type === "Polygon" ? [geometry.coordinates]
+    : geometry.type === "MultiPolygon" ? geometry.coordinates : null;
+  if (!polygons || !polygons.length) return null;
+  const [M, N] = radii(lat);
+  const kx = N * Math.cos(lat * RAD) * RAD, ky = M * RAD;
+  const xy = ([vlon, vlat]) => [deltaLon(lon, vlon) * kx, (vlat - lat) * ky];
+  let best = Infinity, bx = 0, by = 0, inside = false;
+  for (const rings of polygons) {
+    let inThis = false;
+    rings.forEach((ring, k) => {
+      const pts = ring.map(xy);
+      let crossings = false;
+      for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+        const [ax, ay] = pts[j];
+        const [qx, qy] = pts[i];
+        // The nearest point of this side to the origin (the walker).
+        const dx = qx - ax, dy = qy - ay;
+        const len = dx * dx + dy * dy;
+        const t = len > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / len)) : 0;
+        const nx = ax + t * dx, ny = ay + t * dy;
+        const d = Math.hypot(nx, ny);
+        if (d < best) {
+          best = d;
+          bx = nx;
+          by = ny;
+        }
+        if ((ay > 0) !== (qy > 0) && 0 < ax + (0 - ay) * (qx - ax) / (qy - ay)) crossings = !crossings;
+      }
+      if (k === 0) inThis = crossings;
+      else if (crossings) inThis = false; // in a hole
+    });
+    if (inThis) inside = true;
+  }
+  const nearest = { lat: lat + by / ky, lon: lon + bx / kx };
+  return { distance: inside ? best : -best, nearest, centre: centre(geometry) };
+}
+
+/** The point `metres` from (lat, lon) along `bearing` (degrees), on the local plane. */
+function offset(lat, lon, bearing, metres) {
+  const [M, N] = radii(lat);
+  const b = bearing * RAD;
+  return {
+    lat: lat + (metres * Math.cos(b)) / (M * RAD),
+    lon: lon + (metres * Math.sin(b)) / (N * Math.cos(lat * RAD) * RAD),
+  };
+}

@@ -3,7 +3,7 @@
 import { command } from "./api.js";
 import { emit, on } from "./bus.js";
 import { duration, metres } from "./format.js";
-import { haversine } from "./geo.js";
+import { toward } from "./geo.js";
 
 // Event types after which the regions answer may differ.
 const REFRESH_TYPES = /^(region_|watered$|water_due$|enter$|exit$|capture_)/;
@@ -12,6 +12,11 @@ let current = { at: null, regions: [], fetchedAt: 0 };
 let latestPosition = null;
 let asked = 0;   // requests sent; only the newest answer is applied
 let timer = null;
+
+/** The regions of the last answer. */
+export function regionsNow() {
+  return current.regions;
+}
 
 export function regionById(id) {
   return current.regions.find((r) => r.id === id);
@@ -59,7 +64,7 @@ function liveDistance(region) {
   const p = latestPosition || current.at;
   if (p && g && g.type === "Point" && typeof region.radius_m === "number") {
     const [lon, lat] = g.coordinates;
-    return region.radius_m - haversine(lat, lon, p.lat, p.lon);
+    return region.radius_m - toward(p.lat, p.lon, lat, lon).distance;
   }
   return region.distance_m;
 }
