@@ -5,7 +5,9 @@ import { command, postPhoto } from "./api.js";
 import { on } from "./bus.js";
 import { arrange, busy, byId, el, setText, showMessage } from "./dom.js";
 import { clock, metres } from "./format.js";
-import { refreshRegions, whereText } from "./regions.js";
+import { goButton } from "./go.js";
+import { refreshRegions, regionById, whereText } from "./regions.js";
+import { regionTarget } from "./target.js";
 
 // Photos the server kept (POST /api/captures) are named <time>-<hash>-<random>.<ext> and served
 // back from /api/photos/ by exactly that name; a capture's file from elsewhere (a phone's path)
@@ -70,9 +72,10 @@ function createRow(id) {
   };
   // Capture, its note and its photo only inside the album, where the board takes them.
   row.form = el("div", { class: "capture-form", hidden: true }, row.note, row.file, row.button);
+  row.go = goButton(() => regionTarget(regionById(id) || { id, name: id, kind: "album" }));
   row.li = el("li", { class: "card", dataset: { id } },
     el("div", { class: "card-head" }, row.name, row.status),
-    row.facts, row.shots, row.locked, row.form);
+    row.facts, el("div", { class: "actions go-row" }, row.go), row.shots, row.locked, row.form);
   row.button.addEventListener("click", () => busy(row.button, () => capture(id, row)).then(() => {
     row.button.disabled = row.li.dataset.inside !== "true"; // busy() re-enabled it
   }));

@@ -2,7 +2,9 @@
 // circles (Point + radius_m), areas polygons with their holes. Tapping one opens its details.
 import { el } from "./dom.js";
 import { clock, days, metres } from "./format.js";
+import { goButton } from "./go.js";
 import { dueText, isDue, regionById, whereText } from "./regions.js";
+import { regionTarget } from "./target.js";
 
 const COLOURS = {
   reforestation: { fillColor: "#3a9e4f", color: "#1f6b32" },
@@ -14,6 +16,12 @@ const drawn = new Map(); // id → {layer, shape}: shape tells when the geometry
 
 export function drawnIds() {
   return [...drawn.keys()];
+}
+
+/** The layer drawn for a region, or undefined. */
+export function layerOf(id) {
+  const entry = drawn.get(id);
+  return entry && entry.layer;
 }
 
 /** Brings `group` in line with `regions`: new ones added, changed ones redrawn, gone ones removed. */
@@ -82,5 +90,6 @@ function details(r) {
   }
   return el("div", { class: "region-popup" },
     el("strong", { text: r.name || r.id }),
-    ...lines.map((text) => el("div", { text })));
+    ...lines.map((text) => el("div", { text })),
+    goButton(() => regionTarget(regionById(r.id) || r)));
 }

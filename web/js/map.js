@@ -1,11 +1,21 @@
 // The Map view: Leaflet on a plain background (no tiles unless web.json names some), a scale,
-// a north arrow, the regions, the position and its error circle, the recent track, the
-// recorded trees, a plan's numbered spots, a round's route and the trail under way.
+// a north arrow, the regions and their names, the position with its error circle and heading,
+// the recent track, the recorded trees, a plan's numbered spots, a round's route, the trail
+// under way and the way to the target ("Go there").
+//
+// The map follows the position (on at start): each fix centres it, until the user pans or
+// zooms it by hand (Leaflet's dragstart or zoomstart while the page is not moving it itself);
+// ◎ follows again (aria-pressed says which). Showing a plan, a round or a trail stops it too.
 import { on } from "./bus.js";
 import { byId, el } from "./dom.js";
 import { clock } from "./format.js";
+import { currentHeading, setupHeading } from "./heading.js";
 import { hooks } from "./hooks.js";
-import { drawRegions, drawnIds } from "./map-regions.js";
+import { setupLabels, updateLabels } from "./map-labels.js";
+import { drawRegions, drawnIds, layerOf } from "./map-regions.js";
+import { regionsNow } from "./regions.js";
+import { goButton, goTo } from "./go.js";
+import { currentTarget, measureTarget, nearestAlbum, nextDuePlant, pointTarget, regionTarget } from "./target.js";
 import { checkpointCentre, regionName, trailsNow } from "./trails.js";
 
 const TRACK_COLOUR = "#a3177a";
@@ -15,12 +25,18 @@ const POSITION_LOG = 5000;
 let map;
 const ROUND_COLOUR = "#1f4f99";
 const TRAIL_COLOUR = "#8a4b00";
+const TARGET_COLOUR = "#b3006b";
 
 let regionLayer, treeLayer, planLayer, roundLayer, trailLayer;
 let guideLine = null;           // from the position to the next checkpoint's centre
 let trailDrawn = { points: [], reached: 0, next: null, key: "" };
-let marker = null, errorCircle = null, track;
+let marker = null, errorCircle = null, headingMarker = null, track;
 let fitted = false;
+let following = true;           // the map follows the position
+let selfMoving = 0;             // >0 while the page moves the map itself (not the user)
+let centredOnce = false;        // the first centring zooms in to FOLLOW_ZOOM
+const FOLLOW_ZOOM = 17;
+let targetLine = null, targetRing = null;
 
 export function setupMap() {
   // No tiles, so no zoom limit from them: stop where a phone's GPS stops making sense.
@@ -30,6 +46,10 @@ export function setupMap() {
   map.attributionControl.setPrefix(false);
   northArrow().addTo(map);
   centreButton().addTo(map);
+  shortcuts().addTo(map);
+  setupLabels(map);
+  setupFollowing();
+  setupHeading();
 
   // The position above everything, plan spots included; it takes no taps.
   map.createPane("position").style.zIndex = 650;
@@ -51,6 +71,11 @@ export function setupMap() {
     return Boolean(inView);
   };
   hooks.closePopup = () => map.closePopup();
+  hooks.openRegionPopup = (id) => {
+    const layer = layerOf(id);
+    if (layer) layer.openPopup(layer.getBounds ? layer.getBounds().getCenter() : undefined);
+    return Boolean(layer);
+  };
   // An open popup is not hidden under the last events.
   map.on("popupopen", () => document.body.classList.add("popup-open"));
   map.on("popupclose", () => document.body.classList.remove("popup-open"));
@@ -59,28 +84,46 @@ export function setupMap() {
 
   on("regions", (answer) => {
     drawRegions(regionLayer, answer.regions);
+    updateLabels({ regions: answer.regions });
     fitOnce();
+    drawTarget();
+    updateShortcuts(answer.regions);
   });
   on("position", (p) => showPosition(p, true));
+  on("heading", showHeading);
+  on("target", (t) => {
+    updateLabels({ targetId: t && t.type === "region" ? t.id : null });
+    drawTarget();
+  });
+  on("go", () => map.closePopup()); // "Go there" in a popup: the way is under it
+  const t = currentTarget();
+  updateLabels({ targetId: t && t.type === "region" ? t.id : null });
   on("trees", drawTrees);
   on("plan", drawPlan);
+  // Showing a whole plan, round or trail: the map stops following (the next fix would undo it).
   on("focus-plan", () => {
-    if (planLayer.getLayers().length) map.fitBounds(planLayer.getBounds(), { padding: [40, 40], maxZoom: 19 });
+    if (!planLayer.getLayers().length) return;
+    setFollowing(false);
+    map.fitBounds(planLayer.getBounds(), { padding: [40, 40], maxZoom: 19 });
   });
   on("round", drawRound);
   on("focus-round", () => {
-    if (roundLayer.getLayers().length) map.fitBounds(roundLayer.getBounds(), { padding: [40, 40], maxZoom: 19 });
+    if (!roundLayer.getLayers().length) return;
+    setFollowing(false);
+    map.fitBounds(roundLayer.getBounds(), { padding: [40, 40], maxZoom: 19 });
   });
   on("focus-trail", () => {
     const p = hooks.position;
     if (!trailLayer.getLayers().length) return;
     const bounds = trailLayer.getBounds();
     if (p) bounds.extend([p.lat, p.lon]);
+    setFollowing(false);
     map.fitBounds(bounds, { padding: [40, 40], maxZoom: 19 });
   });
   on("trails", drawTrail);
   on("regions", drawTrail);
   on("position", updateGuideLine);
+  on("position", drawTarget);
   // The guidance bar coming and going resizes the map.
   if (typeof ResizeObserver === "function") new ResizeObserver(() => map.invalidateSize()).observe(byId("map"));
   // A map sized while hidden needs to measure itself again.
@@ -88,6 +131,7 @@ export function setupMap() {
     if (name !== "map") return;
     map.invalidateSize();
     fitOnce();
+    if (following && hooks.position) follow([hooks.position.lat, hooks.position.lon]);
   });
 }
 
@@ -118,40 +162,149 @@ function showPosition(p, isPosition) {
     const style = { pane: "position", interactive: false };
     errorCircle = L.circle(at, { ...style, radius, color: TRACK_COLOUR, weight: 1, fillOpacity: 0.12 }).addTo(map);
     marker = L.circleMarker(at, { ...style, radius: 7, color: "#fff", weight: 2, fillColor: TRACK_COLOUR, fillOpacity: 1 }).addTo(map);
+    // The heading: a wedge outside the dot, turned about it (hidden while no heading is known).
+    const icon = L.divIcon({ className: "heading-marker", iconSize: [56, 56],
+      html: '<svg viewBox="-28 -28 56 56" width="56" height="56" aria-hidden="true"><path d="M0 -26 L9 -11 Q0 -14 -9 -11 Z"/></svg>' });
+    headingMarker = L.marker(at, { pane: "position", icon, interactive: false, keyboard: false }).addTo(map);
+    showHeading(currentHeading());
   } else {
     marker.setLatLng(at);
     errorCircle.setLatLng(at).setRadius(radius);
+    headingMarker.setLatLng(at);
   }
   const shownAt = Date.now();
   hooks.position = { lat: p.lat, lon: p.lon, error_m: p.error_m, time: p.time, shownAt };
+  updateLabels({ position: hooks.position });
+  if (following) follow(at);
   if (!isPosition) return;
-  hooks.positionLog.push({ time: p.time, shownAt });
+  hooks.positionLog.push({ time: p.time, shownAt, lat: p.lat, lon: p.lon });
   if (hooks.positionLog.length > POSITION_LOG) hooks.positionLog.shift();
   track.addLatLng(at);
   // Trimmed in steps, not at every fix.
   const points = track.getLatLngs();
   if (points.length > TRACK_POINTS * 1.2) track.setLatLngs(points.slice(-TRACK_POINTS));
-  if (!fitted && !regionLayer.getLayers().length) {
-    fitted = true;
-    map.setView(at, 17);
+}
+
+/** The position's arrow: the compass's heading, else the course while moving; none without. */
+function showHeading(h) {
+  if (!headingMarker) return;
+  const node = headingMarker.getElement();
+  if (!node) return;
+  const svg = node.firstElementChild;
+  if (!h) {
+    node.dataset.source = "none";
+    svg.style.visibility = "hidden";
+    return;
+  }
+  node.dataset.source = h.source;
+  node.dataset.heading = h.value.toFixed(2);
+  svg.style.visibility = "";
+  svg.style.transform = `rotate(${h.value.toFixed(2)}deg)`;
+}
+
+// --- Following the position ---
+
+/** Runs `move` (which moves the map) as the page's own move: no user's pan or zoom. */
+function ourMove(move) {
+  selfMoving += 1;
+  try {
+    move();
+  } finally {
+    selfMoving -= 1;
   }
 }
 
-/** The first regions answer sets the view: every region in sight (once the map has a size). */
+function setupFollowing() {
+  // Leaflet fires dragstart only for a drag by hand; zoomstart for any zoom, so the page's own
+  // (always unanimated, so synchronous) are told apart by selfMoving. A zoom by the buttons,
+  // the wheel, a pinch or a double tap is animated, and starts outside ourMove.
+  const byHand = () => {
+    if (!selfMoving) setFollowing(false);
+  };
+  map.on("dragstart", byHand);
+  map.on("zoomstart", byHand);
+  // Panning with the keyboard's arrows (Leaflet pans without a dragstart).
+  map.on("keydown", (e) => {
+    if (/^Arrow/.test(e.originalEvent.key)) setFollowing(false);
+  });
+  hooks.mapView = () => {
+    const c = map.getCenter();
+    return { lat: c.lat, lon: c.lng, zoom: map.getZoom(), following };
+  };
+  hooks.setMapZoom = (z) => map.setZoom(z, { animate: false }); // as a user's zoom: stops following
+}
+
+function setFollowing(on) {
+  following = on;
+  const button = byId("centre-me");
+  if (button) {
+    button.setAttribute("aria-pressed", String(on));
+    button.title = on ? "Following your position: tap to stop" : "Follow my position";
+  }
+}
+
+/** Centres the map on `at` (the first time zoomed in to FOLLOW_ZOOM), unless a popup is open. */
+function follow(at) {
+  if (!map.getSize().x) return; // hidden: centred when shown
+  if (document.body.classList.contains("popup-open")) return; // the popup stays where it is
+  const zoom = centredOnce ? map.getZoom() : Math.max(map.getZoom(), FOLLOW_ZOOM);
+  centredOnce = true;
+  fitted = true;
+  ourMove(() => map.setView(at, zoom, { animate: false }));
+}
+
+/** Before the first fix, every region in sight (once the map has a size). */
 function fitOnce() {
   if (fitted || !regionLayer.getLayers().length || !map.getSize().x) return;
   fitted = true;
-  map.fitBounds(regionLayer.getBounds(), { padding: [16, 16] });
+  if (following && hooks.position) {
+    follow([hooks.position.lat, hooks.position.lon]);
+    return;
+  }
+  ourMove(() => map.fitBounds(regionLayer.getBounds(), { padding: [16, 16], animate: false }));
+}
+
+// --- The target ("Go there") ---
+
+/** A dotted line from the position to the target's edge (or point), a ring on a point target. */
+function drawTarget() {
+  const t = currentTarget();
+  const p = hooks.position;
+  const m = t && p ? measureTarget(t, p.lat, p.lon) : null;
+  if (!m) {
+    if (targetLine) targetLine.remove();
+    if (targetRing) targetRing.remove();
+    targetLine = targetRing = null;
+    return;
+  }
+  const line = [[p.lat, p.lon], [m.to.lat, m.to.lon]];
+  if (!targetLine) {
+    targetLine = L.polyline(line, { color: TARGET_COLOUR, weight: 3, opacity: 0.95, dashArray: "2 7", interactive: false, className: "target-line" }).addTo(map);
+  } else {
+    targetLine.setLatLngs(line);
+  }
+  if (t.type === "point") {
+    if (!targetRing) {
+      targetRing = L.circleMarker([t.lat, t.lon], { radius: 12, color: TARGET_COLOUR, weight: 3, fill: false, interactive: false, className: "target-ring" }).addTo(map);
+    } else {
+      targetRing.setLatLng([t.lat, t.lon]);
+    }
+  } else if (targetRing) {
+    targetRing.remove();
+    targetRing = null;
+  }
 }
 
 function drawTrees(answer) {
   treeLayer.clearLayers();
   for (const t of answer.trees || []) {
+    const name = `Tree #${t.id}${t.species ? ` (${t.species})` : ""}`;
     L.circleMarker([t.lat, t.lon], { radius: 4, color: "#0b3d0b", weight: 1, fillColor: "#1b5e20", fillOpacity: 1 })
       .bindPopup(el("div", { class: "region-popup" },
         el("strong", { text: `Tree #${t.id}` }),
         el("div", { text: t.species || "" }),
-        el("div", { text: [t.planted && `planted ${clock(t.planted)}`, t.area, t.project].filter(Boolean).join(" · ") })))
+        el("div", { text: [t.planted && `planted ${clock(t.planted)}`, t.area, t.project].filter(Boolean).join(" · ") }),
+        goButton(() => pointTarget(name, t.lat, t.lon, "tree"))))
       .addTo(treeLayer);
   }
 }
@@ -160,7 +313,11 @@ function drawPlan(answer) {
   planLayer.clearLayers();
   (answer.trees || []).forEach((t, i) => {
     const icon = L.divIcon({ className: "plan-spot", html: String(i + 1), iconSize: [22, 22] });
-    L.marker([t.lat, t.lon], { icon, keyboard: false, title: `${i + 1}. ${answer.species}` }).addTo(planLayer);
+    const name = `Spot ${i + 1} (${answer.species})`;
+    L.marker([t.lat, t.lon], { icon, keyboard: false, title: `${i + 1}. ${answer.species}` })
+      .bindPopup(el("div", { class: "region-popup" }, el("strong", { text: name }),
+        goButton(() => pointTarget(name, t.lat, t.lon, "spot"))))
+      .addTo(planLayer);
   });
 }
 
@@ -240,11 +397,13 @@ function centreButton() {
   const Centre = L.Control.extend({
     options: { position: "bottomright" },
     onAdd() {
+      // A toggle: pressed while the map follows the position.
       const button = L.DomUtil.create("button", "leaflet-control centre-me");
       button.type = "button";
       button.id = "centre-me";
-      button.title = "Centre on me";
-      button.setAttribute("aria-label", "Centre on me");
+      button.setAttribute("aria-label", "Follow my position");
+      button.setAttribute("aria-pressed", String(following));
+      button.title = following ? "Following your position: tap to stop" : "Follow my position";
       button.textContent = "◎";
       L.DomEvent.disableClickPropagation(button);
       L.DomEvent.on(button, "click", centreOnMe);
@@ -255,6 +414,46 @@ function centreButton() {
 }
 
 function centreOnMe() {
+  if (following) {
+    setFollowing(false);
+    return;
+  }
+  setFollowing(true);
   const p = hooks.position;
-  if (p) map.setView([p.lat, p.lon], Math.max(map.getZoom(), 18));
+  if (p) ourMove(() => map.setView([p.lat, p.lon], Math.max(map.getZoom(), FOLLOW_ZOOM), { animate: false }));
+}
+
+// --- Shortcuts: go to the next due plant, the nearest album ---
+
+function shortcuts() {
+  const Shortcuts = L.Control.extend({
+    options: { position: "bottomleft" },
+    onAdd() {
+      const box = L.DomUtil.create("div", "leaflet-control go-shortcuts");
+      box.setAttribute("role", "group");
+      box.setAttribute("aria-label", "Go to");
+      // Side by side; on a narrow screen their short names ("Due plant", "Album").
+      const button = (id, long, short, pick) => el("button", { type: "button", id, class: "go-shortcut", "aria-label": long, title: `Go to the ${long.toLowerCase()}`,
+        hidden: true, onclick: () => goNext(pick) }, el("span", { class: "long", text: long }), el("span", { class: "short", text: short }));
+      box.append(button("go-due-plant", "Next due plant", "Due plant", nextDuePlant), button("go-album", "Nearest album", "Album", nearestAlbum));
+      L.DomEvent.disableClickPropagation(box);
+      L.DomEvent.disableScrollPropagation(box);
+      return box;
+    },
+  });
+  return new Shortcuts();
+}
+
+function goNext(pick) {
+  const r = pick(regionsNow(), hooks.position);
+  if (r) goTo(regionTarget(r));
+}
+
+/** The shortcuts only when there is something to go to. */
+function updateShortcuts(regions) {
+  const plant = nextDuePlant(regions);
+  const album = nearestAlbum(regions);
+  const due = byId("go-due-plant");
+  due.hidden = !plant;
+  byId("go-album").hidden = !album;
 }

@@ -4,7 +4,9 @@ import { command } from "./api.js";
 import { emit, on } from "./bus.js";
 import { busy, byId, el, showMessage } from "./dom.js";
 import { coordinates, metres } from "./format.js";
+import { goButton } from "./go.js";
 import { hooks } from "./hooks.js";
+import { pointTarget } from "./target.js";
 import { refreshTrees } from "./trees.js";
 import { roundItems, roundSummary } from "./round.js";
 import { showTab } from "./tabs.js";
@@ -162,7 +164,8 @@ async function plan() {
     const text = `Plan: ${a.placed} of ${a.asked ?? count} ${a.species} in ${a.area} at ${metres(a.spacing_m)} spacing.`;
     message(a.reason ? `${text}\n${sentence(a.reason)}` : text, a.placed ? "ok" : "error");
     byId("plan-summary").hidden = !a.placed;
-    byId("plan-spots").replaceChildren(...(a.trees || []).map((t) => el("li", { text: coordinates(t.lat, t.lon) })));
+    byId("plan-spots").replaceChildren(...(a.trees || []).map((t, i) => el("li", { class: "plan-spot-item" },
+      el("span", { text: coordinates(t.lat, t.lon) }), spotButton(a, t, i))));
   } catch (e) {
     message(e.message, "error");
   }
@@ -178,7 +181,10 @@ async function orderPlan() {
     const ordered = { ...plan, trees: a.order.map((k) => plan.trees[k]) };
     hooks.planRound = { points: plan.trees.map((t) => [t.lat, t.lon]), round: a };
     currentPlan = ordered;
-    byId("plan-spots").replaceChildren(...roundItems(a, (leg) => coordinates(leg.at[0], leg.at[1])));
+    byId("plan-spots").replaceChildren(...roundItems(a, (leg) => coordinates(leg.at[0], leg.at[1])).map((li, i) => {
+      li.append(spotButton(ordered, ordered.trees[i], i));
+      return li;
+    }));
     const summary = byId("plan-order-summary");
     summary.textContent = `In this order: ${roundSummary(a)}.`;
     summary.hidden = false;
@@ -187,6 +193,11 @@ async function orderPlan() {
   } catch (e) {
     message(e.message, "error");
   }
+}
+
+/** "Go there" for a plan's spot: named by its number in the list and the species. */
+function spotButton(plan, t, i) {
+  return goButton(() => pointTarget(`Spot ${i + 1} (${plan.species})`, t.lat, t.lon, "spot"));
 }
 
 async function plantHere() {

@@ -4,7 +4,9 @@ import { command } from "./api.js";
 import { on } from "./bus.js";
 import { arrange, busy, byId, el, setText, showMessage } from "./dom.js";
 import { days } from "./format.js";
+import { goButton } from "./go.js";
 import { dueIn, dueText, isDue, refreshRegions, regionById, whereText } from "./regions.js";
+import { regionTarget } from "./target.js";
 
 const rows = new Map(); // id → {li, due, distance, …}
 let plants = [];
@@ -57,12 +59,13 @@ function createRow(id) {
     undo: el("button", { type: "button", class: "undo-water secondary", text: "Undo watering", hidden: true }),
     remove: el("button", { type: "button", class: "remove secondary", text: "Remove…" }),
     confirm: el("div", { class: "confirm", hidden: true }),
+    go: goButton(() => regionTarget(regionById(id) || { id, name: id, kind: "plant" })),
   };
   // Remove is apart from Water (below a line, at the other side) and asks first.
   row.li = el("li", { class: "card", dataset: { id } },
     el("div", { class: "card-head" }, row.name, row.id),
     row.due, row.facts,
-    el("div", { class: "actions" }, row.water, row.undo),
+    el("div", { class: "actions" }, row.water, row.undo, row.go),
     el("div", { class: "remove-row" }, row.remove),
     row.confirm);
   row.water.addEventListener("click", () => busy(row.water, () => water(id, row)));
