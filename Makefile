@@ -46,9 +46,10 @@ BUILD_PACKAGES := pkg-config libgps-dev libproj-dev libsqlite3-dev libmosquitto-
 # web`'s QR code; chromium and chromium-driver for the web app's browser tests, driven by Selenium
 # from PyPI in a virtual environment (python3-venv; `make browser-deps`); firefox-esr for its test
 # in Firefox, driven over Marionette (marionette_driver from PyPI: Debian has no geckodriver);
-# openssl for the browser test to pin the board's certificate by its key. The benchmarks also need
-# GNU time (shapely's peak RSS).
-TEST_PACKAGES := gpsd proj-bin systemd procps libxml2-utils mosquitto mosquitto-clients libjs-leaflet qrencode \
+# openssl for the browser test to pin the board's certificate by its key. gdal-bin makes an offline
+# basemap (a GeoTIFF made by gdal_create, then gdal_translate -of MBTILES and gdaladdo) for the
+# tiles' test. The benchmarks also need GNU time (shapely's peak RSS).
+TEST_PACKAGES := gpsd proj-bin systemd procps libxml2-utils mosquitto mosquitto-clients libjs-leaflet qrencode gdal-bin \
                  chromium chromium-driver firefox-esr python3-venv openssl
 DEB_PACKAGES := $(BUILD_PACKAGES) $(TEST_PACKAGES)
 BENCH_PACKAGES := time python3-venv

@@ -70,6 +70,8 @@ let package = Package(
         // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
         // region, plants' watering. Events are committed with the state they leave.
         .target(name: "Store", dependencies: ["Protocol", "Rules", "Walks", "Geo", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Offline basemaps: MBTiles files read through GRDB, read-only.
+        .target(name: "Tiles", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The Unix-socket protocol (SwiftNIO): newline-delimited JSON, subscriptions that resume
         // by sequence number, bounded queues for slow readers.
         .target(name: "Server", dependencies: [
@@ -83,7 +85,7 @@ let package = Package(
         // as Server-Sent Events, GeoJSON, the page's files; a bearer token; the board's own
         // self-signed certificate.
         .target(name: "Web", dependencies: [
-            "Protocol", "Server", "Store", "Geo", "Regions", "JSON", "Rules", "Config", "Loading", "AR",
+            "Protocol", "Server", "Store", "Geo", "Regions", "JSON", "Rules", "Config", "Loading", "AR", "Tiles",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -121,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Protocol", "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Walks", "Config", "Map", "GPSD", "AR", "Store", "TreelineVersion",
+                "Protocol", "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Walks", "Config", "Map", "GPSD", "AR", "Store", "Tiles", "TreelineVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -170,6 +172,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["treeline", "Geo", "Regions", "Loading", "NMEA", "Rules"]),
         // The web app's pure checks (a photo's format, a request's path), without a server.
         .testTarget(name: "WebTests", dependencies: ["Web"]),
+        // MBTiles files made here with GRDB as a tiler writes them (TMS rows, metadata).
+        .testTarget(name: "TilesTests", dependencies: ["Tiles", .product(name: "GRDB", package: "GRDB.swift")]),
         // The wire byte for byte: every command's request and reply, the journal's lines, the
         // GeoJSON layers and OwnTracks payloads, against protocol.golden.
         .testTarget(name: "GoldenTests", dependencies: [

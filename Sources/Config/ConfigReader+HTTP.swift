@@ -15,9 +15,23 @@ extension ConfigReader {
             "tls": { n, key in if let t = self.httpTLS(n, key) { h.tls = t } },
             "token_file": { n, key in if let s = self.string(n, key) { h.tokenFile = s } },
             "tiles": { n, key in
+                let what = "must be a tile URL with {z}, {x} and {y} (e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png), an MBTiles file, or a list of MBTiles files"
+                if let list = n.sequence {
+                    let files = list.compactMap(\.string)
+                    guard files.count == list.count, !files.isEmpty, files.count <= HTTPConfig.maxTileFiles, files.allSatisfy({ $0.hasPrefix("/") }) else {
+                        self.issue(n, key, "\(what): a list of 1 to \(HTTPConfig.maxTileFiles) absolute paths")
+                        return
+                    }
+                    h.tileFiles = files
+                    return
+                }
                 guard let s = self.string(n, key) else { return }
-                if (s.hasPrefix("https://") || s.hasPrefix("http://")) && s.contains("{z}") && s.contains("{x}") && s.contains("{y}") { h.tiles = s } else {
-                    self.issue(n, key, "must be a tile URL with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+                if (s.hasPrefix("https://") || s.hasPrefix("http://")) && s.contains("{z}") && s.contains("{x}") && s.contains("{y}") {
+                    h.tiles = s
+                } else if s.hasPrefix("/") {
+                    h.tileFiles = [s]
+                } else {
+                    self.issue(n, key, what)
                 }
             },
             "tiles_attribution": { n, key in if let s = self.string(n, key) { h.tilesAttribution = s } },

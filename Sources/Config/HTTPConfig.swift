@@ -6,6 +6,8 @@
 ///                                       # or {cert: FILE, key: FILE}; or off (plain HTTP)
 ///       token_file: /var/lib/treeline/web-token   # default: beside the database
 ///       tiles: https://tile.openstreetmap.org/{z}/{x}/{y}.png   # default none (offline)
+///       # or an MBTiles file on the board, or a list of them (layers):
+///       # tiles: [/var/lib/treeline/ortho.mbtiles, /var/lib/treeline/topo.mbtiles]
 ///       tiles_attribution: "© OpenStreetMap contributors"
 ///       root: /usr/share/treeline/web   # the page's files; default: installed beside treelined
 ///       max_connections: 64
@@ -25,12 +27,18 @@ public struct HTTPConfig: Sendable, Equatable {
     public var port = 8047
     public var tls = TLS.auto
     public var tokenFile: String?
+    /// A tile URL template (tiles from a network).
     public var tiles: String?
+    /// MBTiles files served by the board, as layers (the first shown at start).
+    public var tileFiles: [String] = []
     public var tilesAttribution: String?
     public var root: String?
     public var maxConnections = 64
     public var maxBodyBytes = 1 << 20
     public var maxPhotoBytes = 16 << 20
+
+    /// The most MBTiles layers.
+    public static let maxTileFiles = 16
 
     public init() {}
 

@@ -53,6 +53,7 @@ struct APIRoutes {
     let hub: Hub
     let streams: OpenStreams
     let logger: Logger
+    let tiles: TileRoutes
     let uploads = UploadSlots()
 
     func add(to router: Router<BasicRequestContext>) {
@@ -178,6 +179,8 @@ struct APIRoutes {
         if let t = settings.tiles { JSONBytes.appendString(t, to: &out) } else { out.append(contentsOf: "null".utf8) }
         out.append(contentsOf: #","attribution":"#.utf8)
         if let a = settings.tilesAttribution { JSONBytes.appendString(a, to: &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: #","layers":"#.utf8)
+        tiles.appendLayers(to: &out)
         out.append(contentsOf: #","version":"#.utf8)
         JSONBytes.appendString(delegate.version, to: &out)
         out.append(UInt8(ascii: "}"))

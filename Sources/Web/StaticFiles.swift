@@ -34,8 +34,11 @@ public struct StaticFiles: Sendable {
     public init() {}
 
     /// Reads every file under `directory` (recursively) to be served under `urlBase` ("" or
-    /// "/leaflet"). A missing directory is an error the caller words.
-    public mutating func load(directory: String, urlBase: String) throws(StaticFilesError) {
+    /// "/leaflet"); with `compress`, gzips those that have no copy beside them (the page's own
+    /// files; Debian's Leaflet ships its copies for what a page loads, and its unminified files
+    /// and source maps are not worth a start's time). A missing directory is an error the caller
+    /// words.
+    public mutating func load(directory: String, urlBase: String, compress: Bool = true) throws(StaticFilesError) {
         let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -63,7 +66,7 @@ public struct StaticFiles: Sendable {
             var asset = Asset(contentType: Self.contentType(of: path), identity: ByteBuffer(bytes: bytes), tag: Self.tag(bytes))
             if let gz = files[path + ".gz"] { asset.gzip = ByteBuffer(bytes: gz) }
             if let br = files[path + ".brotli"] ?? files[path + ".br"] { asset.brotli = ByteBuffer(bytes: br) }
-            if asset.gzip == nil, Self.compressible(path), bytes.count >= 256, let gz = Self.gzip(bytes, level: .bestCompression) {
+            if compress, asset.gzip == nil, Self.compressible(path), bytes.count >= 256, let gz = Self.gzip(bytes, level: .bestCompression) {
                 asset.gzip = gz
                 compressedHere += 1
             }

@@ -23,6 +23,8 @@ public struct WebSettings: Sendable {
     /// Where photos taken with a capture are kept.
     public var photos: String
     public var tiles: String?
+    /// MBTiles files served at /tiles/, as layers.
+    public var tileFiles: [String] = []
     public var tilesAttribution: String?
     public var maxConnections = 64
     public var maxBodyBytes = 1 << 20
@@ -68,10 +70,10 @@ public struct WebService: Service {
     static func loadFiles(_ settings: WebSettings, logger: Logger) -> StaticFiles {
         var files = StaticFiles()
         let started = ContinuousClock.now
-        for (directory, base, remedy) in [(settings.root, "", "the web app's page is missing: reinstall treeline, or check --web-root"),
-                                          (settings.leaflet, "/leaflet", "the map needs Debian's Leaflet: apt-get install libjs-leaflet")] {
+        for (directory, base, compress, remedy) in [(settings.root, "", true, "the web app's page is missing: reinstall treeline, or check http.root"),
+                                                    (settings.leaflet, "/leaflet", false, "the map needs Debian's Leaflet: apt-get install libjs-leaflet")] {
             do {
-                try files.load(directory: directory, urlBase: base)
+                try files.load(directory: directory, urlBase: base, compress: compress)
             } catch {
                 logger.error("web app: \(error): \(remedy)")
             }
@@ -94,7 +96,9 @@ public struct WebService: Service {
         router.add(middleware: TokenGate(token: settings.token, secureCookie: settings.tls != nil))
         router.add(middleware: StaticFilesMiddleware(files: Self.loadFiles(settings, logger: logger)))
         // Photos are a route of their own (`APIRoutes.photo`), not files served by extension.
-        APIRoutes(settings: settings, delegate: delegate, hub: hub, streams: streams, logger: logger).add(to: router)
+        let tiles = TileRoutes(layers: TileRoutes.open(settings.tileFiles, logger: logger))
+        tiles.add(to: router)
+        APIRoutes(settings: settings, delegate: delegate, hub: hub, streams: streams, logger: logger, tiles: tiles).add(to: router)
         // The AR view is the folder ar/. The router takes "/ar/" for "/ar" too, and the files
         // are served only when it finds nothing: so only the bare path is redirected.
         router.get("/ar") { request, _ in

@@ -318,6 +318,7 @@ struct Treelined: AsyncParsableCommand {
             }
             var web = WebSettings(host: h.host, port: h.port, tls: tls, token: token, root: root, photos: state + "/photos")
             web.tiles = h.tiles
+            web.tileFiles = h.tileFiles
             web.tilesAttribution = h.tilesAttribution
             web.maxConnections = h.maxConnections
             web.maxBodyBytes = h.maxBodyBytes

@@ -52,6 +52,23 @@ import Testing
         }
     }
 
+    /// `http.tiles`: a tile URL, an MBTiles file, or a list of them (layers); anything else says
+    /// what it may be.
+    @Test func tilesAreAURLOrMBTilesFiles() throws {
+        func http(_ tiles: String) throws(ConfigError) -> HTTPConfig? { try TreelineConfig.parse("http:\n  tiles: \(tiles)\n", file: "t.yaml").http }
+        #expect(try http("https://tile.openstreetmap.org/{z}/{x}/{y}.png")?.tiles == "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+        #expect(try http("/var/lib/treeline/ortho.mbtiles")?.tileFiles == ["/var/lib/treeline/ortho.mbtiles"])
+        #expect(try http("[/srv/ortho.mbtiles, /srv/topo.mbtiles]")?.tileFiles == ["/srv/ortho.mbtiles", "/srv/topo.mbtiles"])
+        for bad in ["ortho.mbtiles", "[ortho.mbtiles]", "[]", "[/a.mbtiles, 3]", "https://example.org/tiles.png", "[" + (0...16).map { "/t\($0).mbtiles" }.joined(separator: ", ") + "]"] {
+            do {
+                _ = try http(bad)
+                Issue.record("http.tiles: \(bad) was taken")
+            } catch {
+                #expect(error.issues.first?.description.contains("http.tiles: must be a tile URL with {z}, {x} and {y}") == true, "\(bad): \(error.issues)")
+            }
+        }
+    }
+
     @Test func notYAMLGivesTheLine() {
         do {
             _ = try TreelineConfig.parse("monitor:\n  dwell_s: [1, 2\n", file: "broken.yaml")

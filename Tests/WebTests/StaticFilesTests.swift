@@ -31,7 +31,7 @@ import Testing
         let (page, leaflet) = try fixture()
         var files = StaticFiles()
         try files.load(directory: page, urlBase: "")
-        try files.load(directory: leaflet, urlBase: "/leaflet")
+        try files.load(directory: leaflet, urlBase: "/leaflet", compress: false)
         return files
     }
 
