@@ -32,6 +32,7 @@ const newsLog = [];          // every phrase shown, for the tests
 const TARGET_LOG = 600;      // the last distances shown to the target, by fix, for the tests
 const targetLog = [];
 let targetNews = "";         // "Arrived at …" (announced once)
+let targetKey = "";          // which target targetNews is about
 
 export function setupGuide() {
   compass = watchHeading(requestDraw);
@@ -41,7 +42,10 @@ export function setupGuide() {
   on("position", requestDraw);
   on("regions", requestDraw);
   on("target", (t) => {
-    if (!t) targetNews = "";
+    // Another target (or none): the last one's arrival is no news about it.
+    const key = t ? `${t.type} ${t.id || t.name} ${t.since}` : "";
+    if (key !== targetKey) targetNews = "";
+    targetKey = key;
     requestDraw();
   });
   on("trails", (t) => {

@@ -11,6 +11,7 @@ import { hooks } from "../hooks.js";
 import { metres } from "../format.js";
 import { isDue, refreshRegions, regionById, scheduleRefresh } from "../regions.js";
 import { afterOutage, openStream } from "../stream.js";
+import { currentTarget, measureTarget, targetWhat } from "../target.js";
 import { nextCheckpoint, refreshTrails, scheduleTrailsRefresh } from "../trails.js";
 import { grabFrame, startCamera } from "./camera.js";
 import { setupDetails, showDetails, updateDetails } from "./details.js";
@@ -68,7 +69,7 @@ const ar = {
   drawn: () => [...boxes.entries()].filter(([, b]) => !b.node.hidden).map(([id, b]) => ({ id, ...b.rect })),
   focus: null,
   radar: () => radar.dots.map((d) => ({ ...d })),
-  arrows: () => arrows.map((a) => ({ ...a })),
+  arrows: () => arrows.filter((a) => !a.chip).map((a) => ({ ...a })),
   Smoother: OrientationSmoother,
   orientationSource: null,
   video: "none",
@@ -76,7 +77,16 @@ const ar = {
   setOptions: (partial) => applyOptions({ ...options, ...partial }),
   grabFrame: () => grabFrame(video),
   checkpoint: () => checkpointId(),
+  // The target chosen with "Go there" (on the map's page): its box, or the chip pointing to it.
+  target: () => ({ target: currentTarget(), boxes: [...document.querySelectorAll(".ar-box.target")].filter((b) => !b.hidden).map((b) => b.dataset.id),
+    chip: targetChip.shown ? { ...targetChip.shown } : null }),
 };
+
+/** The region of the target chosen with "Go there": its box is highlighted. */
+function targetId() {
+  const t = currentTarget();
+  return t && t.type === "region" ? t.id : null;
+}
 
 /** The region of the trail under way's next checkpoint: its box is highlighted. */
 function checkpointId() {
@@ -145,7 +155,7 @@ function draw() {
     }
     // Near the view but off its sides: an arrow at the edge.
     const offSide = !p.placed || p.x >= W || p.x + p.w <= 0;
-    if (!item.hidden && p.near && offSide) {
+    if (!item.hidden && p.near && offSide && item.id !== targetId()) {
       const side = p.d < 0 ? "left" : "right";
       const yCentre = (p.placed ? p.y : item.y) + p.h / 2;
       const y = Math.min(Math.max(yCentre, 70), H - 40);
@@ -158,6 +168,7 @@ function draw() {
   for (const [id, b] of boxes) {
     if (!seen.has(id)) removeBox(id, b);
   }
+  pointToTarget(cam);
   keepArrowsOffBoxes(W, H);
 
   updateFocus(cam);
@@ -260,14 +271,15 @@ function createBox(item) {
 
 function updateBox(b, item) {
   const checkpoint = checkpointId() === item.id;
-  const key = `${item.name}\u0000${item.kind}\u0000${item.distance}\u0000${checkpoint}`;
+  const target = targetId() === item.id;
+  const key = `${item.name}\u0000${item.kind}\u0000${item.distance}\u0000${checkpoint}\u0000${target}`;
   if (b.key !== key) {
     b.key = key;
-    b.node.className = `ar-box kind-${item.kind}${checkpoint ? " checkpoint" : ""}`;
+    b.node.className = `ar-box kind-${item.kind}${checkpoint ? " checkpoint" : ""}${target ? " target" : ""}`;
     setText(b.name, item.name || item.id);
     setText(b.kind, KIND_LABEL[item.kind] || item.kind);
     setText(b.distance, `${metres(item.distance)} to centre`);
-    b.node.title = `${checkpoint ? "next checkpoint · " : ""}${item.name} · ${KIND_LABEL[item.kind] || item.kind} · ${metres(item.distance)} to its centre`;
+    b.node.title = `${target ? "your target · " : ""}${checkpoint ? "next checkpoint · " : ""}${item.name} · ${KIND_LABEL[item.kind] || item.kind} · ${metres(item.distance)} to its centre`;
   }
   const r = item.kind === "plant" ? regionById(item.id) : null;
   const due = Boolean(r && isDue(r));
@@ -340,11 +352,12 @@ function keepArrowsOffBoxes(W, H) {
   const top = 60;
   const overlaps = (r) => taken.find((t) => r.x < t.x + t.width && t.x < r.x + r.width && r.y < t.y + t.height && t.y < r.y + r.height);
   for (const a of arrows) {
-    const b = boxes.get(a.id);
+    const b = a.chip ? { arrow: a.chip } : boxes.get(a.id);
     if (!b || !b.arrow) continue;
     const w = b.arrow.offsetWidth;
     const h = b.arrow.offsetHeight;
-    const x = a.side === "left" ? 2 : W - 2 - w;
+    const x = a.side === "left" ? 2 : a.side === "right" ? W - 2 - w : Math.min(Math.max(a.x - w / 2, 2), W - 2 - w);
+    if (a.side === "ahead") b.arrow.style.left = `${x}px`;
     let placedAt = null;
     for (const direction of [1, -1]) {
       let y = Math.min(Math.max(a.y - h / 2, top), H - h - 4);
@@ -367,6 +380,49 @@ function keepArrowsOffBoxes(W, H) {
     b.arrow.style.transform = `translateY(${placedAt}px)`;
     a.y = placedAt + h / 2;
   }
+}
+
+// --- The target ("Go there" on the map's page): its box framed, else a chip pointing to it ---
+
+const targetChip = { node: null, head: null, text: null, shown: null };
+let lastPosition = null;      // the last POSITION of the events stream
+
+/**
+ * The target's box is framed (updateBox). When it has no box on the screen (turned away, beyond
+ * the distance shown, or a point: a plan's spot, a tree), a chip points to it: at the side to
+ * turn to, or over where it is when it is in view.
+ */
+function pointToTarget(cam) {
+  const t = currentTarget();
+  const [W] = cam.screen;
+  const from = lastPosition || (layout ? { lat: layout.lat, lon: layout.lon } : null);
+  const id = targetId();
+  const boxShown = id !== null && placed.some(({ item, p }) => item.id === id && p.visible);
+  const m = t && from && !boxShown ? measureTarget(t, from.lat, from.lon) : null;
+  if (!m) {
+    if (targetChip.node) targetChip.node.hidden = true;
+    targetChip.shown = null;
+    return;
+  }
+  if (!targetChip.node) {
+    targetChip.head = el("span", { class: "ar-arrow-head" });
+    targetChip.text = el("span", { class: "ar-arrow-text" });
+    targetChip.node = el("div", { id: "ar-target", class: "ar-arrow target" }, targetChip.head, targetChip.text);
+    stage.append(targetChip.node);
+  }
+  const delta = ((((m.bearing - cam.heading) % 360) + 540) % 360) - 180;
+  const ahead = Math.abs(delta) <= cam.fov[0] / 2;
+  const side = ahead ? "ahead" : delta < 0 ? "left" : "right";
+  const what = targetWhat(t);
+  const where = m.edge ? (m.distance >= 0 ? "inside" : `${metres(-m.distance)} to the edge`) : `${metres(m.distance)} to the ${what}`;
+  targetChip.node.hidden = false;
+  targetChip.node.dataset.side = side;
+  if (side !== "ahead") targetChip.node.style.left = "";
+  setText(targetChip.head, side === "left" ? "‹" : side === "right" ? "›" : "▾");
+  setText(targetChip.text, `${t.name} · ${where}`);
+  const x = W / 2 + (delta * W) / cam.fov[0];
+  arrows.push({ id: "\u0000target", side, y: cam.screen[1] * 0.3, x, chip: targetChip.node });
+  targetChip.shown = { side, text: targetChip.text.textContent, bearing: m.bearing, delta };
 }
 
 // --- Focus: the box nearest the centre, for a second ---
@@ -543,6 +599,11 @@ function start() {
   on("trails", () => {
     requestFrame();
     sizeBoxesSoon(); // the next checkpoint's mark
+  });
+  on("target", requestFrame);
+  on("position", (p) => {
+    lastPosition = p;
+    if (currentTarget()) requestFrame();
   });
   setInterval(updateDetails, 1000); // the countdown; no request
 
