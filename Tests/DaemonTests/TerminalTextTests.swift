@@ -7,9 +7,15 @@ import Testing
 extension Daemon {
     /// `treeline ARGS`: exit status, standard output and standard error.
     func treelineBytes(_ arguments: [String]) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
+        try Self.run(TreelineProcess.binary.path, arguments)
+    }
+
+    /// `executable ARGS` (in `folder`, else here): exit status, standard output and standard error.
+    static func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
         let p = Process()
-        p.executableURL = TreelineProcess.binary
+        p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
+        if let folder { p.currentDirectoryURL = folder }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

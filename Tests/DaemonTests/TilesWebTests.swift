@@ -11,24 +11,15 @@ struct ToolFailed: Error, CustomStringConvertible {
 }
 
 extension Daemon {
-    /// Runs `executable` (a path) in `folder`: its status, standard output and standard error.
-    static func run(_ executable: String, _ arguments: [String], in folder: URL) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.currentDirectoryURL = folder
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    /// `executable ARGS` in `folder`, its output as text.
+    static func runText(_ executable: String, _ arguments: [String], in folder: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+        let r = try run(executable, arguments, in: folder)
+        return (r.status, String(decoding: r.stdout, as: UTF8.self), String(decoding: r.stderr, as: UTF8.self))
     }
 
     /// One of GDAL's tools (gdal-bin); a failure says what it said.
     static func gdal(_ arguments: [String], in folder: URL) throws {
-        let r = try run("/usr/bin/" + arguments[0], Array(arguments.dropFirst()), in: folder)
+        let r = try runText("/usr/bin/" + arguments[0], Array(arguments.dropFirst()), in: folder)
         guard r.status == 0 else { throw ToolFailed(description: "\(arguments.joined(separator: " ")): \(r.stderr) (make test installs gdal-bin)") }
     }
 
@@ -42,10 +33,10 @@ extension Daemon {
         try Self.gdal(["gdaladdo", "-q", "-r", "average", "ortho.mbtiles", "2", "4"], in: folder)
         let mbtiles = folder.appendingPathComponent("ortho.mbtiles").path
 
-        let said = try Self.run(TreelineProcess.binary.path, ["tiles", mbtiles], in: folder)
+        let said = try Self.runText(TreelineProcess.binary.path, ["tiles", mbtiles], in: folder)
         #expect(said.status == 0 && said.stdout.hasPrefix("Drone 2026: png tiles, 6 tiles,"), "\(said.stdout)\(said.stderr)")
         #expect(said.stdout.contains("zooms: 15 to 16 held (metadata: minzoom 15, maxzoom 16)"), "\(said.stdout)")
-        let refused = try Self.run(TreelineProcess.binary.path, ["tiles", folder.appendingPathComponent("ortho.tif").path], in: folder)
+        let refused = try Self.runText(TreelineProcess.binary.path, ["tiles", folder.appendingPathComponent("ortho.tif").path], in: folder)
         #expect(refused.status != 0 && refused.stderr.contains("ortho.tif is not an MBTiles file"), "\(refused.stderr)")
 
         try await withGPSD(log: walk) { _, gpsd in
