@@ -154,9 +154,10 @@ for query, words in [("screen=360,740&fov=60", '"fov" must be'), ("screen=0,740&
                      ("screen=1e300,1e300&fov=1e-300,1e-300", "1 to 16384 pixels wide and tall"),
                      ("screen=360,740&fov=60,80&box=1e-300,1e-300", "the box must be 1 to 16384"),
                      ("screen=360,740&fov=60,80&user_distance_m=-1", "user_distance_m"),
-                     ("screen=360,740&fov=60,80&sizes=%7B%22a%22%3A%5B1%2C2%5D", '"sizes" must be an object of box sizes by id'),
+                     ("screen=360,740&fov=60,80&sizes=%7B%22a%22%3A%5B1%2C2%5D", '"sizes" is not JSON'),
                      ("screen=360,740&fov=60,80&sizes=%7B%22a%22%3A%5B0%2C40%5D%7D", "the box of 'a' must be 1 to 16384"),
-                     ("screen=360,740&fov=60,80&sizes=%7B%7D%2C%22at%22%3A%5B0%2C0%5D", '"sizes" must be an object of box sizes by id'),
+                     ("screen=360,740&fov=60,80&sizes=%7B%7D%2C%22at%22%3A%5B0%2C0%5D", '"sizes" is not JSON'),
+                     ("screen=360,740&fov=60,80&sizes=%5B%5B1%2C2%5D%5D", '"sizes" must be an object of box sizes by id'),
                      ("screen=360,740&fov=60,80&user_distance_m=1e300", "user_distance_m"), ("screen=360,740&fov=60,80&zoom=2", "unknown query parameter")]:
     status, _, body = board.request("GET", "/api/layout?" + query)
     try:

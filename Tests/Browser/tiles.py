@@ -1,10 +1,13 @@
 """The board's offline basemap: an MBTiles file made by GDAL (gdal_create, gdal_translate -of
 MBTILES, gdaladdo) served at /tiles/{z}/{x}/{y} with rows from the north, compared with the file
-read here with Python's sqlite3 (rows from the south, as TMS counts them)."""
+read here with Python's sqlite3 (rows from the south, as TMS counts them). Then the page in
+chromium draws it under the regions: its tiles loaded and decoded, none asked deeper than the
+file's maxzoom (scaled up beyond), none outside its bounds."""
 import json
 import sqlite3
+import time
 
-from webcheck import Board, Checks, arguments, result
+from webcheck import Board, Checks, arguments, chromium, result
 
 
 def extra(p):
@@ -56,5 +59,29 @@ if layers:
     check(layer["name"] == meta["name"] and layer["format"] == "png" and layer["url"] == "/tiles/0/{z}/{x}/{y}", f"the layer: {layer}")
     check(layer.get("minzoom") == int(meta["minzoom"]) and layer.get("maxzoom") == int(meta["maxzoom"]), f"zooms: {layer}")
     check(all(abs(a - b) < 1e-6 for a, b in zip(layer.get("bounds", []), bounds)), f"bounds {layer.get('bounds')}, the file's {bounds}")
-result(tiles_in_file=len(stored), tiles_served=served, layer=layers[0]["name"] if layers else None)
+
+# The page draws it: at zoom 18 over the file, tiles of zoom 16 (its maxzoom) scaled up.
+driver = chromium(args.cert)
+drawn = []
+try:
+    driver.get(args.url + "?token=" + board.token)
+    TILES_JS = """return [...document.querySelectorAll('.leaflet-tile-pane img.leaflet-tile-loaded')]
+                  .map((i) => [new URL(i.src).pathname, i.naturalWidth]);"""
+    deadline = time.time() + 30
+    while time.time() < deadline and not drawn:
+        if driver.execute_script("return !!(window.treeline && window.treeline.setMapZoom && window.treeline.position)"):
+            driver.execute_script("window.treeline.setMapZoom(18)")
+            time.sleep(1.5)
+            drawn = driver.execute_script(TILES_JS)
+        else:
+            time.sleep(0.3)
+    check(drawn and all(w == 256 for _, w in drawn), f"the map drew the basemap's tiles: {drawn[:4]}")
+    zooms = {int(path.split("/")[3]) for path, _ in drawn}
+    check(zooms and max(zooms) <= int(meta["maxzoom"]), f"tiles asked at zooms {sorted(zooms)}, the file's maxzoom {meta['maxzoom']}")
+    check(all(path.startswith("/tiles/0/") for path, _ in drawn), f"every tile from the first layer: {drawn[:3]}")
+    check(driver.execute_script("return window.treeline.basemaps ? window.treeline.basemaps() : null") == [meta["name"]],
+          "the layer named from the file's metadata")
+finally:
+    driver.quit()
+result(tiles_in_file=len(stored), tiles_served=served, layer=layers[0]["name"] if layers else None, tiles_drawn=len(drawn))
 checks.done()

@@ -50,7 +50,7 @@ extension Daemon {
                 return
             }
             let script = try BrowserScript("tiles", arguments: webArguments(daemon, port: port) + ["--mbtiles", mbtiles])
-            let r = await script.finish(timeout: 60)
+            let r = await script.finish(timeout: 120)
             report("tiles", r)
             #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(2000))")
             #expect(r.results["tiles_served"] as? Int == 2 * (r.results["tiles_in_file"] as? Int ?? -1))

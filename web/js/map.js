@@ -1,7 +1,7 @@
-// The Map view: Leaflet on a plain background (no tiles unless web.json names some), a scale,
-// a north arrow, the regions and their names, the position with its error circle and heading,
-// the recent track, the recorded trees, a plan's numbered spots, a round's route, the trail
-// under way and the way to the target ("Go there").
+// The Map view: Leaflet on a plain background (no tiles unless web.json names some: the board's
+// MBTiles layers or a tile URL), a scale, a north arrow, the regions and their names, the
+// position with its error circle and heading, the recent track, the recorded trees, a plan's
+// numbered spots, a round's route, the trail under way and the way to the target ("Go there").
 //
 // The map follows the position (on at start): each fix centres it, until the user pans or
 // zooms it by hand (Leaflet's dragstart or zoomstart while the page is not moving it itself);
@@ -135,9 +135,34 @@ export function setupMap() {
   });
 }
 
-/** web.json's tiles, when the board has a network to fetch them from. */
+/**
+ * web.json's basemaps: the board's own MBTiles layers (offline; the first shown, a switcher when
+ * there are more), else a tile URL for a board with a network. Each layer keeps to its file's
+ * bounds and zooms: past its maxzoom its deepest tiles are scaled up, before its minzoom its
+ * shallowest are scaled down, so nothing is asked that the file cannot have.
+ */
 export function addTiles(settings) {
-  if (!settings || !settings.tiles) return;
+  if (!settings) return;
+  const layers = Array.isArray(settings.layers) ? settings.layers : [];
+  if (layers.length > 0) {
+    const named = {};
+    for (const l of layers) {
+      const b = Array.isArray(l.bounds) && l.bounds.length === 4 ? l.bounds : null;
+      const options = { attribution: l.attribution || "", maxZoom: 21 };
+      if (Number.isInteger(l.maxzoom)) options.maxNativeZoom = l.maxzoom;
+      if (Number.isInteger(l.minzoom)) options.minNativeZoom = l.minzoom;
+      if (b) options.bounds = L.latLngBounds([b[1], b[0]], [b[3], b[2]]);
+      let name = l.name || `layer ${l.id}`;
+      while (named[name]) name += " ·";
+      named[name] = L.tileLayer(l.url, options);
+    }
+    const first = Object.values(named)[0];
+    first.addTo(map);
+    if (layers.length > 1) L.control.layers(named, null, { collapsed: true, position: "topright" }).addTo(map);
+    hooks.basemaps = () => Object.keys(named);
+    return;
+  }
+  if (!settings.tiles) return;
   // Servers stop at 19; closer in, the last tiles are scaled up.
   L.tileLayer(settings.tiles, { attribution: settings.attribution || "", maxNativeZoom: 19, maxZoom: 21 }).addTo(map);
 }
