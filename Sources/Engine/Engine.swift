@@ -191,17 +191,29 @@ package actor Engine: ServerDelegate {
             }
         }
         commit(entries, receivedNanos: receivedNanos, track: point)
-        if let f = monitor.lastFix, f.time != before { publishPosition(f) }
+        if let f = monitor.lastFix, f.time != before { publishPosition(f, speed: fix.speed, course: fix.course) }
         pruneIfDue()
     }
 
-    /// The used fix to those who asked for positions (the web app's map), after its events.
-    func publishPosition(_ f: LastFix) {
+    /// The used fix to those who asked for positions (the web app's map), after its events: the
+    /// track point's members, and the receiver's `speed` (m/s) and `course` (degrees from true
+    /// north) where it gave them (the map's heading arrow while moving without a compass).
+    func publishPosition(_ f: LastFix, speed: Double?, course: Double?) {
         guard hub.wantsPositions else { return }
         let head = Array(#"{"class":"POSITION","#.utf8)
         var out = head
         TrackPoint(time: f.time, coordinate: f.coordinate, error: f.error).appendJSON(to: &out)
         out.remove(at: head.count)  // the point's own "{"
+        out.removeLast()  // and its "}"
+        if let speed, speed.isFinite, speed >= 0 {
+            out.append(contentsOf: #","speed":"#.utf8)
+            JSONBytes.appendFixed(speed, decimals: 2, to: &out)
+        }
+        if let course, course.isFinite, (0...360).contains(course) {
+            out.append(contentsOf: #","course":"#.utf8)
+            JSONBytes.appendFixed(course, decimals: 1, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
         hub.publish(position: out)
     }
 

@@ -4,9 +4,9 @@ a second:
 - the map follows the position (its centre within a few metres of the last fix as fixes move
   it); a drag by hand stops it (the centre stays put while fixes come, ◎ not pressed); ◎ follows
   again;
-- the position's arrow: the course over ground while walking (the page's, recomputed here by
-  Vincenty from the two fixes it names, and compared with the walk's own RMC course), then the
-  phone's compass once it reports (deviceorientationabsolute events, as ar.py sends them);
+- the position's arrow: the course over ground while walking (gpsd's, which the board's POSITION
+  carries: the walk's own RMC course for that fix, within 1°; from fixes without one, the
+  page's, recomputed here by Vincenty from the two fixes it names), then the phone's compass once it reports (deviceorientationabsolute events, as ar.py sends them);
 - "Go there" on a plant's card: the bar names it, says the distance to its edge (REGIONS'
   distance_m at the same fix, within 1 m) and turns its arrow to the geodesic bearing minus the
   heading (within 1°), with a compass and without ("No compass: north up"), then "Arrived"
@@ -320,8 +320,8 @@ for _ in range(30):
     if h and h["source"] == "course" and shown is not None:
         c = h["course"]
         if c.get("given"):
-            # The board sends gpsd's course: the walk's own, exactly.
-            want = courses.get(js("return window.treeline.position.time"), (None,))[0]
+            # The board sends gpsd's course: the walk's own for the fix that carried it.
+            want = courses.get(c.get("time"), (None,))[0]
             check(want is None or gap(want, c["value"]) <= 1, f"the course {c['value']:.2f}° is the walk's {want}°")
         else:
             want = geodesic(c["from"]["lat"], c["from"]["lon"], c["to"]["lat"], c["to"]["lon"])[1]
@@ -329,7 +329,7 @@ for _ in range(30):
             span = (time.mktime(time.strptime(c["to"]["time"][:19], "%Y-%m-%dT%H:%M:%S")) - time.mktime(time.strptime(c["from"]["time"][:19], "%Y-%m-%dT%H:%M:%S")))
             check(2 <= span <= 5, f"the course over {span} s of fixes")
         course_errors.append(gap(shown, h["value"]))
-        walk = courses.get(c["to"]["time"] if not c.get("given") else js("return window.treeline.position.time"))
+        walk = courses.get(c["to"]["time"] if not c.get("given") else c.get("time"))
         if walk:
             vs_walk.append(gap(h["value"], walk[0]))
     time.sleep(0.25)

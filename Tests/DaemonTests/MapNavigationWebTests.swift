@@ -22,6 +22,7 @@ extension Daemon {
             #expect(r.results["follow_again_error_m"].map { ($0 as? Double ?? 99) < 3 } == true)
             #expect((r.results["course_samples"] as? Int ?? 0) >= 20)
             #expect((r.results["course_arrow_error_max_deg"] as? Double ?? 99) <= 1)
+            #expect((r.results["course_vs_walk_rmc_max_deg"] as? Double ?? 99) <= 1, "the arrow is gpsd's course, from the board's POSITION")
             #expect((r.results["compass_arrow_error_max_deg"] as? Double ?? 99) <= 1)
             #expect((r.results["target_distance_samples"] as? Int ?? 0) >= 5)
             #expect((r.results["target_distance_error_max_m"] as? Double ?? 99) <= 1)

@@ -90,7 +90,18 @@ extension Daemon {
                 if let e = f.horizontalError, abs(((o["error_m"] as? NSNumber)?.doubleValue ?? -1) - e) > 0.0101 { unlike.append("\(line) vs the log's error \(e)") }
                 if time <= lastTime { unlike.append("\(time) after \(lastTime)") }
                 lastTime = time
-                if Set(o.keys) != ["class", "time", "lat", "lon", "error_m"] { unlike.append("fields \(o.keys.sorted())") }
+                // The receiver's speed and course where the log's fix has them (gpsd rounds them, then the
+                // daemon to 2 and 1 decimals).
+                var fields: Set<String> = ["class", "time", "lat", "lon", "error_m"]
+                if let v = f.speed {
+                    fields.insert("speed")
+                    if abs(((o["speed"] as? NSNumber)?.doubleValue ?? -1) - v) > 0.0101 { unlike.append("\(line) vs the log's speed \(v)") }
+                }
+                if let c = f.course {
+                    fields.insert("course")
+                    if abs(((o["course"] as? NSNumber)?.doubleValue ?? -1) - c) > 0.0601 { unlike.append("\(line) vs the log's course \(c)") }
+                }
+                if Set(o.keys) != fields { unlike.append("fields \(o.keys.sorted()), the log's fix: \(fields.sorted())") }
             }
             #expect(unlike.isEmpty, "\(unlike.count) positions unlike the log's fixes, the first: \(unlike.first ?? "")")
             #expect(positions.last.map { json($0.element)["time"] as? String } == walkLastFix)

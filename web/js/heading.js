@@ -58,7 +58,7 @@ function courseFrom(p) {
   const given = Number.isFinite(p.course) ? p.course : Number.isFinite(p.track) ? p.track : null;
   if (given !== null && Number.isFinite(p.speed)) {
     recent = [];
-    return { value: ((given % 360) + 360) % 360, speed: p.speed, given: true };
+    return { value: ((given % 360) + 360) % 360, speed: p.speed, given: true, time: p.time };
   }
   if (!Number.isFinite(t)) return null;
   // Fixes from before a gap (an outage, a reload) or out of order start again.
