@@ -31,7 +31,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from webcheck import Board, Checks, arguments, chromium, resize, result, show_tab
+from webcheck import Board, Checks, arguments, chromium, geodesic, resize, result, show_tab
 
 try:
     from selenium_axe_python import Axe
@@ -53,38 +53,6 @@ AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag2
 CLUSTER = [("Ash sapling by the ditch", [40.10195, -8.23745]), ("Alder by the spring", [40.10205, -8.23735]),
            ("Willow cutting, north bank", [40.10212, -8.23752]), ("Hazel in the gap", [40.10188, -8.23730])]
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def geodesic(lat1, lon1, lat2, lon2):
-    """Vincenty's inverse on WGS84: (distance in m, initial bearing in degrees from true north)."""
-    a = 6378137.0
-    f = 1 / 298.257223563
-    b = a * (1 - f)
-    L = math.radians(lon2 - lon1)
-    U1 = math.atan((1 - f) * math.tan(math.radians(lat1)))
-    U2 = math.atan((1 - f) * math.tan(math.radians(lat2)))
-    sU1, cU1, sU2, cU2 = math.sin(U1), math.cos(U1), math.sin(U2), math.cos(U2)
-    lam = L
-    for _ in range(200):
-        sl, cl = math.sin(lam), math.cos(lam)
-        ss = math.hypot(cU2 * sl, cU1 * sU2 - sU1 * cU2 * cl)
-        if ss == 0:
-            return 0.0, 0.0
-        cs = sU1 * sU2 + cU1 * cU2 * cl
-        sigma = math.atan2(ss, cs)
-        sa = cU1 * cU2 * sl / ss
-        c2a = 1 - sa * sa
-        c2sm = cs - 2 * sU1 * sU2 / c2a if c2a else 0.0
-        C = f / 16 * c2a * (4 + f * (4 - 3 * c2a))
-        previous = lam
-        lam = L + (1 - C) * f * sa * (sigma + C * ss * (c2sm + C * cs * (-1 + 2 * c2sm * c2sm)))
-        if abs(lam - previous) < 1e-12:
-            break
-    u2 = c2a * (a * a - b * b) / (b * b)
-    A = 1 + u2 / 16384 * (4096 + u2 * (-768 + u2 * (320 - 175 * u2)))
-    B = u2 / 1024 * (256 + u2 * (-128 + u2 * (74 - 47 * u2)))
-    ds = B * ss * (c2sm + B / 4 * (cs * (-1 + 2 * c2sm * c2sm) - B / 6 * c2sm * (-3 + 4 * ss * ss) * (-3 + 4 * c2sm * c2sm)))
-    return b * A * (sigma - ds), math.degrees(math.atan2(cU2 * math.sin(lam), cU1 * sU2 - sU1 * cU2 * math.cos(lam))) % 360
 
 
 def gap(a, b):
