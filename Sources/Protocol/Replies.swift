@@ -99,7 +99,7 @@ public struct RegionStatus: Sendable {
     public var dueIn: Int64?
     public var due: Bool?
     public var note: String?
-    /// Reforestation areas only.
+    /// A reforestation area's species allowed; a plant's own species, one name.
     public var species: [String]?
     /// With `{"cmd":"regions","geometry":true}`: the GeoJSON geometry.
     public var geometry: JSONValue?
@@ -118,7 +118,8 @@ public struct RegionStatus: Sendable {
         dueIn = try o.integer("due_in_s")
         due = try o.bool("due")
         note = try o.string("note")
-        species = try o.strings("species")
+        // An area's list, or a plant's one name.
+        species = kind == "plant" ? try o.string("species").map { [$0] } : try o.strings("species")
         geometry = o.member("geometry")
     }
 }
