@@ -5,6 +5,7 @@ chromium draws it under the regions: its tiles loaded and decoded, none asked de
 file's maxzoom (scaled up beyond), none outside its bounds."""
 import json
 import sqlite3
+import sys
 import time
 
 from webcheck import Board, Checks, arguments, chromium, result
@@ -23,6 +24,7 @@ db = sqlite3.connect(f"file:{args.mbtiles}?mode=ro", uri=True)
 stored = db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles").fetchall()
 meta = dict(db.execute("SELECT name, value FROM metadata").fetchall())
 check(len(stored) >= 3, f"the file holds {len(stored)} tiles")
+print(f"{len(stored)} tiles in the file", file=sys.stderr, flush=True)
 
 # Every tile, under both addresses of the first layer, with and without a suffix.
 served = 0
@@ -61,10 +63,14 @@ if layers:
     check(all(abs(a - b) < 1e-6 for a, b in zip(layer.get("bounds", []), bounds)), f"bounds {layer.get('bounds')}, the file's {bounds}")
 
 # The page draws it: at zoom 18 over the file, tiles of zoom 16 (its maxzoom) scaled up.
+print("the page, in chromium", file=sys.stderr, flush=True)
 driver = chromium(args.cert)
+driver.set_page_load_timeout(30)
+driver.set_script_timeout(10)
 drawn = []
 try:
     driver.get(args.url + "?token=" + board.token)
+    print("the page loaded", file=sys.stderr, flush=True)
     TILES_JS = """return [...document.querySelectorAll('.leaflet-tile-pane img.leaflet-tile-loaded')]
                   .map((i) => [new URL(i.src).pathname, i.naturalWidth]);"""
     deadline = time.time() + 30

@@ -45,7 +45,7 @@ extension Daemon {
             (["capture", "album-1"], "no fix yet: a capture is recorded where you stand"),
             (["captures", "album-99"], "no album 'album-99'"),
             (["regions", "update", "plant-1"], "nothing to change"),
-            (["regions", "update", "plant-1", "--species", "Quercus robur"], "\"species\" applies to reforestations only"),
+            (["regions", "update", "plant-1", "--species", "Quercus robur, Pinus pinea"], "'plant-1' is a plant: its \"species\" is one name, not a list of 2"),
             (["regions", "update", "plant-1", "--every", "0"], "--every must be a number of days"),
             (["regions", "update", "plant-1", "--last-watered", "yesterday"], "\"last_watered\" must be an ISO 8601 time"),
             (["regions", "update", "plant-1", "--last-watered", "2062-05-01"], "\"last_watered\" 2062-05-01T00:00:00.000Z is in the future"),

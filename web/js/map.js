@@ -138,8 +138,8 @@ export function setupMap() {
 /**
  * web.json's basemaps: the board's own MBTiles layers (offline; the first shown, a switcher when
  * there are more), else a tile URL for a board with a network. Each layer keeps to its file's
- * bounds and zooms: past its maxzoom its deepest tiles are scaled up, before its minzoom its
- * shallowest are scaled down, so nothing is asked that the file cannot have.
+ * bounds and zooms: past its maxzoom its deepest tiles are scaled up, two zooms below its minzoom
+ * its shallowest are scaled down, so nothing is asked that the file cannot have.
  */
 export function addTiles(settings) {
   if (!settings) return;
@@ -150,7 +150,12 @@ export function addTiles(settings) {
       const b = Array.isArray(l.bounds) && l.bounds.length === 4 ? l.bounds : null;
       const options = { attribution: l.attribution || "", maxZoom: 21 };
       if (Number.isInteger(l.maxzoom)) options.maxNativeZoom = l.maxzoom;
-      if (Number.isInteger(l.minzoom)) options.minNativeZoom = l.minzoom;
+      // Below its minzoom its shallowest tiles are scaled down for two zooms, then the layer
+      // hides: scaled from a world view, Leaflet would walk billions of tile addresses.
+      if (Number.isInteger(l.minzoom)) {
+        options.minNativeZoom = l.minzoom;
+        options.minZoom = Math.max(0, l.minzoom - 2);
+      }
       if (b) options.bounds = L.latLngBounds([b[1], b[0]], [b[3], b[2]]);
       let name = l.name || `layer ${l.id}`;
       while (named[name]) name += " ·";
