@@ -71,7 +71,7 @@ let package = Package(
         // region, plants' watering. Events are committed with the state they leave.
         .target(name: "Store", dependencies: ["Protocol", "Rules", "Walks", "Geo", .product(name: "GRDB", package: "GRDB.swift")]),
         // Offline basemaps: MBTiles files read through GRDB, read-only.
-        .target(name: "Tiles", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Tiles", dependencies: ["JSON", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Unix-socket protocol (SwiftNIO): newline-delimited JSON, subscriptions that resume
         // by sequence number, bounded queues for slow readers.
         .target(name: "Server", dependencies: [

@@ -142,7 +142,8 @@ public struct StaticFiles: Sendable {
         }
     }
 
-    static func tag(_ bytes: [UInt8]) -> String {
+    /// A strong entity tag for these bytes: 12 bytes of their SHA-256, quoted (a file's, a tile's).
+    static func tag(_ bytes: some DataProtocol) -> String {
         let digest = SHA256.hash(data: bytes)
         return "\"" + digest.prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import JSON
@@ -68,7 +67,7 @@ struct TileRoutes {
         guard let data else {
             return APIRoutes.error(CommandError("no tile \(z)/\(x)/\(y) in \(source.metadata.name)"), status: .notFound)
         }
-        let tag = "\"" + SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        let tag = StaticFiles.tag(data)
         var headers: HTTPFields = [.contentType: source.metadata.format.contentType, .eTag: tag, .cacheControl: "private, max-age=604800"]
         if let match = request.headers[.ifNoneMatch], StaticFiles.matches(ifNoneMatch: match, tag: tag) {
             return Response(status: .notModified, headers: headers)
@@ -83,17 +82,11 @@ struct TileRoutes {
         out.append(UInt8(ascii: "["))
         for (k, layer) in layers.enumerated() {
             if k > 0 { out.append(UInt8(ascii: ",")) }
-            let m = layer.metadata
             var w = JSONWriter()
             w.beginObject()
             w.member("id", k)
-            w.member("name", m.name)
             w.member("url", "/tiles/\(k)/{z}/{x}/{y}")
-            w.member("format", m.format.rawValue)
-            if let z = m.minZoom { w.member("minzoom", z) }
-            if let z = m.maxZoom { w.member("maxzoom", z) }
-            if let b = m.bounds { w.member("bounds") { $0.array(b) { p, v in p.value(v, decimals: 7) } } }
-            w.member("attribution", ifPresent: m.attribution)
+            layer.metadata.writeMembers(to: &w)
             w.endObject()
             out.append(contentsOf: w.bytes)
         }

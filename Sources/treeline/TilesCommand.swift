@@ -40,12 +40,7 @@ extension Treeline {
                 var w = JSONWriter()
                 w.beginObject()
                 w.member("file", file)
-                w.member("name", m.name)
-                w.member("format", m.format.rawValue)
-                if let z = m.minZoom { w.member("minzoom", z) }
-                if let z = m.maxZoom { w.member("maxzoom", z) }
-                if let b = m.bounds { w.member("bounds") { $0.array(b) { p, v in p.value(v, decimals: 7) } } }
-                w.member("attribution", ifPresent: m.attribution)
+                m.writeMembers(to: &w)
                 w.member("tiles", count)
                 w.member("bytes", bytes)
                 w.member("levels") { $0.array(levels) { l, level in l.object { o in o.member("zoom", level.zoom); o.member("tiles", level.tiles); o.member("bytes", level.bytes) } } }
