@@ -279,7 +279,7 @@ package actor Engine: ServerDelegate {
         case let .track(since, until): return track(since: since, until: until)
         case .captures(let album): return await captures(album: album)
         case .state: return .success(await state())
-        case .regions(let geometry): return .success(await snapshot().regions.regionsReply(geometry: geometry))
+        case .regions(let query): return .success(await snapshot().regions.regionsReply(query))
         case .export: return .success(await snapshot().regions.exportReply())
         case .species(let query): return await snapshot().speciesReply(query)
         case let .layout(camera, options, at, panorama):

@@ -16,7 +16,7 @@ extension Command {
         case .subscribe(let s): o.subscribe(s)
         case .water(let plant), .undoWater(let plant): o.string("plant", plant)
         case .state, .export: break
-        case .regions(let geometry): if geometry { o.bool("geometry", true) }
+        case .regions(let query): o.regionsQuery(query)
         case .addRegion(.feature(let region)): o.key("feature") { RegionFeature.append(region, to: &$0) }
         case .addRegion(.short(let s)): o.shortRegion(s)
         case .addRegions(let regions):

@@ -13,8 +13,9 @@ public enum Command: Equatable, Sendable {
     /// force again.
     case undoWater(plant: String)
     case state
-    /// The regions in force; with `geometry`, each with its GeoJSON geometry.
-    case regions(geometry: Bool)
+    /// The regions in force, of a map's view or named, capped; with `geometry`, each with its
+    /// GeoJSON geometry (thinned for a zoom).
+    case regions(RegionsQuery)
     /// Both layers as one GeoJSON FeatureCollection, as a regions file.
     case export
     /// A region for the user layer.
@@ -179,13 +180,8 @@ public enum Command: Equatable, Sendable {
     static func regionsCommand(_ cmd: String, _ o: Members, document: JSONDocument) throws(CommandError) -> Command? {
         switch cmd {
         case "regions":
-            try Self.allowed(in: o, cmd: cmd, ["geometry"])
-            var geometry = false
-            if let v = o["geometry"] {
-                guard let b = boolean(v) else { throw CommandError("\"geometry\" must be true or false") }
-                geometry = b
-            }
-            return .regions(geometry: geometry)
+            try Self.allowed(in: o, cmd: cmd, ["geometry", "bbox", "zoom", "limit", "ids"])
+            return .regions(try regionsQuery(o))
         case "export":
             try Self.allowed(in: o, cmd: cmd, [])
             return .export

@@ -10,12 +10,15 @@ public struct RegionSet: Sendable {
     public let regions: [Region]
     /// Their fences, in the same order.
     public let fences: FenceSet
+    /// Each region's index by its id (ids are unique in force; the first wins otherwise).
+    public let indexOfID: [String: Int]
 
     /// Builds every region's fence and indexes them (see `FenceSet.init` for `rasters` and
     /// `parallel`). Shapes must be as `RegionFile` leaves them.
     public init(_ regions: [Region], rasters: Bool = true, parallel: Bool = true) {
         self.regions = regions
         fences = FenceSet(regions.map(\.shape), rasters: rasters, parallel: parallel)
+        indexOfID = Dictionary(regions.indices.map { (regions[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     @inlinable public var count: Int { regions.count }
@@ -36,6 +39,7 @@ public struct RegionSet: Sendable {
     @inlinable public func forEachNear(_ c: Coordinate, within metres: Double, _ body: (Int, Double) -> Void) {
         fences.forEachNear(c, within: metres, body)
     }
+    @inlinable public func forEachRegion(in boxes: (GeoBox, GeoBox?), _ body: (Int) -> Void) { fences.forEachRegion(in: boxes, body) }
     @inlinable public func forEachRegion(near c: Coordinate, within metres: Double, _ body: (Int) -> Void) {
         fences.forEachRegion(near: c, within: metres, body)
     }

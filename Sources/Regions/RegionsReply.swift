@@ -40,18 +40,32 @@ public struct RegionsInForce: Sendable {
     /// `{"class":"REGIONS","regions":[…]}`: each region in force with its layer, inside or not,
     /// its signed distance from the last fix (`distance_m`, positive inside), and what its kind
     /// needs (plants: interval, last watered, next due, `due`); with `geometry`, its GeoJSON geometry.
-    public func regionsReply(geometry: Bool) -> [UInt8] {
-        JSONWriter.object { o in
+    public func regionsReply(geometry: Bool) -> [UInt8] { regionsReply(RegionsQuery(geometry: geometry)) }
+
+    /// The same for a view (`bbox`), named regions (`ids`), at most `limit`, geometry thinned
+    /// for `zoom`. A capped query adds `total` (how many matched) and `truncated`; one with
+    /// `ids`, `missing` (those not in force).
+    public func regionsReply(_ query: RegionsQuery) -> [UInt8] {
+        let picked = RegionsSelection(query, in: set)
+        var scratch = RingSimplifier.Scratch()
+        return JSONWriter.object { o in
             o.member("class", "REGIONS")
             if let at { o.member("at", raw: { at.appendJSON(to: &$0) }) }
             o.member("regions") { w in
-                w.array(set.regions.indices) { w, i in w.object { item(i, geometry: geometry, &$0) } }
+                w.array(picked.indices) { w, i in
+                    w.object { item(i, geometry: query.geometry, zoom: query.zoom, scratch: &scratch, &$0) }
+                }
             }
+            if query.counts {
+                o.member("total", picked.total)
+                o.member("truncated", picked.truncated)
+            }
+            if query.ids != nil { o.member("missing") { $0.array(picked.missing) { $0.value($1) } } }
         }
     }
 
     /// One region's members in `regions`.
-    func item(_ i: Int, geometry: Bool, _ o: inout JSONWriter) {
+    func item(_ i: Int, geometry: Bool, zoom: Int? = nil, scratch: inout RingSimplifier.Scratch, _ o: inout JSONWriter) {
         let r = set.regions[i]
         o.member("id", r.id)
         o.member("kind", r.kind.rawValue)
@@ -76,7 +90,14 @@ public struct RegionsInForce: Sendable {
         }
         o.member("note", ifPresent: r.note)
         o.member("project", ifPresent: r.project)
-        if geometry { o.member("geometry", raw: { r.appendGeometry(to: &$0) }) }
+        guard geometry else { return }
+        if let zoom, case .polygons = r.shape {
+            var thinned = r
+            thinned.shape = RingSimplifier.simplify(r.shape, zoom: zoom, scratch: &scratch)
+            o.member("geometry", raw: { thinned.appendGeometry(to: &$0) })
+        } else {
+            o.member("geometry", raw: { r.appendGeometry(to: &$0) })
+        }
     }
 
     /// Both layers as a regions file (`{"class":"EXPORT","type":"FeatureCollection",…}`), plants

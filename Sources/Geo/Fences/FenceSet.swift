@@ -293,6 +293,18 @@ public struct FenceSet: Sendable {
         }
     }
 
+    /// Calls `body` with the index of each region whose box meets `boxes` (one box, or two for a
+    /// view across the antimeridian), each once, from the index: no region outside is looked at.
+    public func forEachRegion(in boxes: (GeoBox, GeoBox?), _ body: (Int) -> Void) {
+        // A fence split at the antimeridian has two entries; one query box can meet both.
+        var twice: Set<Int> = []
+        forEachCandidate(in: boxes) { k in
+            let i = Int(regionOfCore[k])
+            if self.boxes[i].count > 1, !twice.insert(i).inserted { return }
+            body(i)
+        }
+    }
+
     /// Calls `body` with the index of each region whose boundary may lie within `metres` of `c`
     /// (each once), without computing distances.
     public func forEachRegion(near c: Coordinate, within metres: Double, _ body: (Int) -> Void) {
