@@ -47,9 +47,18 @@ extension Engine {
         }
     }
 
-    package func plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?) -> Result<[UInt8], CommandError> {
+    /// Records a tree; with `ago` (queued on a phone that could not reach the board), planted
+    /// that many seconds back unless `planted` says when, where the board was then unless `at`
+    /// says where.
+    package func plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?, ago: Double? = nil) -> Result<[UInt8], CommandError> {
         if let planted, planted.nanoseconds > eventTime.nanoseconds + UTCTime.nanosPerDay {
             return .failure(CommandError("\"planted\" is in the future: give when the tree was planted, or leave it out for now"))
+        }
+        if let ago {
+            if let at { return plant(species: species, area: area, at: at, project: project, planted: planted ?? boardTime(ago: ago)) }
+            return fixAgo(ago).flatMap { then in
+                plant(species: species, area: area, at: then.coordinate, project: project, planted: planted ?? then.time)
+            }
         }
         return planting(at: at).flatMap { rules, c in
             let latin = rules.catalog.named(species)?.latin ?? species

@@ -10,18 +10,21 @@ extension Engine {
     // MARK: captures
 
     /// Records a capture at the last fix when it is inside the album; else the distance to walk.
-    package func capture(album: String, file: String?, note: String?) -> Result<[UInt8], CommandError> {
+    /// With `ago` (a photo taken while the phone could not reach the board), where the board was
+    /// `ago` seconds before its last fix, from its track.
+    package func capture(album: String, file: String?, note: String?, ago: Double? = nil) -> Result<[UInt8], CommandError> {
         guard let i = index(of: album) else { return .failure(CommandError("no album '\(album)': treeline albums lists them")) }
         let r = monitor.regions.regions[i]
         guard r.kind == .album else { return .failure(CommandError("'\(album)' is a \(r.kind.rawValue), not an album")) }
         let fix: LastFix
-        switch freshFix(for: "a capture is recorded where you stand") {
+        switch ago.map(fixAgo) ?? freshFix(for: "a capture is recorded where you stand") {
         case .success(let f): fix = f
         case .failure(let e): return .failure(e)
         }
         let d = monitor.regions.signedDistance(i, fix.coordinate)
         guard d >= 0 else {
-            let reason = "outside the album '\(r.name)': \(Int((-d).rounded())) m from its edge at the last fix; walk that far towards it"
+            let at = ago == nil ? "at the last fix" : "where the board was then"
+            let reason = "outside the album '\(r.name)': \(Int((-d).rounded())) m from its edge \(at); walk that far towards it"
             return .success(RecordReplies.capture(album: album, distance: d, recorded: nil, outsideReason: reason))
         }
         let c: Capture
@@ -48,6 +51,40 @@ extension Engine {
     /// Where the walker stands now, not where the receiver last was: the last fix, if it was
     /// received in the last `freshFix` seconds (not one restored from before a restart).
     /// `purpose` says in the refusal why a fresh one is needed.
+    /// How far from a track point (or the last fix) in time a position `ago` seconds back may
+    /// be: the track keeps a point at least every 30 s while fixes come.
+    static let trackSlack: Int64 = 45 * UTCTime.nanosPerSecond
+
+    /// The board's time `ago` seconds back: its receiver's time (the last fix's, plus what its
+    /// monotonic clock says passed since), so a phone's clock never enters it.
+    func boardTime(ago: Double) -> UTCTime {
+        var now = eventTime
+        if monitor.lastFix != nil, let received = lastFixReceived { now.nanoseconds += Int64(monotonicNanos() - received) }
+        return UTCTime(nanoseconds: now.nanoseconds - Int64(ago * 1e9))
+    }
+
+    /// Where the board was `ago` seconds back (`boardTime`): the track point or last fix
+    /// nearest that time, within `trackSlack`; else why not.
+    func fixAgo(_ ago: Double) -> Result<LastFix, CommandError> {
+        guard let last = monitor.lastFix else { return .failure(CommandError("no fix yet: the board cannot tell where it was \(Int(ago)) s ago")) }
+        let t = boardTime(ago: ago)
+        var best: (gap: Int64, fix: LastFix)? = nil
+        if abs(last.time.nanoseconds - t.nanoseconds) <= Self.trackSlack { best = (abs(last.time.nanoseconds - t.nanoseconds), last) }
+        let around: [TrackPoint]
+        do {
+            around = try store.track(from: UTCTime(nanoseconds: t.nanoseconds - Self.trackSlack), through: UTCTime(nanoseconds: t.nanoseconds + Self.trackSlack))
+        } catch { return .failure(CommandError("cannot read the track: \(error)")) }
+        for p in around {
+            let gap = abs(p.time.nanoseconds - t.nanoseconds)
+            if gap < best?.gap ?? .max { best = (gap, LastFix(time: t, coordinate: p.coordinate, error: p.error)) }
+        }
+        guard var fix = best?.fix else {
+            return .failure(CommandError("the board had no fix within 45 s of \(t.iso8601) (\(Int(ago)) s ago): it cannot tell where the photo was taken; take it again"))
+        }
+        fix.time = t
+        return .success(fix)
+    }
+
     func freshFix(for purpose: String) -> Result<LastFix, CommandError> {
         guard let fix = monitor.lastFix else { return .failure(CommandError("no fix yet: \(purpose), so wait for a fix")) }
         guard let received = lastFixReceived else {

@@ -218,6 +218,12 @@ extension Engine {
         case .feature(let r):
             region = r
         case .short(let s):
+            if s.at == nil, let ago = s.ago {
+                switch fixAgo(ago) {
+                case .success(let then): return addRegion(.short({ var placed = s; placed.at = then.coordinate; placed.ago = nil; return placed }()))
+                case .failure(let e): return .failure(e)
+                }
+            }
             guard let at = s.at ?? monitor.lastFix?.coordinate else {
                 return .failure(CommandError("no fix yet to place the \(s.kind.rawValue) at: give \"at\":[lat, lon] (--at LAT,LON), or wait for a fix"))
             }

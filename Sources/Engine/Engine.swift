@@ -297,16 +297,17 @@ package actor Engine: ServerDelegate {
     /// The commands that change something, one at a time.
     func change(_ command: Command) -> Result<[UInt8], CommandError> {
         switch command {
-        case .water(let plant): return water(plant: plant).map(Self.line)
+        case let .water(plant, ago): return water(plant: plant, ago: ago).map(Self.line)
         case .undoWater(let plant): return undoWater(plant: plant)
         case .addRegion(let new): return addRegion(new)
         case .addRegions(let regions): return addRegions(regions)
         case let .updateRegion(id, update): return updateRegion(id, update)
         case .removeRegion(let id): return removeRegion(id)
         case .restoreRegion(let id): return restoreRegion(id)
-        case let .plant(species, area, at, project, planted): return plant(species: species, area: area, at: at, project: project, planted: planted)
+        case let .plant(species, area, at, project, planted, ago):
+            return plant(species: species, area: area, at: at, project: project, planted: planted, ago: ago)
         case .removeTree(let id): return removeTree(id)
-        case let .capture(album, file, note): return capture(album: album, file: file, note: note)
+        case let .capture(album, file, note, ago): return capture(album: album, file: file, note: note, ago: ago)
         case .addTrail(let t): return addTrail(t)
         case .removeTrail(let id): return removeTrail(id)
         case .startTrail(let id): return startTrail(id)
@@ -316,14 +317,19 @@ package actor Engine: ServerDelegate {
         }
     }
 
-    package func water(plant: String) -> Result<JournalEvent, CommandError> {
+    /// Records a watering now, or `ago` seconds back (one done while the phone could not reach
+    /// the board), unless a later one is recorded already.
+    package func water(plant: String, ago: Double? = nil) -> Result<JournalEvent, CommandError> {
         let i: Int
         switch plantIndex(plant) {
         case .success(let k): i = k
         case .failure(let e): return .failure(e)
         }
-        let time = eventTime
+        let time = ago.map(boardTime) ?? eventTime
         let previous = monitor.lastWatered[i]
+        if ago != nil, let previous, previous >= time {
+            return .failure(CommandError("'\(plant)' has a later watering recorded (\(previous.iso8601)) than this one (\(time.iso8601)): nothing to add"))
+        }
         guard let event = monitor.water(i, at: time) else { return .failure(CommandError("'\(plant)' is not a plant")) }
         // With the watering it replaced, so that `undo_water` can put it back.
         var entry = Self.entry(event, monitor.regions)

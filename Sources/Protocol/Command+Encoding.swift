@@ -14,7 +14,10 @@ extension Command {
         var o = CommandObject(cmd: name)
         switch self {
         case .subscribe(let s): o.subscribe(s)
-        case .water(let plant), .undoWater(let plant): o.string("plant", plant)
+        case .water(let plant, let ago):
+            o.string("plant", plant)
+            o.number("ago_s", ago)
+        case .undoWater(let plant): o.string("plant", plant)
         case .state, .export: break
         case .regions(let query): o.regionsQuery(query)
         case .addRegion(.feature(let region)): o.key("feature") { RegionFeature.append(region, to: &$0) }
@@ -27,20 +30,22 @@ extension Command {
             o.string("species", species)
             o.string("area", area)
             o.coordinate("at", at)
-        case .plant(let species, let area, let at, let project, let planted):
+        case .plant(let species, let area, let at, let project, let planted, let ago):
             o.string("species", species)
             o.string("area", area)
             o.coordinate("at", at)
             o.string("project", project)
             o.time("planted", planted)
+            o.number("ago_s", ago)
         case .trees(let area, let project):
             o.string("area", area)
             o.string("project", project)
         case .removeTree(let id): o.integer("tree", id)
-        case .capture(let album, let file, let note):
+        case .capture(let album, let file, let note, let ago):
             o.string("album", album)
             o.string("file", file)
             o.string("note", note)
+            o.number("ago_s", ago)
         case .captures(let album): o.string("album", album)
         case .track(let since, let until):
             o.time("since", since)
@@ -226,6 +231,7 @@ struct CommandObject {
         number("radius_m", s.radius)
         coordinate("at", s.at)
         string("note", s.note)
+        number("ago_s", s.ago)
     }
 
     mutating func update(_ id: String, _ u: RegionUpdate) {

@@ -18,7 +18,7 @@ extension Command {
                 throw CommandError("the feature is not a region: " + error.issues.map(\.message).joined(separator: "; "))
             }
         }
-        try allowed(["kind", "id", "name", "interval_days", "last_watered", "species", "radius_m", "at", "note", "feature"], in: o, cmd: "add_region")
+        try allowed(["kind", "id", "name", "interval_days", "last_watered", "species", "radius_m", "at", "note", "feature", "ago_s"], in: o, cmd: "add_region")
         guard let k = o["kind"] else {
             throw CommandError("missing \"kind\": \"plant\" or \"album\" (or send a GeoJSON Feature as \"feature\")")
         }
@@ -29,6 +29,7 @@ extension Command {
         guard let title = try text(o, "name") else { throw CommandError("missing \"name\": what to call the \(kind.rawValue)") }
         var short = ShortRegion(kind: kind, id: try string(o, "id"), name: title, at: try coordinate(o), note: try text(o, "note"))
         if let id = short.id { try checkID(id) }
+        short.ago = try ago(o)
         if let v = o["radius_m"] {
             guard let r = v.number, Region.radiusLimits.contains(r) else {
                 throw CommandError("\"radius_m\" must be a number of metres from \(Wording.number(Region.radiusLimits.lowerBound)) to \(Wording.number(Region.radiusLimits.upperBound))")

@@ -8,7 +8,8 @@ import Walks
 public enum Command: Equatable, Sendable {
     /// Journal events after `since`, then live ones (`Subscribe`).
     case subscribe(Subscribe)
-    case water(plant: String)
+    /// `ago`: seconds before the board's time at which it was done (an action queued offline).
+    case water(plant: String, ago: Double? = nil)
     /// Takes back the plant's last watering (recorded by `water`): its watering before it is in
     /// force again.
     case undoWater(plant: String)
@@ -29,13 +30,17 @@ public enum Command: Equatable, Sendable {
     /// "May I plant here": at `at`, else at the last fix.
     case canPlant(species: String?, area: String?, at: Coordinate?)
     /// Checks and records a tree: at `at`, else at the last fix.
-    case plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?)
+    /// `ago`: planted that many seconds before the board's time (unless `planted` says when),
+    /// where the board was then (unless `at` says where).
+    case plant(species: String, area: String?, at: Coordinate?, project: String?, planted: UTCTime?, ago: Double? = nil)
     /// The recorded trees, of one area or project or all.
     case trees(area: String?, project: String?)
     /// Removes tree `id`, or the last recorded when nil (`undo_tree`).
     case removeTree(id: Int64?)
     /// Records a capture in an album, at the last fix, if it is inside.
-    case capture(album: String, file: String?, note: String?)
+    /// `ago`: seconds before the board's time at which the photo was taken: recorded where the
+    /// board was then (its track).
+    case capture(album: String, file: String?, note: String?, ago: Double? = nil)
     case captures(album: String?)
     /// The recorded track between two times (nil: unbounded).
     case track(since: UTCTime?, until: UTCTime?)
@@ -163,11 +168,11 @@ public enum Command: Equatable, Sendable {
             try Self.allowed(in: o, cmd: cmd, ["kinds", "regions", "types", "since", "timing", "positions"])
             return try subscribe(o)
         case "water", "undo_water":
-            try Self.allowed(in: o, cmd: cmd, ["plant"])
+            try Self.allowed(in: o, cmd: cmd, cmd == "water" ? ["plant", "ago_s"] : ["plant"])
             guard o["plant"] != nil else { throw CommandError("missing \"plant\": the id of the plant watered") }
             guard o["plant"]?.string != nil else { throw CommandError("\"plant\" must be a plant's id (a string)") }
             guard let id = try string(o, "plant") else { throw CommandError("\"plant\" must be a plant's id (a string)") }
-            return cmd == "water" ? .water(plant: id) : .undoWater(plant: id)
+            return cmd == "water" ? .water(plant: id, ago: try ago(o)) : .undoWater(plant: id)
         case "state":
             try Self.allowed(in: o, cmd: cmd, [])
             return .state
@@ -208,10 +213,10 @@ public enum Command: Equatable, Sendable {
             try Self.allowed(in: o, cmd: cmd, ["species", "area", "at"])
             return .canPlant(species: try string(o, "species"), area: try string(o, "area"), at: try coordinate(o))
         case "plant":
-            try Self.allowed(in: o, cmd: cmd, ["species", "area", "at", "project", "planted"])
+            try Self.allowed(in: o, cmd: cmd, ["species", "area", "at", "project", "planted", "ago_s"])
             guard let species = try string(o, "species") else { throw CommandError("missing \"species\": a Latin or common name from the catalog") }
             return .plant(species: species, area: try string(o, "area"), at: try coordinate(o), project: try text(o, "project"),
-                          planted: try time(o, "planted"))
+                          planted: try time(o, "planted"), ago: try ago(o))
         case "species":
             try Self.allowed(in: o, cmd: cmd, ["query"])
             return .species(query: try text(o, "query") ?? "")
@@ -242,9 +247,9 @@ public enum Command: Equatable, Sendable {
     static func recordsCommand(_ cmd: String, _ o: Members, document: JSONDocument) throws(CommandError) -> Command? {
         switch cmd {
         case "capture":
-            try Self.allowed(in: o, cmd: cmd, ["album", "file", "note"])
+            try Self.allowed(in: o, cmd: cmd, ["album", "file", "note", "ago_s"])
             guard let album = try string(o, "album") else { throw CommandError("missing \"album\": the album's id (treeline albums lists them)") }
-            return .capture(album: album, file: try text(o, "file"), note: try text(o, "note"))
+            return .capture(album: album, file: try text(o, "file"), note: try text(o, "note"), ago: try ago(o))
         case "captures":
             try Self.allowed(in: o, cmd: cmd, ["album"])
             return .captures(album: try string(o, "album"))
@@ -291,6 +296,18 @@ public enum Command: Equatable, Sendable {
             positions = b
         }
         return .subscribe(Subscribe(filter: filter, since: since, timing: timing, positions: positions))
+    }
+
+    /// The longest an action may have waited in a phone's queue, seconds (a week).
+    public static let maxAgo = 7 * 86_400.0
+
+    /// `ago_s`: how long before the board's time an action queued offline was done.
+    static func ago(_ o: Members) throws(CommandError) -> Double? {
+        guard let v = o["ago_s"], !v.isNull else { return nil }
+        guard let n = v.number, n.isFinite, (0...maxAgo).contains(n) else {
+            throw CommandError("\"ago_s\" must be a number of seconds from 0 to \(Int(maxAgo)) (a week): how long ago it was done")
+        }
+        return n
     }
 
     /// `plan`: N trees in an area from a point, each at least the species' spacing apart.

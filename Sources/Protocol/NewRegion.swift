@@ -23,9 +23,12 @@ public struct ShortRegion: Equatable, Sendable {
     public var species: String?
     /// nil: the kind's default (`Region.defaultPlantRadius`, `Region.defaultAlbumRadius`).
     public var radius: Double?
-    /// nil: the last fix.
+    /// nil: the last fix (or where the board was `ago` seconds back).
     public var at: Coordinate?
     public var note: String?
+    /// Seconds before the board's time at which it was asked for (queued on a phone that could
+    /// not reach the board): without `at`, placed where the board was then.
+    public var ago: Double?
 
     public init(kind: RegionKind, id: String? = nil, name: String, intervalDays: Int? = nil, lastWatered: UTCTime? = nil,
                 species: String? = nil, radius: Double? = nil, at: Coordinate? = nil, note: String? = nil) {

@@ -87,6 +87,10 @@ struct APIRoutes {
         json(e.json, status: status)
     }
 
+    /// The header of a request that must run at most once (the page's queued actions): a change
+    /// sent again with the same key is answered with its first answer and not run again.
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+
     /// `POST /api`: exactly the socket's answer. A request that does not parse is 400; one
     /// the daemon refuses (no such region, outside the album, …) is 422; both with the socket's message.
     func command(_ request: Request) async throws -> Response {
@@ -96,8 +100,13 @@ struct APIRoutes {
             let sent = request.headers[.contentType].map { "Content-Type \(TextExcerpt.short($0))" } ?? "no Content-Type"
             return Self.error(CommandError("POST /api takes one command as JSON with Content-Type: application/json (\(sent) was sent)"), status: .unsupportedMediaType)
         }
+        let key: String?
+        switch Commands.idempotencyKey(request.headers[Self.idempotencyKey]) {
+        case .success(let k): key = k
+        case .failure(let e): return Self.error(e, status: .badRequest)
+        }
         let body = try await request.body.collect(upTo: settings.maxBodyBytes)
-        let (bad, result) = await Commands.answer(Array(buffer: body), delegate: delegate)
+        let (bad, result) = await Commands.answer(Array(buffer: body), key: key, delegate: delegate)
         switch result {
         case .success(let json): return Self.json(json, for: request)
         case .failure(let e): return Self.error(e, status: bad ? .badRequest : .unprocessableContent)
@@ -203,13 +212,29 @@ struct APIRoutes {
     }
 
     /// `POST /api/captures?album=ID&note=TEXT` with a photo as the body: kept in the photos
-    /// folder and recorded as the socket's `capture` with its file. Refused (outside the album,
+    /// folder and recorded as the socket's `capture` with its file. `ago_s=S` (a photo queued
+    /// while the board was out of reach): taken S seconds ago, recorded where the board was then;
+    /// an `Idempotency-Key` makes a photo sent again recorded once. Refused (outside the album,
     /// no fresh fix): the photo is not kept.
     func photoCapture(_ request: Request) async throws -> Response {
         guard let album = request.uri.queryParameters.get("album"), !album.isEmpty else {
             return Self.error(CommandError("missing album=: the album's id (POST /api/captures?album=ID&note=TEXT with the photo as the body)"), status: .badRequest)
         }
         let note = request.uri.queryParameters.get("note").flatMap { $0.isEmpty ? nil : $0 }
+        var ago: Double?
+        if let text = request.uri.queryParameters.get("ago_s") {
+            guard let n = Double(text), n.isFinite, (0...Command.maxAgo).contains(n) else {
+                return Self.error(CommandError("ago_s= must be a number of seconds from 0 to \(Int(Command.maxAgo)) (a week): how long ago the photo was taken"), status: .badRequest)
+            }
+            ago = n
+        }
+        let key: String?
+        switch Commands.idempotencyKey(request.headers[Self.idempotencyKey]) {
+        case .success(let k): key = k
+        case .failure(let e): return Self.error(e, status: .badRequest)
+        }
+        // A photo sent again (its answer was lost on the way): the first answer, and no second copy.
+        if let key, let earlier = try? delegate.store.idempotentAnswer(for: key) { return Self.json(earlier) }
         guard uploads.take() else {
             var busy = Self.error(CommandError("\(UploadSlots.count) photos are being received already: send this one again in a moment"), status: .serviceUnavailable)
             busy.headers[.retryAfter] = "2"
@@ -228,8 +253,15 @@ struct APIRoutes {
             logger.error("cannot keep a photo in \(settings.photos): \(error)")
             return Self.error(CommandError("the photo could not be kept on the board (see treelined's log)"), status: .internalServerError)
         }
-        switch await Commands.capture(album: album, note: note, file: path, delegate: delegate) {
-        case .success(let json):
+        switch await Commands.capture(album: album, note: note, file: path, ago: ago, key: key, delegate: delegate) {
+        case .success(.repeated(let earlier)):
+            // Its twin arrived at the same moment and was recorded: this copy is not kept.
+            try? FileManager.default.removeItem(atPath: path)
+            return Self.json(earlier)
+        case .success(.ran(.failure(let e))):
+            try? FileManager.default.removeItem(atPath: path)
+            return Self.error(e, status: .unprocessableContent)
+        case .success(.ran(.success(let json))):
             // Outside the album the answer says so (`"recorded":false`, how far to walk): the
             // photo is not kept then either.
             if json.firstRange(of: Array(#""recorded":false"#.utf8)) != nil { try? FileManager.default.removeItem(atPath: path) }

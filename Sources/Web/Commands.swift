@@ -18,12 +18,25 @@ public protocol WebDelegate: ServerDelegate {
     /// A number that changes whenever the regions in force change (one change may journal many
     /// region events, e.g. `add_regions`).
     func regionsChangeCount() async -> Int
+    /// `answer`, under an idempotency key (`Store.idempotencyKey`): a change whose key was
+    /// answered before is not run again; that answer is given again.
+    func answer(_ request: Command, key: String, recorded: @escaping @Sendable ([UInt8]) -> [UInt8]) async -> Result<KeyedAnswer, CommandError>
+}
+
+/// What a command with an idempotency key came to.
+public enum KeyedAnswer: Sendable {
+    /// It ran now: its answer (a refusal is not recorded, so the same key may try again).
+    case ran(Result<[UInt8], CommandError>)
+    /// Its key was answered before: what was recorded then, and nothing ran.
+    case repeated([UInt8])
 }
 
 enum Commands {
     /// A `POST /api` body: one of the socket's commands, parsed by the socket's parser.
     /// `subscribe` is `GET /api/events` here.
-    static func answer(_ body: [UInt8], delegate: any WebDelegate) async -> (refusedAsBad: Bool, Result<[UInt8], CommandError>) {
+    /// With an `Idempotency-Key` (`key`, checked by `idempotencyKey(_:)`), a change runs at most
+    /// once: a repeat gets the first answer again.
+    static func answer(_ body: [UInt8], key: String? = nil, delegate: any WebDelegate) async -> (refusedAsBad: Bool, Result<[UInt8], CommandError>) {
         let request: Command
         do {
             request = try Command.parse(body)
@@ -33,17 +46,49 @@ enum Commands {
         if case .subscribe = request {
             return (true, .failure(CommandError("over HTTP a subscription is GET /api/events?since=N (Server-Sent Events), with kinds=, types=, regions= and positions=1 as query parameters")))
         }
-        return (false, await delegate.answer(request))
+        guard let key else { return (false, await delegate.answer(request)) }
+        return (false, await keyed(request, key: key, delegate: delegate))
+    }
+
+    /// A command under its key: the first answer, now or again.
+    static func keyed(_ request: Command, key: String, delegate: any WebDelegate) async -> Result<[UInt8], CommandError> {
+        switch await delegate.answer(request, key: key, recorded: { $0 }) {
+        case .success(.ran(let answer)): answer
+        case .success(.repeated(let earlier)): .success(earlier)
+        case .failure(let e): .failure(e)
+        }
+    }
+
+    /// The scope of the web app's keys among idempotency keys (`web:<key>`).
+    static let keySource = "web"
+
+    /// An `Idempotency-Key` header as a store key: nil without one; a refusal for one that cannot
+    /// be a key (1 to 128 bytes of printable ASCII: the page sends a UUID).
+    static func idempotencyKey(_ header: String?) -> Result<String?, CommandError> {
+        guard let header else { return .success(nil) }
+        switch Store.idempotencyKey(source: keySource, id: header) {
+        case .success(let key): return .success(key)
+        case .failure(let e): return .failure(CommandError("Idempotency-Key: " + e.message.replacingOccurrences(of: "\"id\"", with: "the key")))
+        }
     }
 
     /// A photo's capture: the socket's `capture` with the stored file. The album and the note come
     /// from the query, not through the parser: checked here as the parser checks them.
-    static func capture(album: String, note: String?, file: String, delegate: any WebDelegate) async -> Result<[UInt8], CommandError> {
+    static func capture(album: String, note: String?, file: String, ago: Double? = nil, key: String? = nil,
+                        delegate: any WebDelegate) async -> Result<KeyedAnswer, CommandError> {
+        if let problem = captureProblem(album: album, note: note) { return .failure(problem) }
+        let request = Command.capture(album: album, file: file, note: note, ago: ago)
+        guard let key else { return .success(.ran(await delegate.answer(request))) }
+        return await delegate.answer(request, key: key, recorded: { $0 })
+    }
+
+    /// What is wrong with a capture's album or note, as the parser would say it.
+    static func captureProblem(album: String, note: String?) -> CommandError? {
         if let problem = PlainText.problem(album, field: "album") ?? note.flatMap({ PlainText.problem($0, field: "note") }) {
-            return .failure(CommandError(problem))
+            return CommandError(problem)
         }
-        if let note, note.utf8.count > Region.maxTextBytes { return .failure(CommandError("\"note\" is over \(Region.maxTextBytes) bytes")) }
-        return await delegate.answer(.capture(album: album, file: file, note: note))
+        if let note, note.utf8.count > Region.maxTextBytes { return CommandError("\"note\" is over \(Region.maxTextBytes) bytes") }
+        return nil
     }
 
     static let subscribeParameters = ["since", "kinds", "types", "regions", "positions", "timing"]

@@ -1,6 +1,7 @@
 import CompressNIO
 import Crypto
 import Foundation
+import JSON
 import NIOCore
 
 /// The page's files and Debian's Leaflet, read once at start and kept in memory with their
@@ -72,6 +73,34 @@ public struct StaticFiles: Sendable {
             }
             assets[path] = asset
         }
+    }
+
+    /// Where the page's service worker finds what to keep for when the board is out of reach.
+    public static let shellPath = "/app-files.json"
+
+    /// Adds `shellPath`: `{"version":…,"files":[…]}`, the paths a page needs offline (the app's
+    /// files, and of Leaflet the minified script, its stylesheet and images), sorted, with a
+    /// version that changes whenever one of them does (a digest of their tags).
+    public mutating func addShellList() {
+        let files = assets.keys.filter(Self.belongsToShell).sorted()
+        var out = Array(#"{"version":"#.utf8)
+        let version = Self.tag(files.flatMap { Array(($0 + (assets[$0]?.tag ?? "")).utf8) })
+        out.append(contentsOf: version.utf8)
+        out.append(contentsOf: #","files":["#.utf8)
+        for (k, path) in files.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            JSONBytes.appendString(path, to: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
+        assets[Self.shellPath] = Asset(contentType: "application/json", identity: ByteBuffer(bytes: out), tag: Self.tag(out))
+    }
+
+    /// A file the page needs offline: not a compressed copy or a source map, and of Leaflet only
+    /// what the page loads.
+    static func belongsToShell(_ path: String) -> Bool {
+        if [".gz", ".br", ".brotli", ".map"].contains(where: { path.hasSuffix($0) }) { return false }
+        guard path.hasPrefix("/leaflet/") else { return path != shellPath }
+        return path == "/leaflet/leaflet.min.js" || path == "/leaflet/leaflet.css" || path.hasPrefix("/leaflet/images/")
     }
 
     /// The asset for a request's path (`/` and `…/`: its `index.html`).

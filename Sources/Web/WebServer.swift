@@ -78,6 +78,7 @@ public struct WebService: Service {
                 logger.error("web app: \(error): \(remedy)")
             }
         }
+        files.addShellList()
         let took = ContinuousClock.now - started
         logger.info("web app: \(files.assets.count) files, \(files.bytesRead / 1024) KB, \(files.compressedHere) gzipped at start in \(took)")
         return files

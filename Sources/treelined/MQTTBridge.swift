@@ -292,21 +292,16 @@ final class MQTTBridge: Service, @unchecked Sendable {
         _ = client.publish(topic + "/reply", reply)
     }
 
-    /// Runs a command let through, unless its key was answered before (then that answer again);
-    /// an answer that is not an ERROR is recorded under the key, right after the command ran.
+    /// Runs a command let through, unless it changes something and its key was answered before
+    /// (then that answer again): the engine checks, runs and records in one turn, so a repeat
+    /// racing its original still runs once. The reply with its id is what is recorded.
     func execute(_ command: MQTTCommands.Accepted) async -> [UInt8] {
-        do {
-            if let earlier = try store.idempotentAnswer(for: command.key) { return earlier }
-        } catch {
-            logger.error("MQTT: \(error)")
-            return MQTTCommands.reply(id: command.id, .failure(CommandError("the database failed; the command was not run (see the daemon's log)")))
+        let id = command.id
+        switch await engine.answer(command.request, key: command.key, recorded: { MQTTCommands.reply(id: id, .success($0)) }) {
+        case .success(.repeated(let earlier)): return earlier
+        case .success(.ran(let answer)): return MQTTCommands.reply(id: id, answer)
+        case .failure(let e): return MQTTCommands.reply(id: id, .failure(e))
         }
-        let answer = await engine.answer(command.request)
-        let reply = MQTTCommands.reply(id: command.id, answer)
-        if case .success = answer {
-            do { try store.record(key: command.key, answer: reply, at: .now) } catch { logger.error("MQTT: command \(command.id) ran but its id was not recorded: \(error)") }
-        }
-        return reply
     }
 
     /// The fleet's regions (retained on `treeline/fleet/regions`): merged, if within the limits.
