@@ -6,6 +6,9 @@ import { guideNewsAfter, redrawGuide, setupGuide } from "./js/guide.js";
 import { addTiles, setupMap, showLastFix, showTrack } from "./js/map.js";
 import { setupPlanting } from "./js/planting.js";
 import { setupPlants } from "./js/plants.js";
+import { setupQueue } from "./js/queue.js";
+import { setupOffline } from "./js/offline.js";
+import { on } from "./js/bus.js";
 import { refreshRegions, scheduleRefresh } from "./js/regions.js";
 import { setupRound } from "./js/round.js";
 import { showState, setupStatus } from "./js/status.js";
@@ -52,7 +55,19 @@ function dismissableMessages() {
   }
 }
 
+/** An action sent from the queue: what it changed is asked again. */
+function refreshAfterQueue() {
+  on("queue-sent", () => {
+    scheduleRefresh();
+    refreshTrees().catch(warn("trees"));
+    refreshCaptures();
+  });
+}
+
 async function start() {
+  setupOffline();
+  setupQueue();
+  refreshAfterQueue();
   setupThemeToggle();
   dismissableMessages();
   resyncAfterOutage();

@@ -1,7 +1,8 @@
 // The Albums view: distance and capture allowed/locked per album, its captures, Capture (only
 // inside) with a note and/or a photo from the camera; "Add album here".
 // Rows are kept per id and updated in place, so a note being typed survives every refresh.
-import { command, postPhoto } from "./api.js";
+import { command } from "./api.js";
+import { act } from "./queue.js";
 import { on } from "./bus.js";
 import { arrange, busy, byId, el, setText, showMessage } from "./dom.js";
 import { clock, metres } from "./format.js";
@@ -189,7 +190,14 @@ async function capture(id, row) {
   const note = row.note.value.trim();
   const file = row.file.files[0];
   try {
-    const answer = file ? await postPhoto(id, note, file) : await command({ cmd: "capture", album: id, note: note || undefined });
+    const label = `Capture in ${(regionById(id) || {}).name || id}${file ? " with a photo" : ""}`;
+    const done = await act(file ? { label, photo: { album: id, note, file } } : { label, cmd: { cmd: "capture", album: id, note: note || undefined } });
+    if (done.queued) {
+      row.note.value = "";
+      row.file.value = "";
+      return message("The board is out of reach: the capture waits at the top of the page, and is recorded where the board was when you took it.", "info");
+    }
+    const answer = done.answer;
     if (answer.recorded === false) {
       message(answer.reason || "not recorded", "error");
       return;

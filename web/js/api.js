@@ -1,14 +1,37 @@
 // The board's HTTP API: POST /api (one socket command), the photo upload, GET of JSON files.
 // Every answer of class ERROR, or with an HTTP error status, becomes an ApiError whose message
 // is the server's own (meant for the user).
+//
+// Out of reach: the last answer of each read the page keeps (regions, trees, captures, species,
+// trails) is kept in IndexedDB, and given again, marked `offline`, when the board cannot be
+// reached. Whether the board answers is the "reach" news (true/false), for the offline queue.
+import { emit } from "./bus.js";
 import { hooks } from "./hooks.js";
+import * as idb from "./idb.js";
 import { loseSession, sessionLost } from "./session.js";
 
-class ApiError extends Error {
+export class ApiError extends Error {
   constructor(message, status) {
     super(message);
     this.status = status;
   }
+
+  /** The board was not reached, or said to try again later: worth sending again. */
+  get retryable() {
+    return [0, 408, 429, 502, 503, 504].includes(this.status);
+  }
+}
+
+let reached = null; // whether the last request reached the board (null: none yet)
+
+function reach(now) {
+  if (now === reached) return;
+  reached = now;
+  emit("reach", now);
+}
+
+export function boardReached() {
+  return reached;
 }
 
 async function send(path, options = {}) {
@@ -19,8 +42,10 @@ async function send(path, options = {}) {
   try {
     response = await fetch(path, { credentials: "same-origin", cache: "no-store", ...options });
   } catch (e) {
+    reach(false);
     throw new ApiError(`The board cannot be reached (${e.message}).`, 0);
   }
+  reach(![502, 504].includes(response.status));
   if (response.status === 401) loseSession();
   const text = await response.text();
   let body = null;
@@ -36,27 +61,51 @@ async function send(path, options = {}) {
   return body;
 }
 
-/** One socket command, e.g. {cmd: "state"}: its answer object. */
-export function command(cmd) {
-  return send("/api", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(cmd),
-  });
+// Reads whose last answer is kept for when the board is out of reach. A regions answer for some
+// ids only (a refresh after an event) is not the whole picture, so it is not kept.
+const KEPT_READS = new Set(["regions", "trees", "captures", "species", "trails"]);
+
+/** The key a read's answer is kept under: the request, without where the map looks. */
+function keptAs(cmd) {
+  if (!KEPT_READS.has(cmd.cmd) || cmd.ids) return null;
+  const { bbox, zoom, limit, ...rest } = cmd;
+  return JSON.stringify(rest, Object.keys(rest).sort());
+}
+
+/**
+ * One socket command, e.g. {cmd: "state"}: its answer object. `key`: an idempotency key (the
+ * board runs a change with one at most once, and answers a repeat with the first answer).
+ */
+export async function command(cmd, { key } = {}) {
+  const headers = { "Content-Type": "application/json" };
+  if (key) headers["Idempotency-Key"] = key;
+  const kept = keptAs(cmd);
+  try {
+    const answer = await send("/api", { method: "POST", headers, body: JSON.stringify(cmd) });
+    if (kept) idb.put("answers", { request: kept, answer, savedAt: Date.now() }).catch(() => {});
+    return answer;
+  } catch (e) {
+    if (!kept || !e.retryable) throw e;
+    const saved = await idb.get("answers", kept).catch(() => null);
+    if (!saved) throw e;
+    return { ...saved.answer, offline: true, savedAt: saved.savedAt };
+  }
 }
 
 export function getJSON(path) {
   return send(path);
 }
 
-/** A capture with a photo: the file is the body, album and note in the query. */
-export function postPhoto(album, note, file) {
+/**
+ * A capture with a photo: the file is the body, album and note in the query. `ago`: taken that
+ * many seconds ago (queued while the board was out of reach); `key`: an idempotency key.
+ */
+export function postPhoto(album, note, file, { key, ago } = {}) {
   // %20, not URLSearchParams' "+": the server reads "+" as a plus sign.
   let query = `album=${encodeURIComponent(album)}`;
   if (note) query += `&note=${encodeURIComponent(note)}`;
-  return send(`/api/captures?${query}`, {
-    method: "POST",
-    headers: { "Content-Type": file.type || "application/octet-stream" },
-    body: file,
-  });
+  if (typeof ago === "number") query += `&ago_s=${ago.toFixed(1)}`;
+  const headers = { "Content-Type": file.type || "application/octet-stream" };
+  if (key) headers["Idempotency-Key"] = key;
+  return send(`/api/captures?${query}`, { method: "POST", headers, body: file });
 }

@@ -1,6 +1,7 @@
 // The Planting view: species search, "Can I plant here?", a plan of N trees around you (drawn
 // on the map), Plant here and Undo. The server's answers and refusals are shown as they are.
 import { command } from "./api.js";
+import { act } from "./queue.js";
 import { emit, on } from "./bus.js";
 import { busy, byId, el, showMessage } from "./dom.js";
 import { coordinates, metres } from "./format.js";
@@ -203,7 +204,11 @@ function spotButton(plan, t, i) {
 async function plantHere() {
   if (needSpecies(byId("planting-message"))) return;
   try {
-    const a = await command({ cmd: "plant", species: chosen });
+    const done = await act({ label: `Plant ${chosen} here`, cmd: { cmd: "plant", species: chosen } });
+    if (done.queued) {
+      return message(`The board is out of reach: the ${chosen} waits at the top of the page, and is checked and recorded where the board was now when it answers.`, "info");
+    }
+    const a = done.answer;
     if (a.allowed === false) {
       message(`Not planted: ${sentence(a.reason || "refused")}`, "error");
       return;

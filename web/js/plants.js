@@ -1,6 +1,7 @@
 // The Plants view: due first, each with a live countdown, Water and Remove; "Add plant here".
 // Rows are kept per id and updated in place (a tap must never land on a row just replaced).
 import { command } from "./api.js";
+import { act } from "./queue.js";
 import { on } from "./bus.js";
 import { arrange, busy, byId, el, setText, showMessage } from "./dom.js";
 import { days } from "./format.js";
@@ -109,7 +110,9 @@ const UNDO_MS = 120000;   // a watering made by mistake can be taken back this l
 async function water(id, row) {
   const name = (regionById(id) || {}).name || id;
   try {
-    const e = await command({ cmd: "water", plant: id });
+    const done = await act({ label: `Water ${name}`, cmd: { cmd: "water", plant: id } });
+    if (done.queued) return message(`The board is out of reach: watering ${name} waits at the top of the page, and is recorded when the board answers, at the time you watered.`, "info");
+    const e = done.answer;
     message(`Watered ${name} (seq ${e.seq}).`, "ok");
     row.undo.hidden = false;
     clearTimeout(row.undoTimer);
@@ -212,8 +215,13 @@ async function addPlant() {
   if (!(interval > 0)) return message("The interval is a number of days above 0.", "error");
   if (!(radius > 0)) return message("The radius is a number of metres above 0.", "error");
   try {
-    const e = await command({ cmd: "add_region", kind: "plant", name, interval_days: interval, radius_m: radius,
-      species: species || undefined });
+    const done = await act({ label: `Add plant ${name} here`, cmd: { cmd: "add_region", kind: "plant", name, interval_days: interval, radius_m: radius,
+      species: species || undefined } });
+    if (done.queued) {
+      byId("plant-name").value = "";
+      return message(`The board is out of reach: ${name} waits at the top of the page, and is added where the board was now when it answers.`, "info");
+    }
+    const e = done.answer;
     message(`Added ${name} as ${e.region} here (seq ${e.seq}).`, "ok");
     byId("plant-name").value = "";
     await refreshRegions();
