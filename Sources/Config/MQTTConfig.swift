@@ -38,7 +38,7 @@ public struct MQTTConfig: Sendable, Equatable {
     /// to `Command.commands` by a test (Config does not depend on Protocol).
     public static let commandNames = ["water", "undo_water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region", "restore_region",
                                       "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures",
-                                      "track", "species", "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail"]
+                                      "track", "species", "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail", "journal"]
 
     public init() {}
 }

@@ -289,6 +289,7 @@ package actor Engine: ServerDelegate {
             return await plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed)
         case let .round(stops, at): return await snapshot().roundReply(stops, at: at)
         case .trails: return .success(await snapshot().trailsReply())
+        case let .journal(before, limit): return journalPage(before: before, limit: limit)
         case .subscribe: return .failure(CommandError("subscribe is the connection's, not the engine's"))
         default: return await change(command)
         }
@@ -312,7 +313,7 @@ package actor Engine: ServerDelegate {
         case .removeTrail(let id): return removeTrail(id)
         case .startTrail(let id): return startTrail(id)
         case .stopTrail: return stopTrail()
-        case .subscribe, .state, .regions, .export, .trees, .track, .captures, .species, .layout, .canPlant, .plan, .round, .trails:
+        case .subscribe, .state, .regions, .export, .trees, .track, .captures, .species, .layout, .canPlant, .plan, .round, .trails, .journal:
             return .failure(CommandError("\(command.name) is a read, answered beside the engine"))
         }
     }

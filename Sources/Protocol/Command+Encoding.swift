@@ -90,6 +90,9 @@ extension Command {
             if !t.requires.isEmpty { o.strings("requires", t.requires) }
             o.string("project", t.project)
         case .trails, .stopTrail: break
+        case let .journal(before, limit):
+            o.integer("before", before)
+            o.integer("limit", Int64(limit))
         case .removeTrail(let id), .startTrail(let id): o.string("trail", id)
         }
         return o.finished()

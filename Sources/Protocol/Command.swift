@@ -68,6 +68,8 @@ public enum Command: Equatable, Sendable {
     case startTrail(id: String)
     /// Ends the trail under way.
     case stopTrail
+    /// Reads the journal back: the `limit` events before seq `before` (nil: the newest).
+    case journal(before: Int64?, limit: Int)
 
     /// The command's name, as `cmd` gives it (and as `mqtt.commands` lists it).
     public var name: String {
@@ -99,12 +101,13 @@ public enum Command: Equatable, Sendable {
         case .removeTrail: "remove_trail"
         case .startTrail: "start_trail"
         case .stopTrail: "stop_trail"
+        case .journal: "journal"
         }
     }
 
     public static let commands = ["subscribe", "water", "undo_water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
                                   "restore_region", "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species",
-                                  "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail"]
+                                  "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail", "journal"]
 
     /// Parses one line; the error is the message the client gets back.
     ///
@@ -155,6 +158,7 @@ public enum Command: Equatable, Sendable {
         if let c = try plantingCommand(cmd, o, document: document) { return c }
         if let c = try recordsCommand(cmd, o, document: document) { return c }
         if let c = try walksCommand(cmd, o, document: document) { return c }
+        if let c = try journalCommand(cmd, o) { return c }
         throw CommandError("unknown cmd '\(TextExcerpt.short(cmd))': one of \(commands.joined(separator: ", "))")
     }
 

@@ -51,3 +51,22 @@ import Testing
         #expect(parseError(#"{"cmd":"regions","ids":[""# + long + #""]}"#)?.contains("at most 200 bytes") == true)
     }
 }
+
+/// `journal`: paging back through the journal, bounded.
+@Suite struct JournalRequests {
+    @Test func pagesParseAndComeBack() throws {
+        #expect(try Command.parse(Array(#"{"cmd":"journal"}"#.utf8)) == .journal(before: nil, limit: Command.journalPage))
+        let c = try Command.parse(Array(#"{"cmd":"journal","before":1200,"limit":50}"#.utf8))
+        #expect(c == .journal(before: 1200, limit: 50))
+        #expect(try Command.parse(c.json) == c)
+        #expect(c.name == "journal" && Command.commands.contains("journal"))
+    }
+
+    @Test func refusals() {
+        #expect(parseError(#"{"cmd":"journal","before":0}"#)?.hasPrefix("\"before\" must be a whole number ≥ 1") == true)
+        #expect(parseError(#"{"cmd":"journal","before":1.5}"#)?.hasPrefix("\"before\" must be a whole number ≥ 1") == true)
+        #expect(parseError(#"{"cmd":"journal","limit":0}"#)?.hasPrefix("\"limit\" must be a whole number from 1 to 1000") == true)
+        #expect(parseError(#"{"cmd":"journal","limit":1001}"#)?.hasPrefix("\"limit\" must be a whole number from 1 to 1000") == true)
+        #expect(parseError(#"{"cmd":"journal","since":3}"#)?.hasPrefix("unknown key \"since\"") == true)
+    }
+}
