@@ -8,7 +8,7 @@ extension Command {
         case .water, .undoWater, .addRegion, .addRegions, .updateRegion, .removeRegion, .restoreRegion, .plant, .removeTree, .capture,
             .addTrail, .removeTrail, .startTrail, .stopTrail:
             true
-        case .subscribe, .state, .regions, .export, .canPlant, .trees, .captures, .track, .plan, .species, .layout, .round, .trails:
+        case .subscribe, .state, .regions, .export, .canPlant, .trees, .captures, .track, .plan, .species, .layout, .round, .trails, .journal:
             false
         }
     }
