@@ -46,6 +46,26 @@ import Testing
         #expect(files.asset(for: "/icon.png")?.contentType == "image/png")
     }
 
+    /// What the service worker keeps: the page's files and, of Leaflet, what the page loads;
+    /// never a compressed copy; a version that changes when a file does.
+    @Test func theShellListNamesThePagesFilesAndAVersion() throws {
+        var files = try Self.loaded()
+        files.addShellList()
+        let list = try #require(files.asset(for: StaticFiles.shellPath))
+        let text = String(buffer: list.identity)
+        #expect(text.hasPrefix(#"{"version":""#))
+        #expect(text.hasSuffix(#""files":["/ar/index.html","/icon.png","/index.html","/js/app.js","/leaflet/leaflet.min.js"]}"#), "\(text)")
+        #expect(list.contentType == "application/json")
+        let (page, leaflet) = try Self.fixture()
+        try Data("export const changed = 1;".utf8).write(to: URL(fileURLWithPath: page).appendingPathComponent("js/app.js"))
+        var other = StaticFiles()
+        try other.load(directory: page, urlBase: "")
+        try other.load(directory: leaflet, urlBase: "/leaflet", compress: false)
+        other.addShellList()
+        let version = { (t: String) in t.split(separator: "\"")[3] }
+        #expect(version(String(buffer: other.asset(for: StaticFiles.shellPath)!.identity)) != version(text), "a changed file, another version")
+    }
+
     @Test func gzippedOnceAndTheSameBytesBack() throws {
         let files = try Self.loaded()
         let app = try #require(files.asset(for: "/js/app.js"))
