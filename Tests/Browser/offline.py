@@ -12,12 +12,14 @@ walk:
   that plant and one `region_added` of that name in the journal since; the new plant placed
   where the board's last position was when it was added (within 1 m);
 - sent again by hand with the same Idempotency-Key, each gets its first answer again and the
-  journal does not grow;
+  journal does not grow; eight copies of one new key sent at once water once, and all eight
+  get that answer;
 - axe-core (WCAG 2.x A/AA) on the page with the queue shown: no serious or critical violation.
 
 Screenshots: out/web/offline-*.png."""
 import json
 import os
+import threading
 import time
 
 from selenium.webdriver.common.by import By
@@ -177,6 +179,23 @@ try:
         check(same, f"{label} sent again with its key: {status} {body[:200]!r}, first {s['answer']}")
     again = journal()
     check(len(again) == len(after), f"the journal did not grow on the repeats: {len(after)} then {len(again)}")
+    # Eight copies of one keyed watering at once (a retry racing its original): one runs, all
+    # get its answer.
+    answers = []
+
+    def water_once():
+        answers.append(board.request("POST", "/api", body=json.dumps({"cmd": "water", "plant": PLANT}).encode(),
+                                     headers={"Content-Type": "application/json", "Idempotency-Key": "race-1"}))
+
+    threads = [threading.Thread(target=water_once) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    raced = journal()
+    race_waterings = len(recorded(raced, again[-1]["seq"])[0])
+    check(race_waterings == 1, f"8 copies of one key at once: {race_waterings} waterings recorded")
+    check(len({(a[0], a[2]) for a in answers}) == 1 and answers[0][0] == 200, f"the same answer to each copy: {[(a[0], a[2][:80]) for a in answers]}")
     status, _, body = board.request("POST", "/api", body=b'{"cmd":"water","plant":"plant-carvalho"}',
                                     headers={"Content-Type": "application/json", "Idempotency-Key": "k" * 129})
     check(status == 400 and b"Idempotency-Key" in body, f"a key over 128 bytes is refused: {status} {body[:160]!r}")
@@ -188,7 +207,7 @@ try:
     result(service_worker=worker, installability_errors=len(installable), regions_drawn_online=drawn_online,
            regions_drawn_offline=drawn_offline, queued_shown=len(shown), waterings_recorded=len(waterings),
            plants_added=len(added), placed_off_m=placed_off, repeats_equal=repeats_equal,
-           journal_grew_on_repeat=len(again) - len(after), axe_serious_or_critical=len(serious),
+           journal_grew_on_repeat=len(again) - len(after), race_waterings=race_waterings, axe_serious_or_critical=len(serious),
            console_errors=len(errors), console_error_texts=errors[:5])
 finally:
     driver.quit()

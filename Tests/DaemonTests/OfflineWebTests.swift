@@ -39,6 +39,7 @@ extension Daemon {
             #expect((r.results["placed_off_m"] as? Double ?? 99) <= 1)
             #expect(r.results["repeats_equal"] as? Int == 2)
             #expect(r.results["journal_grew_on_repeat"] as? Int == 0)
+            #expect(r.results["race_waterings"] as? Int == 1)
             #expect(r.results["axe_serious_or_critical"] as? Int == 0)
             #expect(r.results["console_errors"] as? Int == 0)
             #expect(daemon.isRunning)
