@@ -14,6 +14,7 @@ const TILES = "treeline-tiles";
 const TILES_KEPT = 3000;
 const LIST = "/app-files.json";
 const WAIT_MS = 4000;
+let puts = 0;
 
 async function takeShell() {
   const cache = await caches.open(SHELL);
@@ -22,7 +23,7 @@ async function takeShell() {
   const list = await response.clone().json();
   const kept = await cache.match(LIST);
   if (kept && (await kept.json()).version === list.version) return;
-  await cache.addAll(["/", "/ar/", ...list.files].map((path) => new Request(path, { cache: "no-store", credentials: "same-origin" })));
+  await cache.addAll(["/", "/ar/", ...list.files].map((path) => new Request(path, { cache: "no-cache", credentials: "same-origin" })));
   await cache.put(LIST, response);
 }
 
@@ -58,7 +59,8 @@ async function cacheFirst(request, cacheName, most) {
   const response = await fetch(request);
   if (response.ok && response.type === "basic") {
     await cache.put(request, response.clone());
-    if (most) trim(cache, most);
+    // Trimmed now and then: listing thousands of keys at every tile would cost more than it saves.
+    if (most && ++puts % 100 === 0) trim(cache, most);
   }
   return response;
 }
