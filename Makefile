@@ -24,8 +24,9 @@ UNITDIR     ?= /etc/systemd/system
 SYSUSERSDIR ?= /etc/sysusers.d
 endif
 # `make install`: what. It builds CONFIGURATION (release or debug) first, unless BUILD=no: then
-# it installs the treeline and treelined already in PRODUCTS, without swift or the network
-# (e.g. `sudo make install BUILD=no` after `make release`, or a test's debug binaries).
+# it installs the treeline already in PRODUCTS, without swift or the network (e.g. `sudo make
+# install BUILD=no` after `make release`, or a test's debug binaries). treeline is both commands:
+# treelined is a symbolic link to it (Sources/treeline/MultiCall.swift).
 CONFIGURATION ?= release
 BUILD      ?= yes
 PRODUCTS   ?= .build/$(CONFIGURATION)
@@ -72,7 +73,7 @@ help:
 	@echo "make deps    only install the Debian packages to build: $(BUILD_PACKAGES)"
 	@echo "make test-deps  also those the tests need: $(TEST_PACKAGES)"
 	@echo "make lint    swift format's rules (.swift-format) and no function over 80 lines"
-	@echo "make install build release, install treeline, treelined, the systemd units and the config (PREFIX=$(PREFIX), DESTDIR, BUILD=no)"
+	@echo "make install build release, install treeline (and treelined, a link to it), the systemd units and the config (PREFIX=$(PREFIX), DESTDIR, BUILD=no)"
 	@echo "make deb     the Debian package dist/treeline_VERSION_ARCH.deb (static Swift runtime, debhelper, lintian)"
 	@echo "make boot-test  opt-in, minutes: boot Debian 12 in systemd-nspawn, apt install the package, check the service"
 	@echo "make uninstall  remove what install put in place, except /etc/treeline and the daemon's state"
@@ -100,11 +101,15 @@ install-missing:
 	  $(SUDO) $(APT) update -qq && $(SUDO) $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# One executable is both commands, by the name it is started under: treelined beside treeline is
+# a link to it, here as in the package, for `.build/debug/treelined` (the tests make it too).
 build: deps
 	$(SWIFT) build
+	ln -sfn treeline "$$($(SWIFT) build --show-bin-path)/treelined"
 
 release: deps
 	$(SWIFT) build -c release
+	ln -sfn treeline "$$($(SWIFT) build -c release --show-bin-path)/treelined"
 
 demo: build
 	$(SWIFT) run treeline replay Data/walk.nmea --stats
@@ -133,12 +138,13 @@ bench: release
 # The daemon as a systemd service: see docs/deploy.md. An existing
 # /etc/treeline/treeline.yaml or regions.geojson is never overwritten.
 install: $(if $(filter yes,$(BUILD)),install-build)
-	@for p in treeline treelined; do \
-	  [ -x "$(PRODUCTS)/$$p" ] || { echo "$(PRODUCTS)/$$p is missing: build it (make release) or leave BUILD=yes" >&2; exit 1; }; \
-	done
+	@[ -x "$(PRODUCTS)/treeline" ] || { echo "$(PRODUCTS)/treeline is missing: build it (make release) or leave BUILD=yes" >&2; exit 1; }
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(UNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" \
 	  "$(DESTDIR)$(DATADIR)" "$(DESTDIR)/etc/treeline"
-	install -m 0755 "$(PRODUCTS)/treeline" "$(PRODUCTS)/treelined" "$(DESTDIR)$(BINDIR)/"
+	install -m 0755 "$(PRODUCTS)/treeline" "$(DESTDIR)$(BINDIR)/"
+	@# The daemon is the same executable started as treelined (one copy of the Swift runtime,
+	@# Foundation and ICU): a relative symbolic link, which replaces an older separate binary.
+	ln -sfn treeline "$(DESTDIR)$(BINDIR)/treelined"
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/treelined.service > "$(DESTDIR)$(UNITDIR)/treelined.service"
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/treelined.service"
 	install -m 0644 systemd/treelined.socket "$(DESTDIR)$(UNITDIR)/treelined.socket"

@@ -5,8 +5,9 @@ let package = Package(
     name: "Treeline",
     platforms: [.macOS(.v13)],
     products: [
+        // One executable, both commands: run as `treelined` (a link to it, which `make install`
+        // and the package make) it is the daemon (MultiCall.swift).
         .executable(name: "treeline", targets: ["treeline"]),
-        .executable(name: "treelined", targets: ["treelined"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -107,9 +108,10 @@ let package = Package(
             "Protocol", "Geo", "Regions", "JSON", "Rules", "Walks", "GPSD", "Store", "Server", "AR", "MQTT", "Web",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The systemd service: gpsd → monitor → journal → subscribers.
-        .executableTarget(
-            name: "treelined",
+        // The systemd service: gpsd → monitor → journal → subscribers. A library: the treeline
+        // executable runs its command, `Treelined`, when started as treelined.
+        .target(
+            name: "Daemon",
             dependencies: [
                 "Engine", "Protocol", "Geo", "Regions", "JSON", "Rules", "Config", "GPSD", "Loading", "Store", "Server", "AR", "TreelineVersion", "MQTT", "Web",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -120,10 +122,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The command line, and the daemon when started as treelined: one executable, so one copy
+        // of the Swift runtime, Foundation and ICU for both.
         .executableTarget(
             name: "treeline",
             dependencies: [
-                "Protocol", "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Walks", "Config", "Map", "GPSD", "AR", "Store", "Tiles", "TreelineVersion",
+                "Protocol", "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Walks", "Config", "Map", "GPSD", "AR", "Store", "Tiles", "TreelineVersion", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -153,7 +157,7 @@ let package = Package(
         ]),
         // The daemon binary with a real gpsd, a real socket and a real SQLite file (Store: journals of
         // any length written beforehand, for the catch-up tests).
-        .testTarget(name: "DaemonTests", dependencies: ["treelined", "treeline", "IntegrationSupport", "Protocol", "Geo", "Regions", "Loading", "Store"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "treeline", "IntegrationSupport", "Protocol", "Geo", "Regions", "Loading", "Store"]),
         // systemd's own checks of the units in systemd/.
         .testTarget(name: "SystemdTests", dependencies: ["IntegrationSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "Geo", "Regions", "NMEA", "TestSupport"]),

@@ -132,7 +132,16 @@ struct LatencyBench {
     func run() {
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         let treelined = products.appendingPathComponent("treelined").path
-        guard FileManager.default.isExecutableFile(atPath: treelined) else { fail("no treelined beside treeline-bench: swift build -c release") }
+        guard FileManager.default.isExecutableFile(atPath: products.appendingPathComponent("treeline").path) else {
+            fail("no treeline beside treeline-bench: swift build -c release")
+        }
+        // treelined is treeline started under that name: a link beside it, as installed.
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: treelined)) != "treeline" {
+            try? FileManager.default.removeItem(atPath: treelined)
+            do { try FileManager.default.createSymbolicLink(atPath: treelined, withDestinationPath: "treeline") } catch {
+                fail("cannot link \(treelined) to treeline: \(error)")
+            }
+        }
         let folder = "\(dir)/treeline-latency-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import TreelineVersion
 
-@main
+/// The command line. `MultiCall` runs it, unless the executable was started as `treelined`.
 struct Treeline: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "treeline",

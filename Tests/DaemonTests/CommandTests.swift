@@ -77,7 +77,7 @@ extension Daemon {
             defer { first.finish() }
             try await first.start()
             let second = Process()
-            second.executableURL = TreelineProcess.products.appendingPathComponent("treelined")
+            second.executableURL = TreelineProcess.daemon
             second.arguments = ["--config", first.config.path]
             let err = Pipe()
             second.standardError = err

@@ -2,7 +2,7 @@ import Config
 import Geo
 import Server
 import Testing
-@testable import treelined
+@testable import Daemon
 import Regions
 import enum Protocol.Command
 

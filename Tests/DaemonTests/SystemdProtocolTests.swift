@@ -58,7 +58,7 @@ extension Daemon {
             defer { daemon.finish() }
             let p = Process()
             p.executableURL = URL(fileURLWithPath: activate)
-            p.arguments = ["-l", daemon.socket, TreelineProcess.products.appendingPathComponent("treelined").path, "--config", daemon.config.path]
+            p.arguments = ["-l", daemon.socket, TreelineProcess.daemon.path, "--config", daemon.config.path]
             p.standardError = FileHandle.nullDevice
             p.standardOutput = FileHandle.nullDevice
             try p.run()

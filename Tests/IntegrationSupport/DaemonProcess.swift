@@ -54,7 +54,7 @@ public final class DaemonProcess: @unchecked Sendable {
     /// the process). A test that gives its own NOTIFY_SOCKET waits for READY=1 itself.
     public func start() async throws {
         let p = Process()
-        p.dyingWithTheTests([TreelineProcess.products.appendingPathComponent("treelined").path, "--config", config.path] + extraArguments)
+        p.dyingWithTheTests([TreelineProcess.daemon.path, "--config", config.path] + extraArguments)
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         // Closed and unlinked when `start` returns: later messages (STATUS, WATCHDOG) find no one.

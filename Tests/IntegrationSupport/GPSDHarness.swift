@@ -317,13 +317,32 @@ public final class TreelineProcess: @unchecked Sendable {
 
     public static var binary: URL { products.appendingPathComponent("treeline") }
 
+    /// `treelined`: the same executable as `treeline`, started under the daemon's name. SwiftPM
+    /// builds only `treeline`; as `make install` and the package do, a relative symbolic link
+    /// `treelined` → `treeline` beside it is made here, once, when it is missing or is not that
+    /// link (a separate treelined left by an older build would be stale). Renamed into place, so
+    /// a process that starts it meanwhile finds either the old file or the link.
+    public static let daemon: URL = {
+        let link = products.appendingPathComponent("treelined")
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == "treeline" { return link }
+        let temporary = products.appendingPathComponent("treelined.\(getpid()).link")
+        try? FileManager.default.removeItem(at: temporary)
+        do {
+            try FileManager.default.createSymbolicLink(atPath: temporary.path, withDestinationPath: "treeline")
+            guard rename(temporary.path, link.path) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        } catch {
+            fatalError("cannot link \(link.path) to treeline: \(error)")
+        }
+        return link
+    }()
+
     private let process = Process()
     private let out = Pipe(), err = Pipe()
     private let lock = NSLock()
     private var buffer = Data()
 
     public init(_ arguments: [String], executable: String = "treeline", environment: [String: String]? = nil) throws {
-        process.executableURL = Self.products.appendingPathComponent(executable)
+        process.executableURL = executable == "treelined" ? Self.daemon : Self.products.appendingPathComponent(executable)
         if let environment { process.environment = environment }
         process.arguments = arguments
         process.standardOutput = out

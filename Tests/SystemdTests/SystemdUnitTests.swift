@@ -127,7 +127,6 @@ import Testing
         }
         let expected: [(path: String, mode: Int, content: Data)] = try web + [
             ("\(layout.bin)/treeline", 0o755, Data(contentsOf: products.appendingPathComponent("treeline"))),
-            ("\(layout.bin)/treelined", 0o755, Data(contentsOf: products.appendingPathComponent("treelined"))),
             ("\(layout.units)/treelined.service", 0o644, Data(source("systemd/treelined.service").replacingOccurrences(of: "@BINDIR@", with: layout.bin).utf8)),
             ("\(layout.units)/treelined.socket", 0o644, Data(contentsOf: repository.appendingPathComponent("systemd/treelined.socket"))),
             ("\(layout.sysusers)/treeline.conf", 0o644, Data(contentsOf: repository.appendingPathComponent("systemd/treeline.sysusers"))),
@@ -145,9 +144,12 @@ import Testing
             #expect((attributes[.posixPermissions] as? Int) == file.mode, "\(file.path) mode")
             #expect(try Data(contentsOf: url) == file.content, "\(file.path) content")
         }
+        // treelined is the same executable: a relative symbolic link to treeline beside it.
+        let daemon = "\(layout.bin)/treelined"
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: install.file(daemon).path)) == "treeline", "\(daemon) -> treeline")
         // Nothing else: no stray file beside them.
         let installed = Set(try allFiles(under: install.root))
-        #expect(installed == Set(expected.map(\.path)), "installed: \(installed.sorted())")
+        #expect(installed == Set(expected.map(\.path) + [daemon]), "installed: \(installed.sorted())")
 
         let config = try String(contentsOf: install.file("/etc/treeline/treeline.yaml"), encoding: .utf8)
         #expect(config.contains("\nspecies: \(layout.data)/species.json"), "the config's species: line")
@@ -196,7 +198,8 @@ import Testing
         #expect(try String(contentsOf: regions, encoding: .utf8) == #"{"type":"FeatureCollection","features":[]}"#)
         #expect(again.stdout.contains("kept \(config.path)"), "\(again.stdout)")
         #expect(again.stdout.contains("kept \(regions.path)"), "\(again.stdout)")
-        #expect(try Data(contentsOf: binary) == Data(contentsOf: TreelineProcess.products.appendingPathComponent("treelined")))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: binary.path)) == "treeline", "the stale treelined is a link again")
+        #expect(try Data(contentsOf: binary) == Data(contentsOf: TreelineProcess.binary))
         #expect(try String(contentsOf: service, encoding: .utf8).contains("ExecStart=/usr/bin/treelined "))
 
         let uninstall = try install.make(["uninstall"])

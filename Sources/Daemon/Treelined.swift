@@ -16,9 +16,11 @@ import TreelineVersion
 import Web
 import Regions
 
-@main
-struct Treelined: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The daemon's command. Not an executable of its own: the `treeline` executable runs it when it is
+/// started as `treelined` (a link to it), so both commands share one copy of the Swift runtime,
+/// Foundation and ICU.
+public struct Treelined: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "treelined",
         abstract: "Treeline's service: gpsd's fixes → region monitor → event journal → subscribers on a Unix socket.",
         discussion: """
@@ -57,11 +59,13 @@ struct Treelined: AsyncParsableCommand {
     @Option(help: "Live events a subscriber may have waiting before it is dropped as lagging.")
     var queueLimit = 1024
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         if queueLimit < 1 { throw ValidationError("--queue-limit must be at least 1") }
     }
 
-    func run() async throws {
+    public func run() async throws {
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)
