@@ -129,6 +129,15 @@ let package = Package(
             dependencies: [
                 "Protocol", "Geo", "Regions", "JSON", "NMEA", "Loading", "Rules", "Walks", "Config", "Map", "GPSD", "AR", "Store", "Tiles", "TreelineVersion", "Daemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // A release link, smaller by 8 MB (docs/BENCHMARKS.md, "Package size"): no dynamic
+            // symbol table of every Swift symbol (swiftc's -export-dynamic; nothing loads plugins
+            // or looks symbols up in it), and relative relocations packed (DT_RELR, glibc 2.36:
+            // Debian 12), which takes lld instead of gold.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                    .when(platforms: [.linux], configuration: .release))
             ]
         ),
 
