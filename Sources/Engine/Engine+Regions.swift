@@ -44,8 +44,9 @@ extension Engine {
         return try RegionFile.parse(Array(text.utf8), file: source)
     }
 
-    /// The index in force of region `id`.
-    package func index(of id: String) -> Int? { monitor.regions.regions.firstIndex { $0.id == id } }
+    /// The index in force of region `id` (from the set's index of ids: a first start announces
+    /// every region, and a scan each would be quadratic).
+    package func index(of id: String) -> Int? { monitor.regions.indexOfID[id] }
 
     /// `base` or `user`, for region index `i`.
     package func layer(_ i: Int) -> String { i < base.count ? "base" : "user" }

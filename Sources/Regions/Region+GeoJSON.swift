@@ -66,11 +66,13 @@ extension Region {
 
     /// The GeoJSON geometry: a Point (a circle's centre; its radius is a property), a Polygon, or
     /// a MultiPolygon; rings closed, as RFC 7946 wants.
-    public func appendGeometry(to out: inout [UInt8]) {
+    /// `decimals`: of each position's degrees (9 by default: the regions file's own; fewer
+    /// for a map that cannot show them, `RegionsInForce.regionsReply`).
+    public func appendGeometry(to out: inout [UInt8], decimals: Int = 9) {
         switch shape {
         case let .circle(center, _):
             out.append(contentsOf: #"{"type":"Point","coordinates":"#.utf8)
-            Self.appendPosition(center, to: &out)
+            Self.appendPosition(center, to: &out, decimals: decimals)
             out.append(UInt8(ascii: "}"))
         case let .polygons(parts):
             out.append(contentsOf: (parts.count == 1 ? #"{"type":"Polygon","coordinates":"# : #"{"type":"MultiPolygon","coordinates":["#).utf8)
@@ -81,10 +83,10 @@ extension Region {
                     if k > 0 { out.append(UInt8(ascii: ",")) }
                     out.append(UInt8(ascii: "["))
                     for c in ring {
-                        Self.appendPosition(c, to: &out)
+                        Self.appendPosition(c, to: &out, decimals: decimals)
                         out.append(UInt8(ascii: ","))
                     }
-                    if let first = ring.first { Self.appendPosition(first, to: &out) } else { out.removeLast() }
+                    if let first = ring.first { Self.appendPosition(first, to: &out, decimals: decimals) } else { out.removeLast() }
                     out.append(UInt8(ascii: "]"))
                 }
                 out.append(UInt8(ascii: "]"))
@@ -93,11 +95,11 @@ extension Region {
         }
     }
 
-    static func appendPosition(_ c: Coordinate, to out: inout [UInt8]) {
+    static func appendPosition(_ c: Coordinate, to out: inout [UInt8], decimals: Int = 9) {
         out.append(UInt8(ascii: "["))
-        Self.appendNumber(c.longitude, to: &out, decimals: 9)
+        Self.appendNumber(c.longitude, to: &out, decimals: decimals)
         out.append(UInt8(ascii: ","))
-        Self.appendNumber(c.latitude, to: &out, decimals: 9)
+        Self.appendNumber(c.latitude, to: &out, decimals: decimals)
         out.append(UInt8(ascii: "]"))
     }
 

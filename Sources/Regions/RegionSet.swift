@@ -12,6 +12,11 @@ public struct RegionSet: Sendable {
     public let fences: FenceSet
     /// Each region's index by its id (ids are unique in force; the first wins otherwise).
     public let indexOfID: [String: Int]
+    /// The regions by the size of their boxes, largest first (the earlier on a tie): what a map
+    /// that cannot show them all shows (`RegionsSelection`).
+    public let bySize: [Int32]
+    /// The box around every region, nil when there is none.
+    public let bounds: GeoBox?
 
     /// Builds every region's fence and indexes them (see `FenceSet.init` for `rasters` and
     /// `parallel`). Shapes must be as `RegionFile` leaves them.
@@ -19,6 +24,7 @@ public struct RegionSet: Sendable {
         self.regions = regions
         fences = FenceSet(regions.map(\.shape), rasters: rasters, parallel: parallel)
         indexOfID = Dictionary(regions.indices.map { (regions[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        (bySize, bounds) = RegionsSelection.sizes(fences.boxes)
     }
 
     @inlinable public var count: Int { regions.count }

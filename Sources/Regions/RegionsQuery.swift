@@ -80,13 +80,18 @@ public struct RegionsSelection: Sendable, Equatable {
     public var total: Int
     /// Ids asked for that are not in force.
     public var missing: [String]
+    /// The box around every region matched (before the cap), nil when none: where a map shows
+    /// them all. Across the antimeridian it may span every longitude.
+    public var bounds: GeoBox?
 
     public var truncated: Bool { indices.count < total }
 
     public init(_ query: RegionsQuery, in set: RegionSet) {
-        var matched: [Int] = []
         missing = []
+        bounds = nil
+        let cap = query.cap ?? Int.max
         if let ids = query.ids {
+            var matched: [Int] = []
             var seen: Set<Int> = []
             for id in ids {
                 guard let i = set.indexOfID[id] else {
@@ -96,21 +101,70 @@ public struct RegionsSelection: Sendable, Equatable {
                 if let bbox = query.bbox, !Self.meets(set.boxes[i], bbox.boxes) { continue }
                 if seen.insert(i).inserted { matched.append(i) }
             }
-        } else if let bbox = query.bbox {
+            total = matched.count
+            if query.counts { bounds = Self.union(matched.lazy.flatMap { set.boxes[$0] }) }
+            indices = matched.count > cap ? Self.largest(cap, among: Set(matched), in: set) : matched.sorted()
+        } else if let bbox = query.bbox, !Self.covers(bbox.boxes, set.bounds) {
+            // Part of the set: the fence index finds what meets the view.
+            var matched: [Int] = []
             set.forEachRegion(in: bbox.boxes) { matched.append($0) }
+            total = matched.count
+            if query.counts { bounds = Self.union(matched.lazy.flatMap { set.boxes[$0] }) }
+            indices = matched.count > cap ? Self.largest(cap, meeting: bbox.boxes, in: set) : matched.sorted()
         } else {
-            matched = Array(set.regions.indices)
+            // Every region (no view, or a view around them all): the largest are the first of
+            // the set's order by size, with no search at all.
+            total = set.count
+            bounds = query.counts ? set.bounds : nil
+            indices = total > cap ? set.bySize.prefix(cap).map { Int($0) }.sorted() : Array(set.regions.indices)
         }
-        total = matched.count
-        if let cap = query.cap, matched.count > cap {
-            // The largest first: a box's extent in degrees (longitude scaled by the latitude's cosine).
-            let size = matched.map { Self.extent(set.boxes[$0]) }
-            var order = Array(matched.indices)
-            order.sort { size[$0] != size[$1] ? size[$0] > size[$1] : matched[$0] < matched[$1] }
-            matched = order.prefix(cap).map { matched[$0] }
+    }
+
+    /// The regions by size (largest first, the earlier on a tie) and the box around them all,
+    /// worked out once per set (`RegionSet.init`).
+    public static func sizes(_ boxes: [[GeoBox]]) -> (bySize: [Int32], bounds: GeoBox?) {
+        let size = boxes.map(extent)
+        var order = Array(0..<Int32(boxes.count))
+        order.sort { size[Int($0)] != size[Int($1)] ? size[Int($0)] > size[Int($1)] : $0 < $1 }
+        return (order, union(boxes.lazy.flatMap { $0 }))
+    }
+
+    /// The `cap` largest regions meeting the view: the set's order by size, walked until `cap`
+    /// are found (the view holds more than `cap`, so a large view stops early), ascending.
+    static func largest(_ cap: Int, meeting view: (GeoBox, GeoBox?), in set: RegionSet) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(cap)
+        for i in set.bySize where meets(set.boxes[Int(i)], view) {
+            out.append(Int(i))
+            if out.count == cap { break }
         }
-        matched.sort()
-        indices = matched
+        return out.sorted()
+    }
+
+    /// The `cap` largest of `among` (named regions), ascending.
+    static func largest(_ cap: Int, among: Set<Int>, in set: RegionSet) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(cap)
+        for i in set.bySize where among.contains(Int(i)) {
+            out.append(Int(i))
+            if out.count == cap { break }
+        }
+        return out.sorted()
+    }
+
+    /// Whether the view holds all of `bounds` (a view across the antimeridian is not asked).
+    static func covers(_ view: (GeoBox, GeoBox?), _ bounds: GeoBox?) -> Bool {
+        guard let bounds else { return true }
+        return view.1 == nil && view.0.contains(bounds)
+    }
+
+    static func union(_ boxes: some Sequence<GeoBox>) -> GeoBox? {
+        var u: GeoBox?
+        for b in boxes {
+            guard let v = u else { u = b; continue }
+            u = GeoBox(minLat: min(v.minLat, b.minLat), minLon: min(v.minLon, b.minLon), maxLat: max(v.maxLat, b.maxLat), maxLon: max(v.maxLon, b.maxLon))
+        }
+        return u
     }
 
     static func meets(_ boxes: [GeoBox], _ view: (GeoBox, GeoBox?)) -> Bool {

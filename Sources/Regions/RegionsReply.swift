@@ -43,8 +43,9 @@ public struct RegionsInForce: Sendable {
     public func regionsReply(geometry: Bool) -> [UInt8] { regionsReply(RegionsQuery(geometry: geometry)) }
 
     /// The same for a view (`bbox`), named regions (`ids`), at most `limit`, geometry thinned
-    /// for `zoom`. A capped query adds `total` (how many matched) and `truncated`; one with
-    /// `ids`, `missing` (those not in force).
+    /// for `zoom`. A capped query adds `total` (how many matched), `truncated` and `bounds`
+    /// (`[west, south, east, north]` around all matched); one with `ids`, `missing` (those not
+    /// in force).
     public func regionsReply(_ query: RegionsQuery) -> [UInt8] {
         let picked = RegionsSelection(query, in: set)
         var scratch = RingSimplifier.Scratch()
@@ -59,6 +60,11 @@ public struct RegionsInForce: Sendable {
             if query.counts {
                 o.member("total", picked.total)
                 o.member("truncated", picked.truncated)
+                if let b = picked.bounds {
+                    o.member("bounds") { w in
+                        w.array([b.minLon, b.minLat, b.maxLon, b.maxLat]) { $0.value($1, decimals: 7) }
+                    }
+                }
             }
             if query.ids != nil { o.member("missing") { $0.array(picked.missing) { $0.value($1) } } }
         }
@@ -91,10 +97,12 @@ public struct RegionsInForce: Sendable {
         o.member("note", ifPresent: r.note)
         o.member("project", ifPresent: r.project)
         guard geometry else { return }
-        if let zoom, case .polygons = r.shape {
+        if let zoom {
+            // Thinned to a pixel, and written to a tenth of one (in degrees of longitude).
             var thinned = r
             thinned.shape = RingSimplifier.simplify(r.shape, zoom: zoom, scratch: &scratch)
-            o.member("geometry", raw: { thinned.appendGeometry(to: &$0) })
+            let decimals = RingSimplifier.decimals(zoom: zoom)
+            o.member("geometry", raw: { thinned.appendGeometry(to: &$0, decimals: decimals) })
         } else {
             o.member("geometry", raw: { r.appendGeometry(to: &$0) })
         }

@@ -49,12 +49,18 @@ private func rvSet() -> RegionSet {
         #expect(RegionsSelection(RegionsQuery(bbox: .init(west: 170, south: 0, east: -9.195, north: 50), limit: 10_000), in: set).total == 20)
     }
 
-    @Test func theCapKeepsTheLargestAndSaysSo() {
+    @Test func theCapKeepsTheLargestAndSaysSo() throws {
         let set = rvSet()
         let picked = RegionsSelection(RegionsQuery(bbox: .init(west: -180, south: -90, east: 180, north: 90), limit: 5), in: set)
         #expect(picked.total == 400 && picked.truncated)
         // The largest polygons are the last even ones.
         #expect(picked.indices == [390, 392, 394, 396, 398])
+        // The bounds are of all 400, not of the five kept.
+        let b = try #require(picked.bounds)
+        #expect(b.minLat < 38.6 && b.maxLat > 38.79 && b.minLon < -9.2 && b.maxLon > -9.01)
+        // One kept: the largest; ties go to the earlier.
+        #expect(RegionsSelection(RegionsQuery(limit: 1), in: set).indices == [398])
+        #expect(RegionsSelection(RegionsQuery(limit: 2, ids: ["r1", "r3", "r5"]), in: set).indices == [1, 3])
         // A view without a limit is capped all the same.
         #expect(RegionsQuery(bbox: .init(west: 0, south: 0, east: 1, north: 1)).cap == RegionsQuery.defaultViewLimit)
         #expect(RegionsQuery().cap == nil)
@@ -76,6 +82,8 @@ private func rvSet() -> RegionSet {
         guard case let .object(members) = doc.root else { Issue.record("not an object"); return }
         let m = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         #expect(m["total"]?.number == 400)
+        guard case let .array(bounds)? = m["bounds"] else { Issue.record("no bounds"); return }
+        #expect(bounds.count == 4)
         if case .bool(true)? = m["truncated"] {} else { Issue.record("not truncated") }
         guard case let .array(items)? = m["regions"] else { Issue.record("no regions"); return }
         #expect(items.count == 3)
@@ -130,6 +138,17 @@ private func rvSet() -> RegionSet {
                 best = min(best, hypot(p.0 - a.0 - t * dx, p.1 - a.1 - t * dy))
             }
             #expect(best <= 1.000001)
+        }
+    }
+
+    @Test func positionsAreWrittenToATenthOfAPixel() {
+        #expect(RingSimplifier.decimals(zoom: 0) == 1)
+        #expect(RingSimplifier.decimals(zoom: 10) == 4)
+        #expect(RingSimplifier.decimals(zoom: 17) == 6)
+        #expect(RingSimplifier.decimals(zoom: 24) == 9)
+        for z in 0...24 {
+            let tenth = 360 / RingSimplifier.worldPixels(zoom: z) / 10
+            #expect(pow(10, -Double(RingSimplifier.decimals(zoom: z))) <= tenth || RingSimplifier.decimals(zoom: z) == 9)
         }
     }
 

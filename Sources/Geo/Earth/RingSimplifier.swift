@@ -20,6 +20,13 @@ public enum RingSimplifier {
     @inlinable
     public static func worldPixels(zoom: Int) -> Double { 256 * Double(1 << min(max(zoom, 0), maxZoom)) }
 
+    /// The decimals of a degree that tell apart a tenth of a pixel at `zoom` (1 at zoom 0, 9
+    /// at 24): more would be bytes the map cannot show.
+    public static func decimals(zoom: Int) -> Int {
+        let degreesPerTenth = 360 / worldPixels(zoom: zoom) / 10
+        return min(9, max(1, Int((-log10(degreesPerTenth)).rounded(.up))))
+    }
+
     /// Web Mercator x and y in pixels at `zoom`: x east, y north (the sign does not matter for
     /// distances). Latitudes are clamped to the projection's ±85.0511°.
     @inlinable

@@ -29,6 +29,25 @@ extension Species {
 
 extension SpeciesCatalog {
     /// The reforestation areas of `set` whose `species` list names `species` (by either name).
+    /// `areas(allowing:in:)` for every species at once, by Latin name: one pass over the
+    /// regions, each species name looked up in the catalog once.
+    public func areasBySpecies(in set: RegionSet) -> [String: [String]] {
+        var latinOf: [String: String?] = [:]
+        var out: [String: [String]] = [:]
+        for r in set.regions where r.kind == .reforestation {
+            for name in r.species {
+                let latin: String?
+                if let known = latinOf[name] { latin = known } else {
+                    latin = named(name)?.latin
+                    latinOf[name] = latin
+                }
+                // An area naming a species twice (two of its names) is listed once.
+                if let latin, out[latin]?.last != r.id { out[latin, default: []].append(r.id) }
+            }
+        }
+        return out
+    }
+
     public func areas(allowing species: Species, in set: RegionSet) -> [String] {
         set.regions.filter { r in
             r.kind == .reforestation && r.species.contains { named($0)?.latin == species.latin }
