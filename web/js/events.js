@@ -3,6 +3,10 @@
 // Reloads resume without a gap or a repeat: the events received (the last 1000) and the last
 // seq are kept together in sessionStorage, rendered again at load, and the stream is opened
 // with since=<that seq>. An event at or below the last seq is a repeat and is dropped.
+//
+// A fresh tab starts from the last START_BACK events, not from seq 0 (a board's months of
+// journal would be every event); "Older events" pages back (`journal` with `before`).
+import { command } from "./api.js";
 import { emit, on } from "./bus.js";
 import { byId, el, showMessage } from "./dom.js";
 import { clock, duration, metres } from "./format.js";
@@ -10,11 +14,16 @@ import { hooks } from "./hooks.js";
 import { regionById } from "./regions.js";
 
 const KEEP = 1000;
+const START_BACK = 300;      // a fresh tab's events: the last this many
+const PAGE = 200;            // events per "Older events"
+const MAX_SHOWN = 5000;      // paging back stops here (treeline events reads the rest)
 const STORAGE_KEY = "treeline.journal";
 const SAVE_DELAY_MS = 250;
 
 let events = [];   // slim events, arrival order
 let lastSeq = 0;
+let oldestAsked = null; // the seq the list starts after (nothing older loaded); null: from seq 0
+let cap = KEEP;          // the most events held: more once older ones were asked for
 let saveTimer = null;
 const typesSeen = new Set();
 
@@ -31,9 +40,15 @@ export function restoreJournal(serverSeq) {
   if (saved && !(serverSeq < saved.lastSeq)) {
     events = saved.events.slice(-KEEP);
     lastSeq = saved.lastSeq;
-  } else if (saved) {
-    sessionStorage.removeItem(STORAGE_KEY);
+    oldestAsked = events.length ? events[0].seq - 1 : lastSeq;
+  } else {
+    if (saved) sessionStorage.removeItem(STORAGE_KEY);
+    // A fresh tab: the last few hundred, the rest on demand.
+    if (Number.isInteger(serverSeq) && serverSeq > START_BACK) lastSeq = serverSeq - START_BACK;
+    oldestAsked = lastSeq;
   }
+  // What the stream replays up to serverSeq is history: views that act on news skip it.
+  emit("journal-history", Number.isInteger(serverSeq) ? serverSeq : lastSeq);
   render();
 }
 
@@ -51,6 +66,45 @@ function render() {
   events.forEach((e) => noteType(e.type));
   renderOverlay();
   updateCount();
+  updateOlder();
+}
+
+/** "Older events" below the list, while the journal may hold events before the first shown. */
+function olderButton() {
+  let b = document.getElementById("events-older");
+  if (!b) {
+    b = el("button", { type: "button", id: "events-older", class: "secondary", text: "Older events", onclick: loadOlder });
+    byId("events-list").after(b);
+  }
+  return b;
+}
+
+function updateOlder() {
+  const b = olderButton();
+  b.hidden = !(oldestAsked > 0) || events.length >= MAX_SHOWN;
+}
+
+/** The PAGE events before the oldest shown, from the board's journal. */
+async function loadOlder() {
+  const b = olderButton();
+  if (!(oldestAsked > 0) || b.disabled) return;
+  b.disabled = true;
+  try {
+    const answer = await command({ cmd: "journal", before: oldestAsked + 1, limit: PAGE });
+    const older = (answer.events || []).filter((e) => e.seq <= oldestAsked).map(slimEvent);
+    oldestAsked = answer.more && older.length ? older[0].seq - 1 : 0;
+    events = older.concat(events);
+    cap = MAX_SHOWN;
+    const list = byId("events-list");
+    for (let k = older.length - 1; k >= 0; k--) list.append(row(older[k]));
+    older.forEach((e) => noteType(e.type));
+    updateCount();
+  } catch (e) {
+    showMessage(byId("events-notice"), `Older events could not be read: ${e.message}`, "error");
+  } finally {
+    b.disabled = false;
+    updateOlder();
+  }
 }
 
 /** A journal EVENT from the stream. */
@@ -61,8 +115,8 @@ export function receiveEvent(e) {
   events.push(slim);
   const list = byId("events-list");
   list.prepend(row(slim));
-  if (events.length > KEEP) {
-    events.shift();
+  if (events.length > cap) {
+    oldestAsked = events.shift().seq;
     list.lastElementChild.remove();
   }
   noteType(slim.type);
@@ -85,6 +139,7 @@ function scheduleSummary() {
 
 export function setupEvents() {
   hooks.seqs = () => events.map((e) => e.seq);
+  hooks.loadOlderEvents = loadOlder;
   for (const id of ["events-kind", "events-type", "events-region"]) {
     byId(id).addEventListener("input", applyFilter);
   }
@@ -216,7 +271,7 @@ function scheduleSave() {
 function save() {
   clearTimeout(saveTimer);
   saveTimer = null;
-  let kept = events;
+  let kept = events.slice(-KEEP);
   while (kept.length) {
     try {
       sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ lastSeq, events: kept }));

@@ -5,6 +5,8 @@ export const hooks = {
   requests: 0,          // fetches made by api.js
   seqs: () => [],       // the Events list's seqs, in arrival order
   mapRegionIds: () => [],
+  firstRegionsDrawnMs: null, // performance.now() when the map first painted regions
+  regionsMode: null,    // "whole" (a small board) or "view" (loaded by the map's view)
   errors: [],           // uncaught errors and rejections, as text (any browser)
 };
 

@@ -1,5 +1,7 @@
 // The regions as vector layers, coloured by kind as in the SVG maps: plants and albums are
 // circles (Point + radius_m), areas polygons with their holes. Tapping one opens its details.
+// They are drawn on one canvas (Leaflet's canvas renderer): thousands of regions are thousands
+// of paths on it, not of SVG elements in the page.
 import { el } from "./dom.js";
 import { clock, days, metres } from "./format.js";
 import { goButton } from "./go.js";
@@ -12,7 +14,22 @@ const COLOURS = {
   album: { fillColor: "#f08c1a", color: "#b25f00" },
 };
 
-const drawn = new Map(); // id → {layer, shape}: shape tells when the geometry changed
+const drawn = new Map(); // id → {layer, geometry, radius, shape, style}: what it was drawn from
+let renderer = null;
+
+/** The one canvas the regions are drawn on (made at the first use: Leaflet must be loaded). */
+function canvas() {
+  if (!renderer) renderer = L.canvas({ padding: 0.3, tolerance: 3 });
+  return renderer;
+}
+
+/** The same outline: the same objects, or (a new answer) the same text. */
+function sameShape(entry, r) {
+  if (entry.geometry === r.geometry && entry.radius === r.radius_m) return true;
+  const shape = JSON.stringify([r.geometry, r.radius_m]);
+  if (entry.shape === undefined) entry.shape = JSON.stringify([entry.geometry, entry.radius]);
+  return entry.shape === shape;
+}
 
 export function drawnIds() {
   return [...drawn.keys()];
@@ -33,23 +50,33 @@ export function drawRegions(group, regions) {
       drawn.delete(id);
     }
   }
+  let added = 0;
   for (const r of regions) {
-    const shape = JSON.stringify([r.geometry, r.radius_m]);
     let entry = drawn.get(r.id);
-    if (entry && entry.shape !== shape) {
+    if (entry && !sameShape(entry, r)) {
       group.removeLayer(entry.layer);
+      drawn.delete(r.id);
       entry = null;
     }
     if (!entry) {
-      entry = { layer: makeLayer(r), shape };
-      if (!entry.layer) continue;
-      entry.layer.bindPopup(() => details(regionById(r.id) || r), { maxWidth: 260 });
-      group.addLayer(entry.layer);
+      const layer = makeLayer(r);
+      if (!layer) continue;
+      entry = { layer, geometry: r.geometry, radius: r.radius_m, style: "" };
+      layer.bindPopup(() => details(regionById(r.id) || r), { maxWidth: 260 });
+      group.addLayer(layer);
       drawn.set(r.id, entry);
+      added += 1;
     }
-    entry.layer.setStyle(style(r));
+    // Kept up to date: the newest answer's geometry object (so the next compare is by identity).
+    entry.geometry = r.geometry;
+    const s = style(r), key = `${s.weight}${s.dashArray}`;
+    if (entry.style !== key) {
+      entry.layer.setStyle(s);
+      entry.style = key;
+    }
     if (entry.layer.isPopupOpen()) entry.layer.getPopup().update(); // its content is worked out again
   }
+  return added;
 }
 
 function makeLayer(r) {
@@ -57,9 +84,9 @@ function makeLayer(r) {
   if (!g) return null;
   if (g.type === "Point") {
     const [lon, lat] = g.coordinates;
-    return L.circle([lat, lon], { radius: r.radius_m || 1 });
+    return L.circle([lat, lon], { radius: r.radius_m || 1, renderer: canvas() });
   }
-  return L.geoJSON(g);
+  return L.geoJSON(g, { renderer: canvas() });
 }
 
 function style(r) {

@@ -13,7 +13,7 @@ import { currentHeading, setupHeading } from "./heading.js";
 import { hooks } from "./hooks.js";
 import { setupLabels, updateLabels } from "./map-labels.js";
 import { drawRegions, drawnIds, layerOf } from "./map-regions.js";
-import { regionsNow } from "./regions.js";
+import { regionsNow, setRegionsView } from "./regions.js";
 import { goButton, goTo } from "./go.js";
 import { currentTarget, measureTarget, nearestAlbum, nextDuePlant, pointTarget, regionTarget } from "./target.js";
 import { checkpointCentre, regionName, trailsNow } from "./trails.js";
@@ -62,6 +62,15 @@ export function setupMap() {
   trailLayer = L.featureGroup().addTo(map);
   roundLayer = L.featureGroup().addTo(map);
   hooks.mapRegionIds = drawnIds;
+  hooks.firstRegionsDrawnMs = null;
+  // A large board's regions are asked for what the map shows, when it stops moving.
+  const tellView = () => {
+    const b = map.getBounds();
+    setRegionsView([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], map.getZoom());
+  };
+  map.on("moveend", tellView);
+  tellView();
+  viewNote().addTo(map);
   // The tests open a region's popup (as a tap would) to measure its close button.
   hooks.openFirstPopup = () => {
     const layers = [];
@@ -79,15 +88,32 @@ export function setupMap() {
   // An open popup is not hidden under the last events.
   map.on("popupopen", () => document.body.classList.add("popup-open"));
   map.on("popupclose", () => document.body.classList.remove("popup-open"));
+  // The tests move the map as a hand would (the page stops following) and read where it is.
+  hooks.mapSetView = (lat, lon, zoom) => { setFollowing(false); map.setView([lat, lon], zoom, { animate: false }); };
+  hooks.mapPanBy = (dx, dy) => { setFollowing(false); map.panBy([dx, dy], { animate: true, duration: 1 }); };
+  hooks.mapView = () => ({ lat: map.getCenter().lat, lon: map.getCenter().lng, zoom: map.getZoom() });
   hooks.mapRound = () => roundLayer.getLayers().filter((l) => l instanceof L.Polyline).map((l) => l.getLatLngs().map((p) => [p.lat, p.lng]));
   hooks.mapTrail = () => ({ ...trailDrawn, points: trailDrawn.points.map((p) => [p.lat, p.lon]) });
 
   on("regions", (answer) => {
-    drawRegions(regionLayer, answer.regions);
+    const started = performance.now();
+    const added = drawRegions(regionLayer, answer.regions);
+    hooks.regionsDrawMs = performance.now() - started;
+    if (added && hooks.firstRegionsDrawnMs === null) {
+      // Painted at the next frame (the canvas redraws then): the time since navigation.
+      requestAnimationFrame(() => { if (hooks.firstRegionsDrawnMs === null) hooks.firstRegionsDrawnMs = performance.now(); });
+    }
+    showViewNote(answer);
     updateLabels({ regions: answer.regions });
     fitOnce();
     drawTarget();
     updateShortcuts(answer.regions);
+  });
+  // A large board: the map looks where its regions are before any is drawn (unless it follows).
+  on("regions-bounds", ([west, south, east, north]) => {
+    if (fitted || (following && hooks.position) || !map.getSize().x) return;
+    fitted = true;
+    ourMove(() => map.fitBounds([[south, west], [north, east]], { padding: [16, 16], animate: false }));
   });
   on("position", (p) => showPosition(p, true));
   on("heading", showHeading);
@@ -405,6 +431,32 @@ function updateGuideLine() {
   const p = hooks.position;
   const target = trailDrawn.points[trailDrawn.reached];
   if (guideLine && p && target) guideLine.setLatLngs([[p.lat, p.lon], [target.lat, target.lon]]);
+}
+
+/** "Showing 1,500 of 98,113 regions here: zoom in to see them all", while a view is cut. */
+function viewNote() {
+  const Note = L.Control.extend({
+    options: { position: "topleft" },
+    onAdd() {
+      const div = L.DomUtil.create("div", "leaflet-control view-note");
+      div.id = "view-note";
+      div.setAttribute("role", "status");
+      div.hidden = true;
+      Object.assign(div.style, { background: "#fff", color: "#1a1a1a", font: "16px/1.3 system-ui, sans-serif", padding: "4px 8px",
+        borderRadius: "4px", maxWidth: "14em", boxShadow: "0 1px 4px rgba(0,0,0,.4)" });
+      return div;
+    },
+  });
+  return new Note();
+}
+
+function showViewNote(answer) {
+  const note = byId("view-note");
+  if (!note) return;
+  const v = answer.view;
+  const cut = answer.mode === "view" && v && v.truncated;
+  note.hidden = !cut;
+  if (cut) note.textContent = `Showing the ${v.shown.toLocaleString("en")} largest of ${v.total.toLocaleString("en")} regions here: zoom in to see them all`;
 }
 
 function northArrow() {

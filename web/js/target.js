@@ -9,7 +9,7 @@
 import { emit, on } from "./bus.js";
 import { edgeDistance, toward } from "./geo.js";
 import { hooks } from "./hooks.js";
-import { dueIn, isDue, regionById } from "./regions.js";
+import { dueIn, isDue, pinRegions, regionById } from "./regions.js";
 
 const KEY = "treeline.target";
 const KINDS = { plant: "plant", album: "album", reforestation: "area" };
@@ -128,9 +128,16 @@ window.addEventListener("storage", (e) => {
   emit("target", target);
 });
 
-// A region gone from the board is no target any more.
+// A region gone from the board is no target any more: one missing from a whole board's answer,
+// or removed (a large board's page knows only some regions).
 on("regions", (answer) => {
-  if (target && target.type === "region" && !answer.regions.some((r) => r.id === target.id)) clearTarget();
+  if (answer.mode === "whole" && target && target.type === "region" && !answer.regions.some((r) => r.id === target.id)) clearTarget();
 });
+on("event", (e) => {
+  if (e.type === "region_removed" && target && target.type === "region" && e.region === target.id) clearTarget();
+});
+// The target's region is needed whole wherever the map looks.
+on("target", (t) => pinRegions("target", t && t.type === "region" ? [t.id] : []));
+pinRegions("target", target && target.type === "region" ? [target.id] : []);
 
 hooks.target = () => target;

@@ -3,7 +3,7 @@
 import { command } from "./api.js";
 import { emit, on } from "./bus.js";
 import { centre } from "./geo.js";
-import { regionById } from "./regions.js";
+import { pinRegions, regionById } from "./regions.js";
 
 let current = { active: null, trails: [] };
 let asked = 0;   // requests sent; only the newest answer is applied
@@ -22,6 +22,9 @@ export async function refreshTrails() {
   const answer = await command({ cmd: "trails" });
   if (n !== asked) return;
   current = { active: answer.active || null, trails: answer.trails || [] };
+  // The trail under way's checkpoints are needed whole wherever the map looks.
+  const active = current.active && current.trails.find((t) => t.id === current.active.trail);
+  pinRegions("trail", active ? active.checkpoints.map((c) => (typeof c === "string" ? c : c.region)) : []);
   emit("trails", current);
 }
 
