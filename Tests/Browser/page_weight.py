@@ -25,10 +25,11 @@ try:
     # The map with the regions drawn: the page's own hooks say when.
     deadline = time.time() + 30
     while time.time() < deadline:
-        if driver.execute_script("return !!(window.treeline && document.querySelectorAll('.leaflet-overlay-pane path').length > 0)"):
+        if driver.execute_script("return !!(window.treeline && window.treeline.firstRegionsDrawnMs !== null)"):
             break
         time.sleep(0.2)
-    check(driver.execute_script("return document.querySelectorAll('.leaflet-overlay-pane path').length") > 0, "the map drew the regions")
+    # The regions are drawn on a canvas: the page's hook says when they were painted.
+    check(driver.execute_script("return window.treeline.firstRegionsDrawnMs !== null && window.treeline.mapRegionIds().length > 0"), "the map drew the regions")
     time.sleep(1.0)  # what the page asks for after its first draw (state, events) comes too
 
     requests, responses, finished, commands = {}, {}, {}, {}

@@ -220,10 +220,10 @@ def spki_hash(cert):
     return base64.b64encode(digest).decode()
 
 
-def chromium(cert, network_log=False):
+def chromium(cert, network_log=False, flags=()):
     """Debian's chromium through Selenium, headless, as a 360×740 phone with a fake camera,
     trusting the board's certificate by its key; `network_log` keeps DevTools' network events
-    (`driver.get_log("performance")`)."""
+    (`driver.get_log("performance")`); `flags`: more of chromium's switches."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -232,7 +232,7 @@ def chromium(cert, network_log=False):
     o.binary_location = "/usr/bin/chromium"
     for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
               f"--ignore-certificate-errors-spki-list={spki_hash(cert)}",
-              "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]:
+              "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", *flags]:
         o.add_argument(a)
     o.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2.0}})
     logs = {"browser": "ALL", "performance": "ALL"} if network_log else {"browser": "ALL"}

@@ -49,10 +49,11 @@ public final class DaemonProcess: @unchecked Sendable {
     public var pid: Int32? { process?.processIdentifier }
     public var isRunning: Bool { process?.isRunning ?? false }
 
-    /// Starts it and waits (at most 20 s of its own time) until the socket accepts and, as
-    /// systemd would, until it says READY=1: only then is SIGHUP trapped (before, it would end
-    /// the process). A test that gives its own NOTIFY_SOCKET waits for READY=1 itself.
-    public func start() async throws {
+    /// Starts it and waits (at most `within` seconds of its own time, 20 by default) until the
+    /// socket accepts and, as systemd would, until it says READY=1: only then is SIGHUP trapped
+    /// (before, it would end the process). A test that gives its own NOTIFY_SOCKET waits for
+    /// READY=1 itself.
+    public func start(within limit: Double = 20) async throws {
         let p = Process()
         p.dyingWithTheTests([TreelineProcess.daemon.path, "--config", config.path] + extraArguments)
         var env = ProcessInfo.processInfo.environment
@@ -69,17 +70,17 @@ public final class DaemonProcess: @unchecked Sendable {
         try launchWithSignalsUnblocked(p)
         process = p
         var patience = Patience()
-        while patience.waited < 20 {
+        while patience.waited < limit {
             if (try? SocketClient(path: socket)) != nil {
                 guard let notify else { return }
-                let ready = notify.read(timeout: max(0.1, 20 - patience.waited)) { $0.contains { $0.hasPrefix("READY=1") } }
+                let ready = notify.read(timeout: max(0.1, limit - patience.waited)) { $0.contains { $0.hasPrefix("READY=1") } }
                 if ready.contains(where: { $0.hasPrefix("READY=1") }) { return }
                 throw POSIXError(.ETIMEDOUT, "treelined listened on \(socket) but did not say READY=1; its log:\n\(logText)")
             }
             guard p.isRunning else { throw POSIXError(.ECHILD, "treelined exited (status \(p.terminationStatus)) before listening; its log:\n\(logText)") }
             await patience.nap(0.02)
         }
-        throw POSIXError(.ETIMEDOUT, "treelined did not listen on \(socket) within 20 s; its log:\n\(logText)")
+        throw POSIXError(.ETIMEDOUT, "treelined did not listen on \(socket) within \(Int(limit)) s; its log:\n\(logText)")
     }
 
     /// What it has logged so far.
