@@ -181,6 +181,9 @@ check "the binaries find their libraries (libc among them), and no Swift runtime
     sh -c "printf '%s' \"\$1\" | grep -q libc.so.6 && ! printf '%s' \"\$1\" | grep -E 'swift|Foundation|not found'" _ "$libraries"
 check "procps came with the package's Depends (the unit's ExecReload= runs its kill)" guest test -x /bin/kill
 say "treelined needs (ELF NEEDED): $(readelf -d "$root/usr/bin/treelined" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')"
+# One executable for both commands: treelined is treeline started under the daemon's name.
+check "/usr/bin/treelined is a link to treeline, the one executable" test "$(guest readlink /usr/bin/treelined)" = treeline
+say "installed: $(guest dpkg-query -W -f='${Installed-Size}' treeline) KiB (Installed-Size); du -sh: $(guest du -sh /usr/bin/treeline /usr/share/treeline | tr '\t\n' ' ')"
 
 # --- The walk through gpsd, with one SIGKILL ------------------------------------------------
 guest useradd --create-home --groups treeline alice
