@@ -3,14 +3,16 @@ walk:
 
 - the page registers its service worker and is installable (chromium's own manifest checks:
   no installability error);
-- with the board stopped (the Swift test stops treelined when this prints STOP), Water (a
-  plant) and Add plant here wait in the queue at the top of the page;
+- with the board stopped (the Swift test stops treelined when this prints STOP) inside an
+  album and an area, Water (a plant), Add plant here, Capture with a photo and Plant here wait in
+  the queue at the top of the page;
 - reloaded, the page comes from the service worker's cache: the shell, Leaflet, the regions it
   last got drawn on the map, the out-of-reach note, and the queue (kept in IndexedDB) with both
   (shown at 390×844 and at 320×568);
 - once the board is back (START), each is sent and recorded exactly once: one `watered` of
-  that plant and one `region_added` of that name in the journal since; the new plant placed
-  where the board's last position was when it was added (within 1 m);
+  that plant and one `region_added` of that name in the journal since, one capture with its
+  photo and note, one tree; the new plant placed where the board's last position was when it
+  was added (within 1 m);
 - sent again by hand with the same Idempotency-Key, each gets its first answer again and the
   journal does not grow; eight copies of one new key sent at once water once, and all eight
   get that answer;
@@ -19,8 +21,10 @@ walk:
 Screenshots: out/web/offline-*.png."""
 import json
 import os
+import struct
 import threading
 import time
+import zlib
 
 from selenium.webdriver.common.by import By
 
@@ -37,7 +41,22 @@ checks = Checks()
 check = checks.check
 os.makedirs(args.shots, exist_ok=True)
 
+
+def png(path, width=4, height=3):
+    """A small, whole PNG (the board checks a photo's header, chunks and CRCs)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + bytes([40, 120, 60]) * width for _ in range(height))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    return path
+
+
+PHOTO = png(os.path.join(os.path.abspath(args.shots), "offline-photo.png"))
+
 PLANT = "plant-carvalho"
+ALBUM = "album-miradouro"        # entered by the walk at 09:07:13, inside the area ref-encosta
 NEW_NAME = "Cork oak planted offline"
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]},
                "resultTypes": ["violations"]}
@@ -96,12 +115,23 @@ try:
 
     # The walk gives the board fixes; the page gets its positions.
     until("a position on the map", lambda: js("return window.treeline.position !== null"), 90)
-    time.sleep(3)
+    # A species chosen while the board answers (its search is the board's).
+    show_tab(driver, checks, "planting")
+    driver.find_element(By.ID, "species-search").send_keys("Quercus robur")
+    until("species found for 'oak'", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#species-results li[data-latin]")) > 0)
+    driver.find_elements(By.CSS_SELECTOR, "#species-results li[data-latin]")[0].click()
+    species = driver.find_element(By.ID, "species-chosen").text
+    # Inside the album (and the area around it), where Capture and Plant here are offered.
+    until(f"the board inside {ALBUM}", lambda: ALBUM in json.loads(board.ask('{"cmd":"state"}')).get("inside", []), 240)
+    show_tab(driver, checks, "albums")
+    until("Capture offered", lambda: driver.find_element(By.CSS_SELECTOR, f'#albums-list li[data-id="{ALBUM}"] .capture-form').is_displayed(), 30)
     # gpsd's feed paused (the Swift test does it on PAUSE): the board's last fix stays where the
     # board is, so "here" has one right answer.
     print("PAUSE", flush=True)
     time.sleep(2)
     last_fix = json.loads(board.ask('{"cmd":"state"}')).get("last_fix")
+    captures_before = len(json.loads(board.ask(json.dumps({"cmd": "captures", "album": ALBUM})))["captures"])
+    trees_before = len(json.loads(board.ask('{"cmd":"trees"}'))["trees"])
     before = journal()
     last_seq = before[-1]["seq"] if before else 0
     drawn_online = js("return window.treeline.mapRegionIds().length")
@@ -116,6 +146,15 @@ try:
     driver.find_element(By.ID, "plant-name").send_keys(NEW_NAME)
     driver.find_element(By.ID, "plant-add").click()
     until("Add plant here queued", lambda: len(js("return window.treeline.queue()")) == 2)
+    show_tab(driver, checks, "albums")
+    row = f'#albums-list li[data-id="{ALBUM}"]'
+    driver.find_element(By.CSS_SELECTOR, row + " .capture-file").send_keys(PHOTO)
+    driver.find_element(By.CSS_SELECTOR, row + " .capture-note").send_keys("taken out of reach")
+    driver.find_element(By.CSS_SELECTOR, row + " button.capture").click()
+    until("Capture with a photo queued", lambda: len(js("return window.treeline.queue()")) == 3)
+    show_tab(driver, checks, "planting")
+    driver.find_element(By.ID, "plant-here").click()
+    until("Plant here queued", lambda: len(js("return window.treeline.queue()")) == 4)
     # Reloaded with the board out of reach: the shell from the service worker, the regions from
     # what the page kept.
     driver.get(args.url)
@@ -125,12 +164,12 @@ try:
     drawn_offline = js("return window.treeline.mapRegionIds().length")
     shot("map-390x844")
     show_tab(driver, checks, "plants")
-    until("the queue kept over the reload", lambda: len(js("return window.treeline.queue ? window.treeline.queue() : []")) == 2)
+    until("the queue kept over the reload", lambda: len(js("return window.treeline.queue ? window.treeline.queue() : []")) == 4)
 
     queued = js("return window.treeline.queue()")
-    check([q["state"] for q in queued] == ["waiting", "waiting"], f"both wait: {queued}")
+    check([q["state"] for q in queued] == ["waiting"] * 4, f"all four wait: {queued}")
     shown = js("return [...document.querySelectorAll('#queue-list li')].map(li => li.innerText)")
-    check(len(shown) == 2 and not js("return document.getElementById('queue').hidden"), f"the queue shows both: {shown}")
+    check(len(shown) == 4 and not js("return document.getElementById('queue').hidden"), f"the queue shows all four: {shown}")
     driver.execute_script("window.scrollTo(0, 0)")
     shot("queue-390x844")
     resize(driver, 320, 568)
@@ -148,7 +187,7 @@ try:
 
     print("START", flush=True)
     until("the board back", reachable, 120)
-    until("the queue sent", lambda: len(js("return window.treeline.queueSent")) == 2, 90)
+    until("the queue sent", lambda: len(js("return window.treeline.queueSent")) == 4, 90)
     until("the queue emptied", lambda: len(js("return window.treeline.queue()")) == 0, 30)
     sent = js("return window.treeline.queueSent")
     shot("sent-390x844")
@@ -156,6 +195,13 @@ try:
 
     after = journal()
     waterings, added = recorded(after, last_seq)
+    captures = json.loads(board.ask(json.dumps({"cmd": "captures", "album": ALBUM})))["captures"]
+    new_captures = captures[captures_before:]
+    check(len(new_captures) == 1 and new_captures[0].get("file") and new_captures[0].get("note") == "taken out of reach",
+          f"one capture with its photo: {new_captures}")
+    trees = json.loads(board.ask('{"cmd":"trees"}'))["trees"]
+    planted = next((x["answer"] for x in sent if x["label"].startswith("Plant")), None)
+    check(len(trees) == trees_before + 1, f"one tree planted: {len(trees) - trees_before}; the board said {planted}")
     check(len(waterings) == 1, f"one watering of {PLANT} recorded: {len(waterings)}")
     check(len(added) == 1, f"one {NEW_NAME} added: {len(added)}")
     placed_off = None
@@ -171,14 +217,23 @@ try:
     repeats_equal = 0
     for s in sent:
         label = s["label"]
-        cmd = {"cmd": "water", "plant": PLANT} if label.startswith("Water") else {"cmd": "add_region", "kind": "plant", "name": NEW_NAME, "interval_days": 7, "radius_m": 3}
-        status, _, body = board.request("POST", "/api", body=json.dumps(cmd).encode(),
-                                        headers={"Content-Type": "application/json", "Idempotency-Key": s["key"]})
+        if label.startswith("Capture"):
+            status, _, body = board.request("POST", f"/api/captures?album={ALBUM}&note=again", body=open(PHOTO, "rb").read(),
+                                            headers={"Content-Type": "image/png", "Idempotency-Key": s["key"]})
+        else:
+            cmd = ({"cmd": "water", "plant": PLANT} if label.startswith("Water")
+                   else {"cmd": "plant", "species": species} if label.startswith("Plant")
+                   else {"cmd": "add_region", "kind": "plant", "name": NEW_NAME, "interval_days": 7, "radius_m": 3})
+            status, _, body = board.request("POST", "/api", body=json.dumps(cmd).encode(),
+                                            headers={"Content-Type": "application/json", "Idempotency-Key": s["key"]})
         same = status == 200 and json.loads(body) == s["answer"]
         repeats_equal += same
         check(same, f"{label} sent again with its key: {status} {body[:200]!r}, first {s['answer']}")
     again = journal()
     check(len(again) == len(after), f"the journal did not grow on the repeats: {len(after)} then {len(again)}")
+    captures_again = len(json.loads(board.ask(json.dumps({"cmd": "captures", "album": ALBUM})))["captures"])
+    trees_again = len(json.loads(board.ask('{"cmd":"trees"}'))["trees"])
+    check(captures_again == len(captures) and trees_again == len(trees), f"no capture or tree again: {captures_again}, {trees_again}")
     # Eight copies of one keyed watering at once (a retry racing its original): one runs, all
     # get its answer.
     answers = []
@@ -206,7 +261,7 @@ try:
     check(not page_errors, f"page errors: {page_errors}")
     result(service_worker=worker, installability_errors=len(installable), regions_drawn_online=drawn_online,
            regions_drawn_offline=drawn_offline, queued_shown=len(shown), waterings_recorded=len(waterings),
-           plants_added=len(added), placed_off_m=placed_off, repeats_equal=repeats_equal,
+           plants_added=len(added), captures_recorded=len(new_captures), trees_planted=len(trees) - trees_before, placed_off_m=placed_off, repeats_equal=repeats_equal,
            journal_grew_on_repeat=len(again) - len(after), race_waterings=race_waterings, axe_serious_or_critical=len(serious),
            console_errors=len(errors), console_error_texts=errors[:5])
 finally:

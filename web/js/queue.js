@@ -89,6 +89,15 @@ export function flush() {
       render();
       try {
         const answer = await send(entry, true);
+        if (answer && (answer.allowed === false || answer.recorded === false)) {
+          // Answered, but not done: a tree the rules refuse there, a capture outside the album.
+          entry.state = "refused";
+          entry.message = answer.reason || "not recorded";
+          await idb.put("queue", entry).catch(() => {});
+          render();
+          hooks.queueSent.push({ key: entry.key, label: entry.label, answer });
+          continue;
+        }
         await idb.remove("queue", entry.key).catch(() => {});
         // Shown as sent for a moment, then gone.
         entry.state = "sent";
