@@ -59,24 +59,7 @@ extension Command {
             o.key("seed") { $0.append(contentsOf: String(seed).utf8) }
         case .species(let query): if !query.isEmpty { o.string("query", query) }
         case .layout(let camera, let options, let at, let panorama): o.layout(camera, options, at: at, panorama: panorama)
-        case let .round(stops, at):
-            switch stops {
-            case .regions(let ids): o.strings("regions", ids)
-            case let .kind(kind, due):
-                o.string("kind", kind.rawValue)
-                if due { o.bool("due", true) }
-            case .points(let points):
-                o.key("points") { out in
-                    Self.appendList(points, to: &out) { c, out in
-                        out.append(UInt8(ascii: "["))
-                        WireNumber.append(c.latitude, to: &out)
-                        out.append(UInt8(ascii: ","))
-                        WireNumber.append(c.longitude, to: &out)
-                        out.append(UInt8(ascii: "]"))
-                    }
-                }
-            }
-            o.coordinate("at", at)
+        case let .round(stops, at): o.round(stops, at: at)
         case .addTrail(let t):
             o.string("trail", t.id)
             o.string("name", t.name)
@@ -90,9 +73,7 @@ extension Command {
             if !t.requires.isEmpty { o.strings("requires", t.requires) }
             o.string("project", t.project)
         case .trails, .stopTrail: break
-        case let .journal(before, limit):
-            o.integer("before", before)
-            o.integer("limit", Int64(limit))
+        case let .journal(before, limit): o.journal(before: before, limit: limit)
         case .removeTrail(let id), .startTrail(let id): o.string("trail", id)
         }
         return o.finished()
@@ -213,6 +194,33 @@ struct CommandObject {
             WireNumber.append(b, to: &out)
             out.append(UInt8(ascii: "]"))
         }
+    }
+
+    /// `round`'s stops (named regions, a kind, or points) and `at`.
+    mutating func round(_ stops: RoundStops, at: Coordinate?) {
+        switch stops {
+        case .regions(let ids): strings("regions", ids)
+        case let .kind(kind, due):
+            string("kind", kind.rawValue)
+            if due { bool("due", true) }
+        case .points(let points):
+            key("points") { out in
+                Command.appendList(points, to: &out) { c, out in
+                    out.append(UInt8(ascii: "["))
+                    WireNumber.append(c.latitude, to: &out)
+                    out.append(UInt8(ascii: ","))
+                    WireNumber.append(c.longitude, to: &out)
+                    out.append(UInt8(ascii: "]"))
+                }
+            }
+        }
+        coordinate("at", at)
+    }
+
+    /// `journal`'s page: `before` when given, and `limit`.
+    mutating func journal(before: Int64?, limit: Int) {
+        integer("before", before)
+        integer("limit", Int64(limit))
     }
 
     mutating func subscribe(_ s: Subscribe) {
