@@ -11,7 +11,7 @@ encoded lengths: all, and the API's), the longest frame while panning, the regio
 each step. Steps: the first view, zoomed in to a street (17), panned, zoomed out to the whole
 set (11: the view is cut and the page says so), the Events view (the last few hundred events,
 then "Older events"). Screenshots: many-first, many-zoomed-in, many-panned, many-zoomed-out,
-many-events.
+many-events, many-events-older.
 """
 import json
 import os
@@ -175,6 +175,12 @@ try:
     seqs = js("return window.treeline.seqs()")
     check(seqs == list(range(last - 499, last + 1)), "older events come before, without a gap or a repeat")
     shot("events")
+    # The list's end: the button for more.
+    js("document.getElementById('events-older').scrollIntoView({block: 'center'})")
+    time.sleep(0.3)
+    check(js("const b = document.getElementById('events-older'); return !b.hidden && b.getBoundingClientRect().height >= 44"),
+          "Older events is offered, at least 44 px tall")
+    shot("events-older")
     heap("events")
 
     heap_after_gc = heap("end")

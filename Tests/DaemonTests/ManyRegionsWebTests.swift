@@ -33,7 +33,7 @@ extension Daemon {
         #expect((r.results["heap_mb"] as? Double ?? 999) < 60)
         #expect((r.results["heap_max_mb"] as? Double ?? 999) < 60)
         #expect(r.results["console_errors"] as? Int == 0)
-        for name in ["first", "zoomed-in", "panned", "zoomed-out"] {
+        for name in ["first", "zoomed-in", "panned", "zoomed-out", "events", "events-older"] {
             let shot = Self.artefacts.appendingPathComponent("many-\(name).png")
             #expect(FileManager.default.fileExists(atPath: shot.path), "no screenshot \(shot.lastPathComponent)")
         }

@@ -49,6 +49,22 @@ private func catalogError(_ bytes: [UInt8], file: String = "bad.json") -> Specie
         #expect(Set(catalog.species.map { $0.latin.lowercased() }).count == catalog.species.count)
     }
 
+    /// One pass for every species gives what a pass per species gave, area for area, in order;
+    /// an area naming a species by two of its names is listed once.
+    @Test(arguments: ["regions.geojson", "regions-pt-tm06.geojson"])
+    func everySpeciesAreasInOnePassAreThoseOfEach(file: String) throws {
+        let catalog = try SpeciesData.catalog()
+        var regions = try RegionFile.parse(SpeciesData.bytes(file), file: file)
+        if let k = regions.firstIndex(where: { $0.kind == .reforestation }), let first = regions[k].species.first,
+           let common = catalog.named(first)?.common {
+            regions[k].species.append(common)
+        }
+        let set = RegionSet(regions)
+        let all = catalog.areasBySpecies(in: set)
+        #expect(!all.isEmpty)
+        for s in catalog.species { #expect((all[s.latin] ?? []) == catalog.areas(allowing: s, in: set), "\(s.latin)") }
+    }
+
     @Test(arguments: ["regions.geojson", "regions-pt-tm06.geojson"])
     func everyRegionSpeciesIsInTheCatalog(file: String) throws {
         let catalog = try SpeciesData.catalog()
