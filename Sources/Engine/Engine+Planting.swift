@@ -55,7 +55,9 @@ extension Engine {
             return .failure(CommandError("\"planted\" is in the future: give when the tree was planted, or leave it out for now"))
         }
         if let ago {
-            if let at { return plant(species: species, area: area, at: at, project: project, planted: planted ?? boardTime(ago: ago)) }
+            if let at {
+                return boardTime(ago: ago).flatMap { then in plant(species: species, area: area, at: at, project: project, planted: planted ?? then) }
+            }
             return fixAgo(ago).flatMap { then in
                 plant(species: species, area: area, at: then.coordinate, project: project, planted: planted ?? then.time)
             }

@@ -48,26 +48,31 @@ extension Engine {
     /// The oldest last fix a capture takes, seconds.
     static let freshFix: UInt64 = 30
 
-    /// Where the walker stands now, not where the receiver last was: the last fix, if it was
-    /// received in the last `freshFix` seconds (not one restored from before a restart).
-    /// `purpose` says in the refusal why a fresh one is needed.
     /// How far from a track point (or the last fix) in time a position `ago` seconds back may
     /// be: the track keeps a point at least every 30 s while fixes come.
     static let trackSlack: Int64 = 45 * UTCTime.nanosPerSecond
 
-    /// The board's time `ago` seconds back: its receiver's time (the last fix's, plus what its
-    /// monotonic clock says passed since), so a phone's clock never enters it.
-    func boardTime(ago: Double) -> UTCTime {
-        var now = eventTime
-        if monitor.lastFix != nil, let received = lastFixReceived { now.nanoseconds += Int64(monotonicNanos() - received) }
-        return UTCTime(nanoseconds: now.nanoseconds - Int64(ago * 1e9))
+    /// The board's time `ago` seconds back: the receiver's time of the last fix of this run,
+    /// carried on by the monotonic clock, so neither a phone's clock nor the board's own enters
+    /// it. Before the first fix of this run (a restart) the board cannot tell its time: the
+    /// action is refused for now (`retryLater`), and a queue sends it again.
+    func boardTime(ago: Double) -> Result<UTCTime, CommandError> {
+        guard let last = monitor.lastFix, let received = lastFixReceived else {
+            return .failure(CommandError("the board has had no fix since it started, so it cannot tell when \(Int(ago)) s ago was: send it again once it has one",
+                                         retryLater: true))
+        }
+        return .success(UTCTime(nanoseconds: last.time.nanoseconds + Int64(monotonicNanos() - received) - Int64(ago * 1e9)))
     }
 
-    /// Where the board was `ago` seconds back (`boardTime`): the track point or last fix
-    /// nearest that time, within `trackSlack`; else why not.
+    /// Where the board was `ago` seconds back (`boardTime`): the track point or the last fix of
+    /// this run nearest that time, within `trackSlack`; else why not.
     func fixAgo(_ ago: Double) -> Result<LastFix, CommandError> {
-        guard let last = monitor.lastFix else { return .failure(CommandError("no fix yet: the board cannot tell where it was \(Int(ago)) s ago")) }
-        let t = boardTime(ago: ago)
+        let t: UTCTime
+        switch boardTime(ago: ago) {
+        case .success(let time): t = time
+        case .failure(let e): return .failure(e)
+        }
+        guard let last = monitor.lastFix else { return .failure(CommandError("no fix yet", retryLater: true)) }
         var best: (gap: Int64, fix: LastFix)? = nil
         if abs(last.time.nanoseconds - t.nanoseconds) <= Self.trackSlack { best = (abs(last.time.nanoseconds - t.nanoseconds), last) }
         let around: [TrackPoint]
@@ -79,12 +84,15 @@ extension Engine {
             if gap < best?.gap ?? .max { best = (gap, LastFix(time: t, coordinate: p.coordinate, error: p.error)) }
         }
         guard var fix = best?.fix else {
-            return .failure(CommandError("the board had no fix within 45 s of \(t.iso8601) (\(Int(ago)) s ago): it cannot tell where the photo was taken; take it again"))
+            return .failure(CommandError("the board had no fix within 45 s of \(t.iso8601) (\(Int(ago)) s ago): it cannot tell where it was then; do it again where you are"))
         }
         fix.time = t
         return .success(fix)
     }
 
+    /// Where the walker stands now, not where the receiver last was: the last fix, if it was
+    /// received in the last `freshFix` seconds (not one restored from before a restart).
+    /// `purpose` says in the refusal why a fresh one is needed.
     func freshFix(for purpose: String) -> Result<LastFix, CommandError> {
         guard let fix = monitor.lastFix else { return .failure(CommandError("no fix yet: \(purpose), so wait for a fix")) }
         guard let received = lastFixReceived else {

@@ -50,6 +50,8 @@ package actor Engine: ServerDelegate {
     /// What the engine counted of its own work (fixes, events, commits, gpsd's state).
     var counters = Snapshot.Counters()
     /// Committed nowhere yet: the commit failed; sent with the next one.
+    /// Idempotency keys whose record failed, with their answers (Engine+Once.swift).
+    var unrecordedKeys: [String: [UInt8]] = [:]
     var unsaved: [JournalEntry] = []
     var unsavedRegions: Set<Int> = []
     /// The last fix as stored: a fix that changes nothing of it, and no region, costs no write.
@@ -326,7 +328,13 @@ package actor Engine: ServerDelegate {
         case .success(let k): i = k
         case .failure(let e): return .failure(e)
         }
-        let time = ago.map(boardTime) ?? eventTime
+        var time = eventTime
+        if let ago {
+            switch boardTime(ago: ago) {
+            case .success(let t): time = t
+            case .failure(let e): return .failure(e)
+            }
+        }
         let previous = monitor.lastWatered[i]
         if ago != nil, let previous, previous >= time {
             return .failure(CommandError("'\(plant)' has a later watering recorded (\(previous.iso8601)) than this one (\(time.iso8601)): nothing to add"))

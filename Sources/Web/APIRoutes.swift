@@ -87,6 +87,16 @@ struct APIRoutes {
         json(e.json, status: status)
     }
 
+    /// The daemon's refusal of a request that parsed: 422, or 503 with `Retry-After` when it is
+    /// a refusal of the moment (`retryLater`: the database failed, no fix yet since a restart),
+    /// which a client's queue sends again.
+    static func refusal(_ e: CommandError) -> Response {
+        guard e.retryLater else { return error(e, status: .unprocessableContent) }
+        var response = error(e, status: .serviceUnavailable)
+        response.headers[.retryAfter] = "5"
+        return response
+    }
+
     /// The header of a request that must run at most once (the page's queued actions): a change
     /// sent again with the same key is answered with its first answer and not run again.
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
@@ -109,7 +119,7 @@ struct APIRoutes {
         let (bad, result) = await Commands.answer(Array(buffer: body), key: key, delegate: delegate)
         switch result {
         case .success(let json): return Self.json(json, for: request)
-        case .failure(let e): return Self.error(e, status: bad ? .badRequest : .unprocessableContent)
+        case .failure(let e): return bad ? Self.error(e, status: .badRequest) : Self.refusal(e)
         }
     }
 
@@ -234,7 +244,9 @@ struct APIRoutes {
         case .failure(let e): return Self.error(e, status: .badRequest)
         }
         // A photo sent again (its answer was lost on the way): the first answer, and no second copy.
-        if let key, let earlier = try? delegate.store.idempotentAnswer(for: key) { return Self.json(earlier) }
+        if let key, let earlier = try? delegate.store.idempotentAnswer(for: Command.capture(album: album, file: nil, note: note).keyed(key)) {
+            return Self.json(earlier)
+        }
         guard uploads.take() else {
             var busy = Self.error(CommandError("\(UploadSlots.count) photos are being received already: send this one again in a moment"), status: .serviceUnavailable)
             busy.headers[.retryAfter] = "2"
@@ -260,7 +272,7 @@ struct APIRoutes {
             return Self.json(earlier)
         case .success(.ran(.failure(let e))):
             try? FileManager.default.removeItem(atPath: path)
-            return Self.error(e, status: .unprocessableContent)
+            return Self.refusal(e)
         case .success(.ran(.success(let json))):
             // Outside the album the answer says so (`"recorded":false`, how far to walk): the
             // photo is not kept then either.
@@ -268,7 +280,7 @@ struct APIRoutes {
             return Self.json(json)
         case .failure(let e):
             try? FileManager.default.removeItem(atPath: path)
-            return Self.error(e, status: .unprocessableContent)
+            return Self.refusal(e)
         }
     }
 }

@@ -89,7 +89,7 @@ private let rrTimeMessage = "must be an ISO 8601 time such as 2026-05-01T08:00:0
         #expect(rrRefusal(#"{"cmd":"add_region","kind":"album","name":"Beach","interval_days":3}"#)
             == "\"interval_days\" is for plants; an album takes name, radius_m, at, note")
         #expect(rrRefusal(#"{"cmd":"add_region","kind":"plant","name":"Basil","interval_days":3,"colour":"green"}"#)
-            == "unknown key \"colour\" for cmd 'add_region': it takes at, feature, id, interval_days, kind, last_watered, name, note, radius_m, species")
+            == "unknown key \"colour\" for cmd 'add_region': it takes ago_s, at, feature, id, interval_days, kind, last_watered, name, note, radius_m, species")
         #expect(rrRefusal(#"{"cmd":"add_region","kind":"album","name":"Beach","at":[40.1,200]}"#)
             == "\"at\" must be [latitude, longitude] in decimal degrees")
         #expect(rrRefusal(#"{"cmd":"add_region","kind":"album","name":"Beach","at":[-91,8]}"#)
