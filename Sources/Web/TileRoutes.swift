@@ -76,6 +76,14 @@ struct TileRoutes {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// A file's version for tile addresses: its size and modification time, in hex.
+    static func version(of path: String) -> String {
+        guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return "0" }
+        let size = (a[.size] as? NSNumber)?.uint64Value ?? 0
+        let time = (a[.modificationDate] as? Date).map { UInt64(max(0, $0.timeIntervalSince1970 * 1000)) } ?? 0
+        return String(size, radix: 16) + "-" + String(time, radix: 16)
+    }
+
     /// web.json's `layers`: for each, `id`, `name`, `url` (a Leaflet template), `format`,
     /// `minzoom`, `maxzoom`, `bounds` (west, south, east, north) and `attribution` where known.
     func appendLayers(to out: inout [UInt8]) {
@@ -85,7 +93,9 @@ struct TileRoutes {
             var w = JSONWriter()
             w.beginObject()
             w.member("id", k)
-            w.member("url", "/tiles/\(k)/{z}/{x}/{y}")
+            // With the file's version: a new survey in the same place is new addresses, so a
+            // phone's service worker, which keeps tiles by address, never shows the old one.
+            w.member("url", "/tiles/\(k)/{z}/{x}/{y}?v=" + Self.version(of: layer.path))
             layer.metadata.writeMembers(to: &w)
             w.endObject()
             out.append(contentsOf: w.bytes)

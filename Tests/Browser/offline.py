@@ -181,17 +181,19 @@ try:
     serious = [v for v in found["violations"] if v["impact"] in ("serious", "critical")]
     for v in serious:
         check(False, f"axe {v['impact']} {v['id']}: {[n['target'] for n in v['nodes']][:3]}")
-    small = js("""return [...document.querySelectorAll('#queue button')].filter(b => { const r = b.getBoundingClientRect();
+    small = js("""return [...document.querySelectorAll('#queue button')].filter(b => b.checkVisibility()).filter(b => { const r = b.getBoundingClientRect();
                   return r.width < 44 || r.height < 44; }).length""")
     check(small == 0, f"{small} queue buttons under 44 px")
 
     print("START", flush=True)
     until("the board back", reachable, 120)
     until("the queue sent", lambda: len(js("return window.treeline.queueSent")) == 4, 90)
+    driver.execute_script("window.scrollTo(0, 0)")
+    shot("sent-390x844")  # "Sent to the board", each recorded, for a moment
     until("the queue emptied", lambda: len(js("return window.treeline.queue()")) == 0, 30)
+    check(not js("return window.treeline.queue()"), f"left in the queue: {js('return window.treeline.queue()')}")
     sent = js("return window.treeline.queueSent")
-    shot("sent-390x844")
-    print("RESUME", flush=True)
+    shot("after-390x844")
 
     after = journal()
     waterings, added = recorded(after, last_seq)
@@ -216,15 +218,14 @@ try:
     # Sent again with the same keys (an answer lost on the way): the first answers, nothing new.
     repeats_equal = 0
     for s in sent:
-        label = s["label"]
+        label, request = s["label"], s["request"]
         if label.startswith("Capture"):
-            status, _, body = board.request("POST", f"/api/captures?album={ALBUM}&note=again", body=open(PHOTO, "rb").read(),
+            query = f"album={ALBUM}&note={request['note'].replace(' ', '%20')}"
+            status, _, body = board.request("POST", f"/api/captures?{query}", body=open(PHOTO, "rb").read(),
                                             headers={"Content-Type": "image/png", "Idempotency-Key": s["key"]})
         else:
-            cmd = ({"cmd": "water", "plant": PLANT} if label.startswith("Water")
-                   else {"cmd": "plant", "species": species} if label.startswith("Plant")
-                   else {"cmd": "add_region", "kind": "plant", "name": NEW_NAME, "interval_days": 7, "radius_m": 3})
-            status, _, body = board.request("POST", "/api", body=json.dumps(cmd).encode(),
+            # As the page sent it (ago_s aside, which grows while an action waits).
+            status, _, body = board.request("POST", "/api", body=json.dumps(request).encode(),
                                             headers={"Content-Type": "application/json", "Idempotency-Key": s["key"]})
         same = status == 200 and json.loads(body) == s["answer"]
         repeats_equal += same
@@ -234,6 +235,12 @@ try:
     captures_again = len(json.loads(board.ask(json.dumps({"cmd": "captures", "album": ALBUM})))["captures"])
     trees_again = len(json.loads(board.ask('{"cmd":"trees"}'))["trees"])
     check(captures_again == len(captures) and trees_again == len(trees), f"no capture or tree again: {captures_again}, {trees_again}")
+    # The same key on another request is another request: it runs (never the first answer).
+    first_water = next(x for x in sent if x["label"].startswith("Water"))
+    status, _, body = board.request("POST", "/api", body=json.dumps({"cmd": "water", "plant": "plant-medronheiro"}).encode(),
+                                    headers={"Content-Type": "application/json", "Idempotency-Key": first_water["key"]})
+    other_request = json.loads(body) if status == 200 else {"status": status}
+    check(other_request.get("region") == "plant-medronheiro", f"the watering's key on another plant: {status} {body[:160]!r}")
     # Eight copies of one keyed watering at once (a retry racing its original): one runs, all
     # get its answer.
     answers = []
@@ -262,7 +269,7 @@ try:
     result(service_worker=worker, installability_errors=len(installable), regions_drawn_online=drawn_online,
            regions_drawn_offline=drawn_offline, queued_shown=len(shown), waterings_recorded=len(waterings),
            plants_added=len(added), captures_recorded=len(new_captures), trees_planted=len(trees) - trees_before, placed_off_m=placed_off, repeats_equal=repeats_equal,
-           journal_grew_on_repeat=len(again) - len(after), race_waterings=race_waterings, axe_serious_or_critical=len(serious),
+           journal_grew_on_repeat=len(again) - len(after), key_on_another_request=other_request.get("region"), race_waterings=race_waterings, axe_serious_or_critical=len(serious),
            console_errors=len(errors), console_error_texts=errors[:5])
 finally:
     driver.quit()

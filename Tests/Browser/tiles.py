@@ -58,7 +58,7 @@ check(status == 200 and isinstance(layers, list) and len(layers) == 1, f"web.jso
 if layers:
     layer = layers[0]
     bounds = [float(v) for v in meta["bounds"].split(",")]
-    check(layer["name"] == meta["name"] and layer["format"] == "png" and layer["url"] == "/tiles/0/{z}/{x}/{y}", f"the layer: {layer}")
+    check(layer["name"] == meta["name"] and layer["format"] == "png" and layer["url"].startswith("/tiles/0/{z}/{x}/{y}?v="), f"the layer: {layer}")
     check(layer.get("minzoom") == int(meta["minzoom"]) and layer.get("maxzoom") == int(meta["maxzoom"]), f"zooms: {layer}")
     check(all(abs(a - b) < 1e-6 for a, b in zip(layer.get("bounds", []), bounds)), f"bounds {layer.get('bounds')}, the file's {bounds}")
 

@@ -21,12 +21,15 @@ extension Daemon {
             let script = try BrowserScript("offline", arguments: webArguments(daemon, port: port) + ["--shots", Self.artefacts.path])
             #expect(await script.waitFor("READY", timeout: 120))
             feeder.resume()
-            // The board's last fix stays put from PAUSE to RESUME: "here" is where it stopped.
+            // The board's last fix stays put from PAUSE to START: "here" is where it stopped.
+            // Started again, it needs fixes to tell its time (an action's ago_s waits for one).
             if await script.waitFor("PAUSE", timeout: 400) { feeder.pause() }
             if await script.waitFor("STOP", timeout: 60) {
                 #expect(daemon.terminate()?.status == 0)
-                if await script.waitFor("START", timeout: 240) { try await daemon.start() }
-                if await script.waitFor("RESUME", timeout: 240) { feeder.resume() }
+                if await script.waitFor("START", timeout: 240) {
+                    try await daemon.start()
+                    feeder.resume()
+                }
             }
             let r = await script.finish(timeout: 600)
             report("offline", r)
@@ -43,6 +46,7 @@ extension Daemon {
             #expect(r.results["repeats_equal"] as? Int == 4)
             #expect(r.results["journal_grew_on_repeat"] as? Int == 0)
             #expect(r.results["race_waterings"] as? Int == 1)
+            #expect(r.results["key_on_another_request"] as? String == "plant-medronheiro", "the same key on another request runs it")
             #expect(r.results["axe_serious_or_critical"] as? Int == 0)
             #expect(r.results["console_errors"] as? Int == 0)
             #expect(daemon.isRunning)

@@ -45,7 +45,8 @@ async function send(path, options = {}) {
     reach(false);
     throw new ApiError(`The board cannot be reached (${e.message}).`, 0);
   }
-  reach(![502, 504].includes(response.status));
+  // A copy the service worker kept is not an answer of the board.
+  reach(![502, 504].includes(response.status) && !response.headers.get("X-Treeline-Offline"));
   if (response.status === 401) loseSession();
   const text = await response.text();
   let body = null;
@@ -61,15 +62,29 @@ async function send(path, options = {}) {
   return body;
 }
 
-// Reads whose last answer is kept for when the board is out of reach. A regions answer for some
-// ids only (a refresh after an event) is not the whole picture, so it is not kept.
+// Reads whose last answer is kept for when the board is out of reach, each under its request. A
+// regions answer for some ids (a refresh after an event) is only part of the picture, and a
+// species search is one keystroke: neither is kept. A large board's views are kept as one, "the
+// last view", at most every 10 s: out of reach, any view is answered with it.
 const KEPT_READS = new Set(["regions", "trees", "captures", "species", "trails"]);
+const VIEW = "regions:last view";
+const VIEW_EVERY_MS = 10000;
+let viewKeptAt = 0;
 
-/** The key a read's answer is kept under: the request, without where the map looks. */
+/** The key a read's answer is kept under (null: not kept). */
 function keptAs(cmd) {
-  if (!KEPT_READS.has(cmd.cmd) || cmd.ids) return null;
-  const { bbox, zoom, limit, ...rest } = cmd;
-  return JSON.stringify(rest, Object.keys(rest).sort());
+  if (!KEPT_READS.has(cmd.cmd) || cmd.ids || (cmd.cmd === "species" && cmd.query)) return null;
+  if (cmd.cmd === "regions" && cmd.bbox) return VIEW;
+  const keys = Object.keys(cmd).sort();
+  return JSON.stringify(keys.map((k) => [k, cmd[k]]));
+}
+
+function keep(kept, answer) {
+  if (kept === VIEW) {
+    if (Date.now() - viewKeptAt < VIEW_EVERY_MS) return;
+    viewKeptAt = Date.now();
+  }
+  idb.put("answers", { request: kept, answer, savedAt: Date.now() }).catch(() => {});
 }
 
 /**
@@ -82,7 +97,7 @@ export async function command(cmd, { key } = {}) {
   const kept = keptAs(cmd);
   try {
     const answer = await send("/api", { method: "POST", headers, body: JSON.stringify(cmd) });
-    if (kept) idb.put("answers", { request: kept, answer, savedAt: Date.now() }).catch(() => {});
+    if (kept) keep(kept, answer);
     return answer;
   } catch (e) {
     if (!kept || !e.retryable) throw e;

@@ -104,7 +104,8 @@ export async function refreshRegions(ids) {
     // is never asked whole, and these are drawn at once while its view is asked.
     const probe = await command({ cmd: "regions", geometry: true, limit: FIRST_LIMIT, zoom: FIRST_ZOOM });
     if (n !== asked) return;
-    if (probe.total > WHOLE_LIMIT && !probe.offline) {
+    // Out of reach too: the views kept are asked for then (js/api.js gives the last one).
+    if (probe.total > WHOLE_LIMIT) {
       mode = "view";
       total = probe.total;
       hooks.regionsMode = mode;
