@@ -23,18 +23,10 @@ import time
 
 from selenium.webdriver.common.by import By
 
-from webcheck import Board, Checks, arguments, chromium, resize, result, show_tab
+from webcheck import axe_for, chromium, resize, result, show_tab, start_script
 
-try:
-    from selenium_axe_python import Axe
-except ImportError:  # the older package, if that is what the venv has
-    from axe_selenium_python import Axe
-
-args = arguments()
-board = Board(args)
-checks = Checks()
+args, board, checks = start_script()
 check = checks.check
-os.makedirs(args.shots, exist_ok=True)
 
 SIZES = [(360, 740), (320, 568), (844, 390)]
 VIEWS = ["map", "plants", "albums", "planting", "events"]
@@ -42,7 +34,7 @@ AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag2
                "resultTypes": ["violations"]}
 
 driver = chromium(args.cert)
-axe = Axe(driver)
+axe = axe_for(driver)
 
 
 def js(script, *a):

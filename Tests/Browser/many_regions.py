@@ -17,7 +17,7 @@ import json
 import os
 import time
 
-from webcheck import Board, Checks, arguments, chromium, resize, result, show_tab
+from webcheck import Board, Checks, arguments, chromium, network_log, resize, result, show_tab
 
 
 def extra(p):
@@ -87,17 +87,8 @@ try:
 
     # What the load fetched: every response's encoded length, and the API's part.
     total = api = 0
-    requests, finished, commands = {}, {}, []
-    for entry in driver.get_log("performance"):
-        m = json.loads(entry["message"])["message"]
-        p = m.get("params", {})
-        if m["method"] == "Network.requestWillBeSent":
-            requests[p["requestId"]] = p["request"]["url"]
-            body = p["request"].get("postData") or ""
-            if body.startswith("{"):
-                commands.append(body)
-        elif m["method"] == "Network.loadingFinished":
-            finished[p["requestId"]] = p["encodedDataLength"]
+    requests, _, finished, bodies = network_log(driver)
+    commands = [body for body in bodies.values() if body.startswith("{")]
     for rid, n in finished.items():
         total += n
         if "/api" in requests.get(rid, ""):

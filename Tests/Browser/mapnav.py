@@ -31,18 +31,10 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from webcheck import Board, Checks, arguments, chromium, geodesic, resize, result, show_tab
+from webcheck import axe_for, chromium, geodesic, resize, result, show_tab, start_script
 
-try:
-    from selenium_axe_python import Axe
-except ImportError:  # the older package, if that is what the venv has
-    from axe_selenium_python import Axe
-
-args = arguments()
-board = Board(args)
-checks = Checks()
+args, board, checks = start_script()
 check = checks.check
-os.makedirs(args.shots, exist_ok=True)
 
 TARGET = "plant-carvalho"        # entered by the walk at 09:13:39
 LABEL_ZOOM = 16
@@ -76,7 +68,7 @@ def ask(command):
 
 
 driver = chromium(args.cert)
-axe = Axe(driver)
+axe = axe_for(driver)
 
 
 def js(script, *a):

@@ -28,18 +28,10 @@ import zlib
 
 from selenium.webdriver.common.by import By
 
-from webcheck import Board, Checks, arguments, chromium, geodesic, resize, result, show_tab
+from webcheck import axe_for, chromium, geodesic, resize, result, show_tab, start_script
 
-try:
-    from selenium_axe_python import Axe
-except ImportError:  # the older package, if that is what the venv has
-    from axe_selenium_python import Axe
-
-args = arguments()
-board = Board(args)
-checks = Checks()
+args, board, checks = start_script()
 check = checks.check
-os.makedirs(args.shots, exist_ok=True)
 
 
 def png(path, width=4, height=3):
@@ -175,7 +167,7 @@ try:
     resize(driver, 320, 568)
     shot("queue-320x568")
     resize(driver, 390, 844)
-    axe = Axe(driver)
+    axe = axe_for(driver)
     axe.inject()
     found = axe.run(options=json.dumps(AXE_OPTIONS))
     serious = [v for v in found["violations"] if v["impact"] in ("serious", "critical")]

@@ -8,7 +8,7 @@ visit (the files the page did not load itself)."""
 import json
 import time
 
-from webcheck import Board, Checks, arguments, chromium, result
+from webcheck import Board, Checks, arguments, chromium, network_log, result
 
 args = arguments()
 board = Board(args)
@@ -32,23 +32,14 @@ try:
     check(driver.execute_script("return window.treeline.firstRegionsDrawnMs !== null && window.treeline.mapRegionIds().length > 0"), "the map drew the regions")
     time.sleep(1.0)  # what the page asks for after its first draw (state, events) comes too
 
-    requests, responses, finished, commands = {}, {}, {}, {}
-    for entry in driver.get_log("performance"):
-        m = json.loads(entry["message"])["message"]
-        p = m.get("params", {})
-        if m["method"] == "Network.requestWillBeSent":
-            requests[p["requestId"]] = p["request"]["url"]
-            body = p["request"].get("postData") or ""
-            if body.startswith("{"):
-                try:
-                    commands[p["requestId"]] = json.loads(body).get("cmd", "?")
-                except ValueError:
-                    commands[p["requestId"]] = "?"
-
-        elif m["method"] == "Network.responseReceived":
-            responses[p["requestId"]] = p["response"]
-        elif m["method"] == "Network.loadingFinished":
-            finished[p["requestId"]] = p["encodedDataLength"]
+    requests, responses, finished, bodies = network_log(driver)
+    commands = {}
+    for rid, body in bodies.items():
+        if body.startswith("{"):
+            try:
+                commands[rid] = json.loads(body).get("cmd", "?")
+            except ValueError:
+                commands[rid] = "?"
     # The event stream stays open: what it brought so far counts as well, from its data events.
     total = sum(finished.values())
     by_path = {}

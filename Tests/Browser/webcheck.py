@@ -10,6 +10,7 @@ import base64
 import http.client
 import json
 import math
+import os
 import socket
 import ssl
 import subprocess
@@ -299,3 +300,39 @@ def geodesic(lat1, lon1, lat2, lon2):
     distance = b * A * (sigma - ds)
     bearing = math.degrees(math.atan2(cU2 * math.sin(lam), cU1 * sU2 - sU1 * cU2 * math.cos(lam)))
     return distance, bearing % 360
+
+
+def start_script(extra=None):
+    """What a script begins with: its arguments, the board, the list of checks, the folder for
+    screenshots made."""
+    args = arguments(extra)
+    os.makedirs(args.shots, exist_ok=True)
+    return args, Board(args), Checks()
+
+
+def axe_for(driver):
+    """axe-core in `driver` (the venv has one of the two Selenium packages that bundle it)."""
+    try:
+        from selenium_axe_python import Axe
+    except ImportError:  # the older package, if that is what the venv has
+        from axe_selenium_python import Axe
+    return Axe(driver)
+
+
+def network_log(driver):
+    """What DevTools' performance log holds since the last call: requests (id → url), responses
+    (id → response), finished (id → encoded length over the wire, headers and body) and
+    bodies (id → a POST's body)."""
+    requests, responses, finished, bodies = {}, {}, {}, {}
+    for entry in driver.get_log("performance"):
+        m = json.loads(entry["message"])["message"]
+        p = m.get("params", {})
+        if m["method"] == "Network.requestWillBeSent":
+            requests[p["requestId"]] = p["request"]["url"]
+            if p["request"].get("postData"):
+                bodies[p["requestId"]] = p["request"]["postData"]
+        elif m["method"] == "Network.responseReceived":
+            responses[p["requestId"]] = p["response"]
+        elif m["method"] == "Network.loadingFinished":
+            finished[p["requestId"]] = p["encodedDataLength"]
+    return requests, responses, finished, bodies
