@@ -4,6 +4,7 @@ no-cors (text/plain) and by a form, in Debian's chromium that holds the board's 
 adds anything; the board's own page still can."""
 import http.server
 import json
+import time
 import os
 import ssl
 import threading
@@ -80,7 +81,13 @@ try:
     driver.get_log("performance")  # what came before the attack
     driver.get(other)
     # The known end of the attack: the board answered both POSTs (before, 3 s were waited).
-    checks.until(driver, "the board's answers to the attacking page's fetch and form", both_posts_settled, 15)
+    # Both POSTs must have left the browser; their answers are waited for a while more (in a
+    # full run, with other browsers busy, DevTools' log did not always show the form's answer),
+    # and what decides is the board: nothing added.
+    checks.until(driver, "the attacking page's fetch and form sent to the board", lambda: both_posts_settled() or len(posts) >= 2, 15)
+    deadline = time.time() + 10
+    while not both_posts_settled() and time.time() < deadline:
+        time.sleep(0.2)
     checks.until(driver, "the page's fetch settled", lambda: driver.title.startswith("fetch"), 15)
     check("planted from another port" not in names(), f"a page on {other} added a plant with the board's cookie: {names()}")
     # The board's own page, the same browser: its POST (Origin sent by the browser) works.
