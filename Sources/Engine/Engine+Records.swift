@@ -72,22 +72,17 @@ extension Engine {
         case .success(let time): t = time
         case .failure(let e): return .failure(e)
         }
-        guard let last = monitor.lastFix else { return .failure(CommandError("no fix yet", retryLater: true)) }
-        var best: (gap: Int64, fix: LastFix)? = nil
-        if abs(last.time.nanoseconds - t.nanoseconds) <= Self.trackSlack { best = (abs(last.time.nanoseconds - t.nanoseconds), last) }
-        let around: [TrackPoint]
+        var candidates: [TrackPoint]
         do {
-            around = try store.track(from: UTCTime(nanoseconds: t.nanoseconds - Self.trackSlack), through: UTCTime(nanoseconds: t.nanoseconds + Self.trackSlack))
+            candidates = try store.track(from: UTCTime(nanoseconds: t.nanoseconds - Self.trackSlack), through: UTCTime(nanoseconds: t.nanoseconds + Self.trackSlack))
         } catch { return .failure(CommandError("cannot read the track: \(error)")) }
-        for p in around {
-            let gap = abs(p.time.nanoseconds - t.nanoseconds)
-            if gap < best?.gap ?? .max { best = (gap, LastFix(time: t, coordinate: p.coordinate, error: p.error)) }
-        }
-        guard var fix = best?.fix else {
+        // boardTime succeeded: there is a last fix of this run.
+        if let last = monitor.lastFix { candidates.append(TrackPoint(time: last.time, coordinate: last.coordinate, error: last.error)) }
+        guard let nearest = candidates.min(by: { abs($0.time.nanoseconds - t.nanoseconds) < abs($1.time.nanoseconds - t.nanoseconds) }),
+              abs(nearest.time.nanoseconds - t.nanoseconds) <= Self.trackSlack else {
             return .failure(CommandError("the board had no fix within 45 s of \(t.iso8601) (\(Int(ago)) s ago): it cannot tell where it was then; do it again where you are"))
         }
-        fix.time = t
-        return .success(fix)
+        return .success(LastFix(time: t, coordinate: nearest.coordinate, error: nearest.error))
     }
 
     /// Where the walker stands now, not where the receiver last was: the last fix, if it was
