@@ -26,6 +26,7 @@ extension ConfigReader {
             "commands": { n, key in if let c = self.mqttCommands(n, key) { m.commands = c } },
             "fleet_regions": { n, key in if let b = self.flag(n, key) { m.fleetRegions = b } },
             "owntracks": { n, _ in m.ownTracks = self.ownTracks(n) },
+            "home_assistant": { n, key in m.homeAssistant = self.homeAssistant(n, key) },
             "tls": { n, _ in
                 self.section(n, "mqtt.tls", [
                     "ca_file": { n, key in if let s = self.string(n, key) { m.caFile = s } },
@@ -54,8 +55,31 @@ extension ConfigReader {
             "interval_s": { n, key in if let x = self.number(n, key, min: 1) { o.intervalSeconds = x } },
             "distance_m": { n, key in if let x = self.number(n, key, min: 0) { o.distance = x } },
             "kinds": { n, key in if let k = self.ownTracksKinds(n, key) { o.kinds = k } },
+            "transitions": { n, key in if let b = self.flag(n, key) { o.transitions = b } },
+            "crew": { n, key in if let b = self.flag(n, key) { o.crew = b } },
         ])
         return o
+    }
+
+    /// `mqtt.home_assistant`: `true` (discovery with the defaults), `false`, or the prefix, the
+    /// kinds with an inside sensor each, and whether plants get a Water button.
+    func homeAssistant(_ node: Node, _ key: String) -> HomeAssistantConfig? {
+        if node.mapping == nil {
+            guard let on = flag(node, key) else { return nil }
+            return on ? HomeAssistantConfig() : nil
+        }
+        var h = HomeAssistantConfig()
+        section(node, "mqtt.home_assistant", [
+            "prefix": { n, key in
+                guard let s = self.string(n, key) else { return }
+                if s.isEmpty || s.utf8.count > 64 || s.contains(where: { "#+".contains($0) }) || s.hasPrefix("/") || s.hasSuffix("/") {
+                    self.issue(n, key, "must be a topic of 1 to 64 bytes without '#', '+' or a leading or trailing '/' (Home Assistant's default: homeassistant)")
+                } else { h.prefix = s }
+            },
+            "inside": { n, key in if let k = self.ownTracksKinds(n, key) { h.inside = k } },
+            "buttons": { n, key in if let b = self.flag(n, key) { h.buttons = b } },
+        ])
+        return h
     }
 
     /// A string that is one level of a topic (OwnTracks' user and device): no wildcard, no '/'.

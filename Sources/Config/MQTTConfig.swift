@@ -9,8 +9,9 @@
 ///       topic: treeline/board-7      # default treeline/<client_id>
 ///       keepalive_s: 30
 ///       tls: {ca_file: /etc/ssl/certs/ca.pem, cert_file: …, key_file: …}
-///       owntracks: {user: crew, device: board-7, tid: b7, interval_s: 60, distance_m: 50,
-///                   kinds: [plant, album, reforestation]}
+///       owntracks: {user: board-7, device: treeline, tid: b7, interval_s: 60, distance_m: 50,
+///                   kinds: [plant, album, reforestation], transitions: false, crew: true}
+///       home_assistant: {prefix: homeassistant, inside: [album, reforestation], buttons: true}
 ///       commands: [water, add_region] # the commands the broker may send (default none)
 ///       fleet_regions: false         # true: take the fleet's regions (treeline/fleet/regions)
 public struct MQTTConfig: Sendable, Equatable {
@@ -32,30 +33,51 @@ public struct MQTTConfig: Sendable, Equatable {
     public var commands: [String] = []
     /// Take the fleet's regions from the retained `treeline/fleet/regions` (default false).
     public var fleetRegions = false
+    /// Home Assistant's MQTT discovery; nil: none.
+    public var homeAssistant: HomeAssistantConfig?
 
     /// What `commands:` may list: the socket's commands (`Command.commands`) but `subscribe`,
     /// which is the socket's own (over MQTT, `<topic>/events` is the subscription). Kept equal
     /// to `Command.commands` by a test (Config does not depend on Protocol).
     public static let commandNames = ["water", "undo_water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region", "restore_region",
                                       "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures",
-                                      "track", "species", "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail", "journal"]
+                                      "track", "species", "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail", "journal", "crew"]
 
     public init() {}
 }
 
 /// `mqtt.owntracks:`: the board as an OwnTracks device.
 public struct OwnTracksConfig: Sendable, Equatable {
-    /// Default "treeline".
+    /// Default: the client id (Home Assistant names the device by this level).
     public var user: String?
-    /// Default: the client id.
+    /// Default "treeline".
     public var device: String?
-    /// Tracker id shown on maps, 1 or 2 characters; default the device's first two.
+    /// Tracker id shown on maps, 1 or 2 characters; default the user's first and last letter
+    /// or digit.
     public var tid: String?
     /// A location at most every `interval_s`, or sooner after moving `distance_m`.
     public var intervalSeconds = 60.0
     public var distance = 50.0
-    /// The kinds of region whose enter/exit go as transitions and whose circles as waypoints.
+    /// The kinds of region whose circles go as waypoints (and, with `transitions`, whose enter
+    /// and exit go as transitions).
     public var kinds: Set<String> = ["plant", "album", "reforestation"]
+    /// Enter and leave transitions for the waypoints' regions (default false: Home Assistant's
+    /// OwnTracks integration holds a device at a zone's centre from an enter to its leave).
+    public var transitions = false
+    /// Show the crew (`owntracks/+/+`) on the web map (default true).
+    public var crew = true
+
+    public init() {}
+}
+
+/// `mqtt.home_assistant:` (or `true`): Home Assistant's MQTT discovery.
+public struct HomeAssistantConfig: Sendable, Equatable {
+    /// The discovery prefix, Home Assistant's default.
+    public var prefix = "homeassistant"
+    /// The kinds of region that get an "inside" binary sensor each (default none).
+    public var inside: Set<String> = []
+    /// A Water button per plant when `commands` lists `water` (default true).
+    public var buttons = true
 
     public init() {}
 }

@@ -41,23 +41,72 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var fresh = false
         var acks: [Int32] = []
         var toldUnreachable = false
-        /// Commands and the fleet's regions, as they came.
+        /// Commands, the fleet's regions, the crew's locations and Home Assistant's configs, as
+        /// they came: at most `maxWaiting`; a newer message on a topic where only the latest
+        /// counts replaces the one waiting.
         var messages: [(topic: String, payload: [UInt8], retained: Bool)] = []
+        /// Messages dropped since the loop last said so: a flood on the broker.
+        var dropped = 0
+
+        mutating func take(_ topic: String, _ payload: [UInt8], _ retained: Bool) {
+            let latestWins = topic == MQTTBridge.fleetRegions || topic.hasPrefix("owntracks/")
+            if topic.hasPrefix("owntracks/"), payload.count > CrewBook.maxPayload {
+                dropped += 1
+                return
+            }
+            if latestWins, let k = messages.firstIndex(where: { $0.topic == topic }) {
+                messages[k] = (topic, payload, retained)
+            } else if messages.count < MQTTBridge.maxWaiting {
+                messages.append((topic, payload, retained))
+            } else {
+                dropped += 1
+            }
+        }
     }
+    /// Messages at most waiting for the loop.
+    static let maxWaiting = 1_000
     final class Mailbox: Sendable {
         let inbox = Mutex(Inbox())
     }
     let mailbox = Mailbox()
 
-    /// OwnTracks: where (`owntracks/<user>/<device>`), the tracker id, how often, which kinds.
+    /// OwnTracks: who (`owntracks/<user>/<device>`), the tracker id, how often, which kinds,
+    /// whether transitions go, whether the crew is read.
     struct OwnTracksTarget: Sendable {
-        var base: String
+        var user: String
+        var device: String
         var tid: String
         var interval: Double
         var distance: Double
         var kinds: Set<String>
+        var transitions = false
+        var crew = true
+
+        var base: String { "owntracks/\(user)/\(device)" }
+        /// The name Home Assistant gives a zone it makes of this board's waypoint (OwnTracks'
+        /// integration: "<user> <device> - <desc>"); a transition's `desc`, so that it matches.
+        func zoneName(_ name: String) -> String { "\(user) \(device) - \(name)" }
+        static let crewTopic = "owntracks/+/+"
     }
     let ownTracks: OwnTracksTarget?
+
+    /// Home Assistant's discovery: the board, and the kinds of region with an inside sensor or
+    /// (plants) a Water button.
+    struct HomeAssistantTarget: Sendable {
+        var board: HomeAssistant.Board
+        var inside: Set<String>
+        var buttons: Bool
+
+        var statusTopic: String { board.prefix + "/status" }
+        var configFilter: String { "\(board.prefix)/+/\(board.node)/+/config" }
+        /// Whether `topic` is one of this board's config topics.
+        func isConfig(_ topic: String) -> Bool {
+            let p = topic.split(separator: "/", omittingEmptySubsequences: false)
+            let prefix = board.prefix.split(separator: "/", omittingEmptySubsequences: false).count
+            return p.count == prefix + 4 && topic.hasPrefix(board.prefix + "/") && p[prefix + 1] == board.node[...] && p[prefix + 3] == "config"
+        }
+    }
+    let homeAssistant: HomeAssistantTarget?
 
     /// The commands taken from the broker (`mqtt.commands`; none: no command topic is
     /// subscribed). Touched only by the publishing loop.
@@ -68,10 +117,11 @@ final class MQTTBridge: Service, @unchecked Sendable {
     static let fleetCommands = "treeline/fleet/cmd"
     static let fleetRegions = "treeline/fleet/regions"
 
-    init(settings: MQTTSettings, topic: String, ownTracks: OwnTracksTarget?, commands allowed: [String], fleetRegions: Bool,
-         fleetLimits: FleetRegionLimits = .standard, store: Store, engine: Engine, logger: Logger) throws(MQTTError) {
+    init(settings: MQTTSettings, topic: String, ownTracks: OwnTracksTarget?, homeAssistant: HomeAssistantTarget?, commands allowed: [String],
+         fleetRegions: Bool, fleetLimits: FleetRegionLimits = .standard, store: Store, engine: Engine, logger: Logger) throws(MQTTError) {
         client = try MQTTClient(settings, will: (topic + "/status", "offline"))
         self.ownTracks = ownTracks
+        self.homeAssistant = homeAssistant
         commands = MQTTCommands(allowed: allowed, topic: topic)
         takesFleetRegions = fleetRegions
         self.fleetLimits = fleetLimits
@@ -88,7 +138,10 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 mailbox.inbox.withLock { $0.connected = true; $0.fresh = true }
                 // Commands at QoS 0: one sent while the board was away is not run days later.
                 // What is not taken is unsubscribed: an earlier run's session may hold it.
-                for (t, qos, take) in [(topic + "/cmd", 0, !allowed.isEmpty), (Self.fleetCommands, 0, !allowed.isEmpty), (Self.fleetRegions, 1, fleetRegions)] {
+                var topics = [(topic + "/cmd", 0, !allowed.isEmpty), (Self.fleetCommands, 0, !allowed.isEmpty), (Self.fleetRegions, 1, fleetRegions),
+                              (OwnTracksTarget.crewTopic, 0, ownTracks?.crew == true)]
+                if let ha = homeAssistant { topics += [(ha.statusTopic, 0, true), (ha.configFilter, 0, true)] }
+                for (t, qos, take) in topics {
                     if take { client.subscribe(t, qos: Int32(qos)) } else { client.unsubscribe(t) }
                 }
                 logger.notice("MQTT: connected to \(brokerAddress) as \(settings.clientID)")
@@ -109,7 +162,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
             if let e, was || first { logger.warning("MQTT: \(brokerAddress): \(e.description); events wait in the journal") }
         }
         client.onPublished = { mid in mailbox.inbox.withLock { $0.acks.append(mid) } }
-        client.onMessage = { topic, payload, retained in mailbox.inbox.withLock { $0.messages.append((topic, payload, retained)) } }
+        client.onMessage = { topic, payload, retained in mailbox.inbox.withLock { $0.take(topic, payload, retained) } }
         client.onLog = { logger.warning("MQTT: \($0)") }
     }
 
@@ -162,6 +215,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
             }
         } catch { throw DaemonError(error.description) }
         await engine.setMQTTBridged()
+        if let ot = ownTracks, ot.crew { await engine.startCrew(own: ot.base) }
         try client.start()
         var lastState: [UInt8] = []
         var stateAt: UInt64 = 0
@@ -169,11 +223,12 @@ final class MQTTBridge: Service, @unchecked Sendable {
         let started = monotonicNanos()
         var everConnected = false, toldAbsent = false
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let (connected, fresh, acks, messages) = mailbox.inbox.withLock { i in
-                defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true); i.messages.removeAll() }
-                return (i.connected, i.fresh, i.acks, i.messages)
+            let (connected, fresh, acks, messages, dropped) = mailbox.inbox.withLock { i in
+                defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true); i.messages.removeAll(); i.dropped = 0 }
+                return (i.connected, i.fresh, i.acks, i.messages, i.dropped)
             }
             for m in messages { await handle(m.topic, m.payload, retained: m.retained) }
+            tellDropped(dropped)
             everConnected = everConnected || connected
             if !everConnected, !toldAbsent, monotonicNanos() - started > 3_000_000_000 {
                 toldAbsent = true
@@ -186,6 +241,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 _ = client.publish(topic + "/status", Array("online".utf8), retain: true)
                 lastState = []
                 if let ot = ownTracks { await publishOwnTracks(ot, fresh: true) }
+                if let ha = homeAssistant { await publishHomeAssistant(ha, fresh: true) }
             }
             let now = monotonicNanos()
             // A message the library lost (never acknowledged in a minute, connected): from the
@@ -196,9 +252,10 @@ final class MQTTBridge: Service, @unchecked Sendable {
             }
             let full = connected && publishBacklog(&window, now: now)
             saveProgress(&window)
-            if connected, let ot = ownTracks, now - ownTracksAt >= 1_000_000_000 {
+            if connected, ownTracks != nil || homeAssistant != nil, now - ownTracksAt >= 1_000_000_000 {
                 ownTracksAt = now
-                await publishOwnTracks(ot, fresh: false)
+                if let ot = ownTracks { await publishOwnTracks(ot, fresh: false) }
+                if let ha = homeAssistant { await publishHomeAssistant(ha, fresh: false) }
             }
             if connected, now - stateAt >= 10_000_000_000 || lastState.isEmpty {
                 stateAt = now
@@ -278,6 +335,14 @@ final class MQTTBridge: Service, @unchecked Sendable {
             if takesFleetRegions { await takeFleetRegions(payload) }
             return
         }
+        if messageTopic.hasPrefix("owntracks/") {
+            if ownTracks?.crew == true { await takeCrew(messageTopic, payload) }
+            return
+        }
+        if let ha = homeAssistant, messageTopic == ha.statusTopic || ha.isConfig(messageTopic) {
+            heardFromHomeAssistant(ha, messageTopic, payload, retained: retained)
+            return
+        }
         // (a message of a session an earlier run subscribed)
         guard !commands.allowed.isEmpty, messageTopic == topic + "/cmd" || messageTopic == Self.fleetCommands else { return }
         if retained {
@@ -336,9 +401,15 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var location: (time: UTCTime, coordinate: Coordinate, inside: [String])?
         var regionsVersion = -1
         var created: [String: UTCTime] = [:]
+        /// The regions sent as waypoints, by id, with their names.
+        var waypoints: [String: String] = [:]
     }
     /// Touched only by the publishing loop (`run`), like the loop's own state.
     var sent = OwnTracksSent()
+    /// What the Home Assistant side last published, and the crew's and the floods' log lines;
+    /// touched only by the loop.
+    var haSent = HomeAssistantSent()
+    var told = Told()
 
     /// A location when `interval` passed (receiver time) or the board moved `distance` or its
     /// regions changed; the waypoints when the regions changed (both retained).
@@ -348,6 +419,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
         sent.created = view.created
         let (previous, version) = (sent.location, sent.regionsVersion)
         if view.regionsVersion != version {
+            sent.waypoints = Dictionary(view.waypoints.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             _ = client.publish(ot.base + "/waypoints", OwnTracks.waypoints(view.waypoints), retain: true)
             sent.regionsVersion = view.regionsVersion
         }
@@ -363,13 +435,14 @@ final class MQTTBridge: Service, @unchecked Sendable {
         sent.location = (p.time, p.coordinate, ids)
     }
 
-    /// An enter or exit of a region of the chosen kinds as an OwnTracks transition.
+    /// An enter or exit of a region sent as a waypoint, as an OwnTracks transition named as
+    /// Home Assistant names the zone it made of that waypoint (only with `transitions: true`).
     func transition(_ e: JournalEvent, _ ot: OwnTracksTarget) {
-        guard e.entry.type == "enter" || e.entry.type == "exit", ot.kinds.contains(e.entry.kind),
+        guard ot.transitions, e.entry.type == "enter" || e.entry.type == "exit", sent.waypoints[e.entry.region] != nil,
               let doc = try? JSONDocument.parse(e.entry.json), let lat = doc.root["lat"]?.number, let lon = doc.root["lon"]?.number else { return }
         let p = OwnTracks.Position(time: e.entry.time, coordinate: Coordinate(latitude: lat, longitude: lon), accuracy: doc.root["error_m"]?.number ?? 1)
         let created = sent.created[e.entry.region] ?? UTCTime(nanoseconds: 0)
-        let payload = OwnTracks.transition(entering: e.entry.type == "enter", region: (e.entry.region, doc.root["name"]?.string ?? e.entry.region),
+        let payload = OwnTracks.transition(entering: e.entry.type == "enter", region: (e.entry.region, ot.zoneName(sent.waypoints[e.entry.region] ?? e.entry.region)),
                                            created: created, at: p, tid: ot.tid)
         _ = client.publish(ot.base + "/event", payload)
     }

@@ -199,13 +199,17 @@ public struct Treelined: AsyncParsableCommand {
     static func mqttBridge(_ mqtt: MQTTConfig, configPath: String, store: Store, engine: Engine, logger: Logger) throws -> MQTTBridge {
         let (bridgeSettings, topic) = try Self.mqttSettings(mqtt, configPath: configPath)
         let ownTracks = mqtt.ownTracks.map { o in
-            let device = o.device ?? bridgeSettings.clientID
-            return MQTTBridge.OwnTracksTarget(base: "owntracks/\(o.user ?? "treeline")/\(device)", tid: o.tid ?? String(device.prefix(2)),
-                                              interval: o.intervalSeconds, distance: o.distance, kinds: o.kinds)
+            let user = o.user ?? bridgeSettings.clientID
+            return MQTTBridge.OwnTracksTarget(user: user, device: o.device ?? CrewBook.boardDevice, tid: o.tid ?? OwnTracks.defaultTID(user),
+                                              interval: o.intervalSeconds, distance: o.distance, kinds: o.kinds, transitions: o.transitions, crew: o.crew)
+        }
+        let homeAssistant = mqtt.homeAssistant.map { h in
+            MQTTBridge.HomeAssistantTarget(board: HomeAssistant.Board(clientID: bridgeSettings.clientID, topic: topic, prefix: h.prefix, version: treelineVersion),
+                                           inside: h.inside, buttons: h.buttons && mqtt.commands.contains("water"))
         }
         let bridge: MQTTBridge
         do {
-            bridge = try MQTTBridge(settings: bridgeSettings, topic: topic, ownTracks: ownTracks, commands: mqtt.commands,
+            bridge = try MQTTBridge(settings: bridgeSettings, topic: topic, ownTracks: ownTracks, homeAssistant: homeAssistant, commands: mqtt.commands,
                                     fleetRegions: mqtt.fleetRegions, store: store, engine: engine, logger: logger)
         } catch { throw DaemonError("\(configPath): \(error.description)") }
         logger.notice("MQTT: events to \(topic)/events on \(mqtt.host):\(mqtt.port), at least once (after seq \((try? store.mqttProgress())??.acked ?? 0))")

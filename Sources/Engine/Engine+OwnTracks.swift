@@ -15,13 +15,15 @@ extension Snapshot {
         package var regionsVersion: Int
     }
 
-    package func ownTracks(kinds: Set<String>) -> OwnTracksView {
-        var position: OwnTracks.Position?
-        if let f = lastFix {
-            let detail = lastUsedFix
-            position = OwnTracks.Position(time: f.time, coordinate: f.coordinate, accuracy: f.error,
-                                          altitude: detail?.altitudeMSL, speed: detail?.speed, course: detail?.course)
+    /// The last fix as OwnTracks and Home Assistant take it.
+    var lastPosition: OwnTracks.Position? {
+        lastFix.map { f in
+            OwnTracks.Position(time: f.time, coordinate: f.coordinate, accuracy: f.error,
+                               altitude: lastUsedFix?.altitudeMSL, speed: lastUsedFix?.speed, course: lastUsedFix?.course)
         }
+    }
+
+    package func ownTracks(kinds: Set<String>) -> OwnTracksView {
         var inside: [(id: String, name: String)] = []
         var waypoints: [OwnTracks.Waypoint] = []
         for (i, r) in regions.set.regions.enumerated() where kinds.contains(r.kind.rawValue) {
@@ -31,6 +33,39 @@ extension Snapshot {
                                                     created: regionsAdded[r.id] ?? UTCTime(nanoseconds: 0)))
             }
         }
-        return OwnTracksView(position: position, inside: inside, waypoints: waypoints, created: regionsAdded, regionsVersion: regionsVersion)
+        return OwnTracksView(position: lastPosition, inside: inside, waypoints: waypoints, created: regionsAdded, regionsVersion: regionsVersion)
+    }
+}
+
+/// What Home Assistant's discovery needs of the engine, from a snapshot.
+extension Snapshot {
+    package struct HomeAssistantView: Sendable {
+        package var position: OwnTracks.Position?
+        /// "3d", "2d" or "none", as the last used fix had it.
+        package var fix: String
+        /// The ids of every region the board is inside.
+        package var inside: [String]
+        /// The regions of the kinds asked for, when the regions changed since `version`.
+        package var regions: [HomeAssistant.RegionRef]?
+        package var regionsVersion: Int
+        package var plantsDue: Int
+        /// Whole seconds since the last fix of this run came; nil before the first.
+        package var fixAge: Int?
+    }
+
+    /// The position, the regions inside, the plants due, the fix's age; and, when the regions
+    /// changed since `version`, those of `kinds` (in the order in force).
+    package func homeAssistant(kinds: Set<String>, since version: Int, now: UInt64) -> HomeAssistantView {
+        var inside: [String] = []
+        var due = 0
+        var refs: [HomeAssistant.RegionRef]? = regionsVersion == version ? nil : []
+        for (i, r) in regions.set.regions.enumerated() {
+            if regions.inside[i] { inside.append(r.id) }
+            if regions.isDue(i) == true { due += 1 }
+            if refs != nil, kinds.contains(r.kind.rawValue) { refs?.append(HomeAssistant.RegionRef(id: r.id, name: r.name, kind: r.kind.rawValue)) }
+        }
+        let mode = lastUsedFix?.mode ?? .noFix
+        return HomeAssistantView(position: lastPosition, fix: mode == .threeD ? "3d" : mode == .twoD ? "2d" : "none", inside: inside, regions: refs,
+                                 regionsVersion: regionsVersion, plantsDue: due, fixAge: lastFixReceived.map { Int((now &- $0) / 1_000_000_000) })
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import GPSD
 import Logging
+import MQTT
 import Rules
 import Server
 import Store
@@ -71,6 +72,8 @@ package actor Engine: ServerDelegate {
     /// The trails, which are completed, and the one under way; what of that waits to be saved.
     var trails: TrailBook
     var unsavedTrail: TrailProgress?
+    /// The other boards and phones seen on the broker (`crew`); empty without MQTT.
+    var crew = CrewBook(own: nil)
     /// Called when the gpsd status or the regions change (systemd's STATUS=).
     package let onStatus: @Sendable (String) -> Void
 
@@ -291,6 +294,7 @@ package actor Engine: ServerDelegate {
             return await plan(area: area, species: species, count: count, at: at, maxDistance: maxDistance, seed: seed)
         case let .round(stops, at): return await snapshot().roundReply(stops, at: at)
         case .trails: return .success(await snapshot().trailsReply())
+        case .crew: return .success(await crewReply())
         case let .journal(before, limit): return journalPage(before: before, limit: limit)
         case .subscribe: return .failure(CommandError("subscribe is the connection's, not the engine's"))
         default: return await change(command)
@@ -315,7 +319,7 @@ package actor Engine: ServerDelegate {
         case .removeTrail(let id): return removeTrail(id)
         case .startTrail(let id): return startTrail(id)
         case .stopTrail: return stopTrail()
-        case .subscribe, .state, .regions, .export, .trees, .track, .captures, .species, .layout, .canPlant, .plan, .round, .trails, .journal:
+        case .subscribe, .state, .regions, .export, .trees, .track, .captures, .species, .layout, .canPlant, .plan, .round, .trails, .journal, .crew:
             return .failure(CommandError("\(command.name) is a read, answered beside the engine"))
         }
     }
@@ -366,7 +370,7 @@ package actor Engine: ServerDelegate {
         let at = monitor.lastFix.map { TrackPoint(time: $0.time, coordinate: $0.coordinate, error: $0.error) }
         let regions = RegionsInForce(set: monitor.regions, baseCount: base.count, inside: monitor.inside, lastWatered: monitor.lastWatered, at: at, now: eventTime)
         let status = Snapshot.Status(version: version, seq: lastSeq(), counters: counters, used: monitor.gate.accepted, dropped: monitor.gate.dropped)
-        return Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, regionsAdded: regionsAdded,
+        return Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, lastFixReceived: lastFixReceived, regionsAdded: regionsAdded,
                         regionsVersion: regionsVersion, catalog: catalog, trails: trails, status: status)
     }
 

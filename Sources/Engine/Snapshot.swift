@@ -16,6 +16,8 @@ package struct Snapshot: Sendable {
     /// The last used fix as the monitor keeps it, and as gpsd gave it (altitude, speed, course).
     package var lastFix: LastFix?
     package var lastUsedFix: Fix?
+    /// When (monotonic ns) the last used fix was received in this run; nil before the first.
+    package var lastFixReceived: UInt64?
     /// When each region in force was first announced; a count of changes to the regions.
     package var regionsAdded: [String: UTCTime]
     package var regionsVersion: Int

@@ -104,6 +104,14 @@ public enum OwnTracks {
         }
     }
 
+    /// A tracker id for `user` (the board's name): its first and last letter or digit
+    /// ("board-7" → "b7"), else its first character.
+    public static func defaultTID(_ user: String) -> String {
+        let alnum = user.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        guard let first = alnum.first else { return String(user.prefix(1)) }
+        return alnum.count == 1 ? String(first) : String([first, alnum.last!])
+    }
+
     /// Whole seconds since 1970, as OwnTracks' timestamps.
     static func seconds(_ t: UTCTime) -> Int64 { t.nanoseconds / UTCTime.nanosPerSecond }
 

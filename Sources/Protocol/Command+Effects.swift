@@ -35,7 +35,7 @@ extension Command {
         case .water, .undoWater, .addRegion, .addRegions, .updateRegion, .removeRegion, .restoreRegion, .plant, .removeTree, .capture,
             .addTrail, .removeTrail, .startTrail, .stopTrail:
             true
-        case .subscribe, .state, .regions, .export, .canPlant, .trees, .captures, .track, .plan, .species, .layout, .round, .trails, .journal:
+        case .subscribe, .state, .regions, .export, .canPlant, .trees, .captures, .track, .plan, .species, .layout, .round, .trails, .journal, .crew:
             false
         }
     }

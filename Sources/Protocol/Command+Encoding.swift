@@ -72,7 +72,7 @@ extension Command {
             }
             if !t.requires.isEmpty { o.strings("requires", t.requires) }
             o.string("project", t.project)
-        case .trails, .stopTrail: break
+        case .trails, .stopTrail, .crew: break
         case let .journal(before, limit): o.journal(before: before, limit: limit)
         case .removeTrail(let id), .startTrail(let id): o.string("trail", id)
         }

@@ -5,7 +5,7 @@ import Walks
 
 /// The grammar of rounds and trails.
 extension Command {
-    /// Rounds and trails. Nil for another command.
+    /// Rounds, trails and the crew (the walkers around). Nil for another command.
     static func walksCommand(_ cmd: String, _ o: Members, document: JSONDocument) throws(CommandError) -> Command? {
         switch cmd {
         case "round":
@@ -17,6 +17,9 @@ extension Command {
         case "trails":
             try Self.allowed(in: o, cmd: cmd, [])
             return .trails
+        case "crew":
+            try Self.allowed(in: o, cmd: cmd, [])
+            return .crew
         case "remove_trail", "start_trail":
             try Self.allowed(in: o, cmd: cmd, ["trail"])
             guard let id = try string(o, "trail") else { throw CommandError("missing \"trail\": the trail's id ({\"cmd\":\"trails\"} lists them)") }

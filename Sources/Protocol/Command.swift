@@ -70,6 +70,8 @@ public enum Command: Equatable, Sendable {
     case stopTrail
     /// Reads the journal back: the `limit` events before seq `before` (nil: the newest).
     case journal(before: Int64?, limit: Int)
+    /// The other boards and phones whose last OwnTracks location the board saw on the broker.
+    case crew
 
     /// The command's name, as `cmd` gives it (and as `mqtt.commands` lists it).
     public var name: String {
@@ -102,12 +104,13 @@ public enum Command: Equatable, Sendable {
         case .startTrail: "start_trail"
         case .stopTrail: "stop_trail"
         case .journal: "journal"
+        case .crew: "crew"
         }
     }
 
     public static let commands = ["subscribe", "water", "undo_water", "state", "regions", "export", "add_region", "add_regions", "update_region", "remove_region",
                                   "restore_region", "can_plant", "plant", "trees", "remove_tree", "undo_tree", "plan", "layout", "capture", "captures", "track", "species",
-                                  "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail", "journal"]
+                                  "round", "add_trail", "trails", "remove_trail", "start_trail", "stop_trail", "journal", "crew"]
 
     /// Parses one line; the error is the message the client gets back.
     ///

@@ -62,3 +62,12 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// How many captures were taken at `since` or later.
+    public func captureCount(since: UTCTime) throws(StoreError) -> Int {
+        try wrap("counting the captures") {
+            try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM capture WHERE time >= ?", arguments: [since.nanoseconds]) ?? 0 }
+        }
+    }
+}

@@ -248,8 +248,10 @@ extension Daemon {
 
 extension Daemon {
     /// OwnTracks' payloads, as its JSON documentation types them: locations with `acc` > 0 and
-    /// the regions the board is in, a transition for each enter and exit of the chosen kinds,
-    /// the circle regions as waypoints.
+    /// the regions the board is in, with `transitions: true` a transition for each enter and exit
+    /// of the chosen kinds' circles (each named as Home Assistant names the zone it makes of the
+    /// waypoint), the circle regions as waypoints; under `owntracks/<client id>/treeline` by
+    /// default.
     @Test func ownTracksPayloadsCarryEveryRequiredFieldWithItsType() async throws {
         let expected = try replayed(walk, regions: sampleRegions)
         let (broker, subscriber) = try await brokerAndSubscriber(topics: ["owntracks/#", "treeline/board-o/events"])
@@ -258,14 +260,14 @@ extension Daemon {
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
             defer { daemon.finish() }
             try connect(daemon, to: broker, clientID: "board-o",
-                        extra: "  owntracks:\n    user: crew\n    tid: bo\n    interval_s: 1\n    distance_m: 10\n    kinds: [plant, album]\n")
+                        extra: "  owntracks:\n    tid: bo\n    interval_s: 1\n    distance_m: 10\n    kinds: [plant, album]\n    transitions: true\n")
             try await daemon.start()
             try await waitFor(within: 60) { feeder.served >= feeder.count }
             let transitions = expected.filter { e in
                 let j = json(e)
                 return ["plant", "album"].contains(j["kind"] as? String ?? "") && ["enter", "exit"].contains(j["type"] as? String ?? "")
             }
-            _ = await subscriber.waitFor(count: transitions.count, topic: "owntracks/crew/board-o/event", within: 30)
+            _ = await subscriber.waitFor(count: transitions.count, topic: "owntracks/board-o/treeline/event", within: 30)
             // The bridge publishes each event's transition as it publishes the event: once a marker
             // journaled after the walk has come, every transition of the walk has. The marker is a
             // reforestation area far away: no transition, no waypoint of its own.
@@ -274,7 +276,7 @@ extension Daemon {
                                       command: #"{"cmd":"add_region","feature":\#(area)}"#))
             let messages = subscriber.messages
 
-            let locations = messages.filter { $0.topic == "owntracks/crew/board-o" }.map { json($0.payload) }
+            let locations = messages.filter { $0.topic == "owntracks/board-o/treeline" }.map { json($0.payload) }
             #expect(locations.count >= 5, "\(locations.count) locations")
             for l in locations {
                 #expect(l["_type"] as? String == "location" && l["tid"] as? String == "bo")
@@ -284,16 +286,16 @@ extension Daemon {
             }
             #expect(locations.contains { !($0["inrids"] as? [String] ?? []).isEmpty }, "somewhere inside a plant's or an album's circle")
 
-            let events = messages.filter { $0.topic == "owntracks/crew/board-o/event" }.map { json($0.payload) }
+            let events = messages.filter { $0.topic == "owntracks/board-o/treeline/event" }.map { json($0.payload) }
             #expect(events.count == transitions.count, "\(events.count) transitions for \(transitions.count) enters and exits")
             for (t, e) in zip(events, transitions.map { json($0) }) {
                 #expect(t["_type"] as? String == "transition" && t["t"] as? String == "c" && t["tid"] as? String == "bo")
                 #expect(t["event"] as? String == (e["type"] as? String == "enter" ? "enter" : "leave"))
-                #expect(t["rid"] as? String == e["region"] as? String && t["desc"] as? String == e["name"] as? String)
+                #expect(t["rid"] as? String == e["region"] as? String && t["desc"] as? String == "board-o treeline - " + (e["name"] as? String ?? "?"))
                 #expect(t["tst"] is Int && t["wtst"] is Int && (t["acc"] as? Int ?? 0) > 0 && t["lat"] is Double && t["lon"] is Double, "\(t)")
             }
 
-            let waypoints = messages.last { $0.topic == "owntracks/crew/board-o/waypoints" }.map { json($0.payload) } ?? [:]
+            let waypoints = messages.last { $0.topic == "owntracks/board-o/treeline/waypoints" }.map { json($0.payload) } ?? [:]
             let list = waypoints["waypoints"] as? [[String: Any]] ?? []
             let circles = (json(try daemon.client().0.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? [])
                 .filter { ["plant", "album"].contains($0["kind"] as? String ?? "") && $0["radius_m"] != nil }

@@ -91,6 +91,9 @@ final class ProtocolGoldenTests: XCTestCase {
         #"{"cmd":"remove_trail","trail":"level-1"}"#,
         #"{"cmd":"remove_trail","trail":"level-2"}"#,
         #"{"cmd":"state"}"#,
+        // No broker here: nobody around.
+        #"{"cmd":"crew"}"#,
+        #"{"cmd":"crew","user":"x"}"#,
         // Refusals: each names what is wrong and what to send.
         #"not json"#,
         #"[1,2]"#,

@@ -231,27 +231,41 @@ extension MosquittoProcess {
     /// and the fleet's regions; `viewer` only reads the boards' events, status and state.
     public static let fleetACL = """
         # Every board (user name = client id, topic treeline/<user>): writes its own topics,
-        # reads its commands and the fleet's; OwnTracks under its name.
+        # reads its commands and the fleet's; OwnTracks under its name, and reads the crew's;
+        # Home Assistant's discovery under its node.
         pattern write treeline/%u/events
         pattern write treeline/%u/status
         pattern write treeline/%u/state
         pattern write treeline/%u/reply
+        pattern write treeline/%u/location
+        pattern write treeline/%u/sensors
         pattern read treeline/%u/cmd
         pattern read treeline/fleet/cmd
         pattern read treeline/fleet/regions
-        pattern write owntracks/crew/%u
-        pattern write owntracks/crew/%u/#
+        pattern write owntracks/%u/#
+        pattern read owntracks/+/+
+        pattern readwrite homeassistant/+/%u/+/config
+        pattern read homeassistant/status
 
         # The operator: commands to any board or the fleet, the fleet's regions; reads everything.
         user operator
         topic readwrite treeline/#
         topic read owntracks/#
 
-        # Read-only dashboards (Home Assistant…): events, status, state; never a command.
+        # Home Assistant: reads the boards and the crew, keeps its discovery, presses Water buttons.
+        user homeassistant
+        topic read treeline/#
+        topic write treeline/+/cmd
+        topic read owntracks/#
+        topic readwrite homeassistant/#
+
+        # Read-only dashboards: events, status, state and position; never a command.
         user viewer
         topic read treeline/+/events
         topic read treeline/+/status
         topic read treeline/+/state
+        topic read treeline/+/location
+        topic read treeline/+/sensors
 
         """
 }
