@@ -62,7 +62,7 @@ BROWSER_PY   := selenium==4.51.0 marionette_driver==3.7.1 selenium-axe-python==2
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps browser-deps lint install-missing build release demo test bench install install-build uninstall clean help fuzz deb boot-test
+.PHONY: all deps test-deps browser-deps lint install-missing build release demo test bench install install-build uninstall clean help fuzz deb boot-test ha-test
 
 all: build
 
@@ -76,6 +76,7 @@ help:
 	@echo "make install build release, install treeline (and treelined, a link to it), the systemd units and the config (PREFIX=$(PREFIX), DESTDIR, BUILD=no)"
 	@echo "make deb     the Debian package dist/treeline_VERSION_ARCH.deb (static Swift runtime, debhelper, lintian)"
 	@echo "make boot-test  opt-in, minutes: boot Debian 12 in systemd-nspawn, apt install the package, check the service"
+	@echo "make ha-test  opt-in, minutes: the board (gpsd walk, mosquitto) against Home Assistant 2025.4 from PyPI: discovery, OwnTracks, zones, buttons (TREELINE_BIN, HA_PYTHON)"
 	@echo "make uninstall  remove what install put in place, except /etc/treeline and the daemon's state"
 	@echo "make fuzz   libFuzzer + ASan on each Fuzz/ target for FUZZ_SECONDS=$(FUZZ_SECONDS) (FUZZ_TARGETS, FUZZ_JOBS=$(FUZZ_JOBS)): Fuzz/README.md"
 
@@ -212,6 +213,16 @@ BOOT_PACKAGES := debootstrap systemd-container debian-archive-keyring
 boot-test: deb
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BOOT_PACKAGES)"
 	timeout 30m Tests/BootTest/boot-test.sh $(DEB)
+
+# Opt-in, minutes: the board (treelined, a real gpsd fed Data/walk.nmea, a real mosquitto) against
+# Home Assistant 2025.4.4 from PyPI, pinned by its own constraints, in a Python 3.13: python3.13 or
+# python3.14 on PATH (or HA_PYTHON), else, as root, a Debian 13 root filesystem made once by
+# debootstrap (Tests/HA/README.md). Caches in .build-ha. TREELINE_BIN=path tests another treeline
+# (then nothing is built). Ends with PASSED, FAILED, or SKIPPED and why.
+HA_PACKAGES := gpsd mosquitto mosquitto-clients python3-venv util-linux
+ha-test: $(if $(TREELINE_BIN),,build)
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(HA_PACKAGES)"
+	timeout 30m Tests/HA/ha-test.sh
 
 clean:
 	rm -rf .build .build-deb dist
