@@ -1,13 +1,15 @@
 // The Map view: Leaflet on a plain background (no tiles unless web.json names some: the board's
 // MBTiles layers or a tile URL), a scale, a north arrow, the regions and their names, the
 // position with its error circle and heading, the recent track, the recorded trees, a plan's
-// numbered spots, a round's route, the trail under way and the way to the target ("Go there").
+// numbered spots, a round's route, the trail under way and the way to the target ("Go there");
+// the crew (other boards and phones on the broker) and its list are crew.js's.
 //
 // The map follows the position (on at start): each fix centres it, until the user pans or
 // zooms it by hand (Leaflet's dragstart or zoomstart while the page is not moving it itself);
 // ◎ follows again (aria-pressed says which). Showing a plan, a round or a trail stops it too.
 import { on } from "./bus.js";
 import { byId, el } from "./dom.js";
+import { setupCrew } from "./crew.js";
 import { clock } from "./format.js";
 import { currentHeading, setupHeading } from "./heading.js";
 import { hooks } from "./hooks.js";
@@ -49,6 +51,7 @@ export function setupMap() {
   shortcuts().addTo(map);
   setupLabels(map);
   setupFollowing();
+  setupCrew(map, () => setFollowing(false)); // a member centred by the page: the map stops following
   setupHeading();
 
   // The position above everything, plan spots included; it takes no taps.
