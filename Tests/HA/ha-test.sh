@@ -164,6 +164,8 @@ else
   HA_PREFIX=""
 fi
 say "run folder: $RUN_DIR"
+# The logs of the last three runs are kept; older run folders go.
+ls -dt "$(dirname "$RUN_DIR")"/ha-test.* 2>/dev/null | tail -n +4 | xargs -r rm -rf
 exec "$DRIVER/bin/python" -u "$HERE/ha_test.py" \
   --repo "$REPO" --treelined "$BINDIR/treelined" --run-dir "$RUN_DIR" --ha-prefix "$HA_PREFIX" \
   --python "$PYDESC" --ha-version "$HA_VERSION" -- "${HA_CMD[@]}"

@@ -469,8 +469,9 @@ async def main():
     try:
         await test.scenario()
     except (Exception, asyncio.CancelledError) as e:
-        log(f"\nha-test: the run stopped early: {type(e).__name__}: {e}")
-        test.checks.add("-", "the run itself", False, f"{type(e).__name__}: {e}")
+        why = "stopped by a signal" if isinstance(e, asyncio.CancelledError) else f"{type(e).__name__}: {e}"
+        log(f"\nha-test: the run stopped early: {why}")
+        test.checks.add("-", "the run itself", False, why)
     finally:
         log("\nstopping what the test started:")
         if test.rec:
@@ -600,13 +601,17 @@ class Test:
                 return False
         t = time.monotonic()
         await wait_for("the end of the walk", served, self.epochs / SPEED * 3 + 120, 1)
-        # Then until the board has published nothing new for 5 s.
+        # Then until the board has published no new position for 5 s (its sensors go on: fix_age).
+        def positions():
+            return sum(1 for _t, tp, _p, _r in list(self.rec.messages)
+                       if tp == f"{TOPIC}/location" or tp.startswith("owntracks/"))
         while True:
-            n = len(self.rec.messages)
+            n = positions()
             await asyncio.sleep(5)
-            if len(self.rec.messages) == n:
+            if positions() == n:
                 break
-        log(f"  the walk was fed in {time.monotonic() - t:.0f} s; {len(self.rec.messages)} messages on the broker")
+        self.walk_s = time.monotonic() - t
+        log(f"  the walk was fed in {self.walk_s:.0f} s; {len(self.rec.messages)} messages on the broker")
 
     async def scenario(self):
         a = self.args
@@ -646,6 +651,18 @@ class Test:
         await self.check_button(configs)
         await self.check_removal()
         self.check_templates()
+        # For the record: what else HA's log says is wrong.
+        errors = [l for l in self.ha_log().splitlines() if " ERROR " in l or " WARNING " in l]
+        log(f"\nHA's log: {len(errors)} ERROR/WARNING lines in all; the first of each source:")
+        firsts = {}
+        for l in errors:
+            m = re.search(r"\[([\w.]+)\]", l)
+            firsts.setdefault(m.group(1) if m else "?", l)
+        for l in list(firsts.values())[:12]:
+            log("  " + l[:300])
+        installs = [l for l in self.ha_log().splitlines() if "Attempting install of" in l]
+        if installs:
+            log(f"HA installed packages at run time (the venv lacks them): {installs}")
 
     def expected_configs(self):
         want = [f"{PREFIX}/device_tracker/{NODE}/tracker/config"]
@@ -712,6 +729,15 @@ class Test:
             why = self.sensible(topic, st, location, sensors, events)
             if why:
                 problems.append(f"{eid}: {why}")
+        # What HA's MQTT integration said of the configs (a refused one is logged, not answered).
+        said = [l for l in self.ha_log().splitlines()
+                if "[homeassistant.components.mqtt" in l and (" ERROR " in l or " WARNING " in l)]
+        log(f"  HA's log: {len(said)} ERROR/WARNING lines from the MQTT integration")
+        for l in said[:8]:
+            log("    " + l[:400])
+        refused = [l for l in said if f"/{NODE}/" in l or f"treeline_{CLIENT_ID}" in l]
+        if refused:
+            problems.append(f"HA's MQTT integration logged {len(refused)} errors about the board's configs")
         self.checks.add("a", "discovery: the board's device and entities, with sensible states",
                         not problems, "; ".join(problems) if problems else
                         f"device and {len(want)} entities, states consistent with the board's last messages")
@@ -763,6 +789,10 @@ class Test:
                             f"no discovery device_tracker in HA; {len(published)} positions on {TOPIC}/location")
             return
         ok, lines = follow(published, self.changes(eid), eid)
+        fixes = len({json.loads(p)["time"] for _t, p, _r in self.rec.on(f"{TOPIC}/location") if p})
+        lines.insert(0, f"{TOPIC}/location: {len(published)} messages, {fixes} distinct fix times, for "
+                        f"{self.epochs} epochs fed in {self.walk_s:.0f} s (the spec: each new fix, at most once a "
+                        f"second of receiver time)")
         for line in lines:
             log("  " + line)
         self.checks.add("b", "discovery tracker follows every location", ok, lines[-1] if lines else "")
@@ -804,8 +834,9 @@ class Test:
             ok = False
         for line in lines:
             log("  " + line)
+        lag = next((l.split(": ", 1)[1] for l in lines if "lag in messages" in l), "no lag figures")
         self.checks.add("c", "OwnTracks tracker follows every location", ok,
-                        f"{[l for l in lines if 'lag in messages' in l][:1]} ignored={ignored} device name={name!r}")
+                        f"{lag.split(', histogram')[0]}; {ignored} updates ignored; device named {name!r}")
         self.check_zones(user, device, states, published, inregions, changes, ot_topic)
 
     def check_zones(self, user, device, states, published, inregions, changes, ot_topic):
@@ -855,8 +886,16 @@ class Test:
     def check_templates(self):
         bad = [l for l in self.ha_log().splitlines()
                if "Template variable warning" in l or "has no attribute" in l]
-        for l in bad[:5]:
+        for l in bad[:3]:
             log("  " + l[:300])
+        # Which events the README's template ("{{ value_json.type }} {{ value_json.name }}") met
+        # without a name.
+        events = [json.loads(p) for _t, p, _r in self.rec.on(f"{TOPIC}/events") if p]
+        nameless = {}
+        for e in events:
+            if "name" not in e:
+                nameless[e.get("type")] = nameless.get(e.get("type"), 0) + 1
+        log(f"  {len(events)} events on {TOPIC}/events, {sum(nameless.values())} without a name: {nameless}")
         self.checks.add("e", "no template warnings from the README's sensor", not bad,
                         f"{len(bad)} lines" + (f", first: {bad[0][:200]}" if bad else ""))
 
@@ -895,7 +934,7 @@ class Test:
             cmds = [p for tt, p, _r in self.rec.on(f"{TOPIC}/cmd") if tt >= t]
             replies = [p for tt, p, _r in self.rec.on(f"{TOPIC}/reply") if tt >= t]
             log(f"  press {n}: {TOPIC}/cmd {cmds[:1]}; reply {[r[:160] for r in replies[:1]]}; "
-                + (f"watered seq {e.get('seq')} after {e and 'it'}" if e else "NO watered event within 10 s"))
+                + (f"watered: seq {e.get('seq')}, time {e.get('time')}" if e else "NO watered event within 10 s"))
             presses.append(e)
             if e is None:
                 problems.append(f"press {n}: no watered event for {plant} within 10 s")
