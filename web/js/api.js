@@ -65,8 +65,8 @@ async function send(path, options = {}) {
 // Reads whose last answer is kept for when the board is out of reach, each under its request. A
 // regions answer for some ids (a refresh after an event) is only part of the picture, and a
 // species search is one keystroke: neither is kept. A large board's views are kept as one, "the
-// last view", at most every 10 s: out of reach, any view is answered with it. The crew's
-// positions are kept too: their ages count from `savedAt` (crew.js), never from now.
+// last view", at most every 10 s: out of reach, any view is answered with it. The crew's ages
+// count from `savedAt` (crew.js).
 const KEPT_READS = new Set(["regions", "trees", "captures", "species", "trails", "crew"]);
 const VIEW = "regions:last view";
 const VIEW_EVERY_MS = 10000;
