@@ -20,6 +20,21 @@ MIRROR="${HA_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 skip() { echo "ha-test: SKIPPED: $*"; exit 0; }
 say() { echo "ha-test: $*"; }
+# --- a Python >= 3.13 for Home Assistant ----------------------------------------------------------
+is313() { "$1" -c 'import sys, ssl, sqlite3, venv; sys.exit(sys.version_info < (3, 13))' >/dev/null 2>&1; }
+MODE=""
+if [ -n "${HA_PYTHON:-}" ]; then
+  is313 "$HA_PYTHON" || { echo "ha-test: HA_PYTHON=$HA_PYTHON is not a working Python >= 3.13" >&2; exit 1; }
+  MODE=host; PY="$(command -v "$HA_PYTHON")"
+else
+  for candidate in python3.14 python3.13; do
+    # A pyenv shim is on PATH whether or not its version is selected: it must run.
+    if command -v "$candidate" >/dev/null && is313 "$candidate"; then
+      MODE=host; PY="$(command -v "$candidate")"; break
+    fi
+  done
+fi
+[ -n "$MODE" ] || [ "$(id -u)" = 0 ] || skip "no python3.13 or python3.14 on PATH, and not root (a Debian 13 root filesystem needs debootstrap and chroot as root); set HA_PYTHON to a Python >= 3.13"
 mkdir -p "$CACHE"
 
 # --- treelined ----------------------------------------------------------------------------------
@@ -39,20 +54,6 @@ for tool in mosquitto gpsd; do
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || skip "$tool is not installed (make ha-test installs it as root)"
 done
 
-# --- a Python >= 3.13 for Home Assistant ----------------------------------------------------------
-is313() { "$1" -c 'import sys, ssl, sqlite3, venv; sys.exit(sys.version_info < (3, 13))' >/dev/null 2>&1; }
-MODE=""
-if [ -n "${HA_PYTHON:-}" ]; then
-  is313 "$HA_PYTHON" || { echo "ha-test: HA_PYTHON=$HA_PYTHON is not a working Python >= 3.13" >&2; exit 1; }
-  MODE=host; PY="$(command -v "$HA_PYTHON")"
-else
-  for candidate in python3.14 python3.13; do
-    # A pyenv shim is on PATH whether or not its version is selected: it must run.
-    if command -v "$candidate" >/dev/null && is313 "$candidate"; then
-      MODE=host; PY="$(command -v "$candidate")"; break
-    fi
-  done
-fi
 
 ROOTFS="$CACHE/trixie"
 # Runs a command inside the root filesystem, in a mount namespace of its own: /proc, /sys and
@@ -159,7 +160,8 @@ if [ "$MODE" = chroot ]; then
     exec chroot "$r" "$@"' inroot "$ROOTFS" "$VENV_IN/bin/hass")
   HA_PREFIX="$ROOTFS"
 else
-  RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/ha-test.XXXXXX")"
+  mkdir -p "$CACHE/runs"
+  RUN_DIR="$(mktemp -d "$CACHE/runs/ha-test.XXXXXX")"
   HA_CMD=("$VENV/bin/hass")
   HA_PREFIX=""
 fi
