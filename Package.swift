@@ -176,6 +176,8 @@ let package = Package(
         .testTarget(name: "MapTests", dependencies: ["Map", "Rules", "Geo", "Regions", "AR"]),
         .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
+        // The MQTT payloads (OwnTracks, Home Assistant's discovery, the crew), pure.
+        .testTarget(name: "MQTTPayloadTests", dependencies: ["MQTT", "Geo", "JSON"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["NMEA", "Loading", "Geo"],

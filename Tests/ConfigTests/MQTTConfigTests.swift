@@ -41,6 +41,14 @@ import Testing
             ("mqtt: {host: b, commands: [subscribe]}", "mqtt.commands: subscribe is never taken over MQTT"),
             ("mqtt: {host: b, commands: water}", "mqtt.commands: must be a list of commands"),
             ("mqtt: {host: b, fleet_regions: maybe}", "mqtt.fleet_regions: must be true or false"),
+            ("mqtt: {host: b, owntracks: {transitions: sometimes}}", "mqtt.owntracks.transitions: must be true or false"),
+            ("mqtt: {host: b, owntracks: {crew: 3}}", "mqtt.owntracks.crew: must be true or false"),
+            ("mqtt: {host: b, home_assistant: maybe}", "mqtt.home_assistant: must be true or false"),
+            ("mqtt: {host: b, home_assistant: {prefix: 'ha/#'}}", "mqtt.home_assistant.prefix: must be a topic of 1 to 64 bytes"),
+            ("mqtt: {host: b, home_assistant: {prefix: /ha}}", "mqtt.home_assistant.prefix: must be a topic"),
+            ("mqtt: {host: b, home_assistant: {inside: [tree]}}", "unknown kind 'tree'"),
+            ("mqtt: {host: b, home_assistant: {buttons: 2}}", "mqtt.home_assistant.buttons: must be true or false"),
+            ("mqtt: {host: b, home_assistant: {prefx: ha}}", "did you mean prefix?"),
         ]
         for (text, says) in cases {
             do {
@@ -64,5 +72,30 @@ import Testing
         let some = try #require(try TreelineConfig.parse("mqtt: {host: b, commands: [state, water, state]}", file: "t.yaml").mqtt)
         #expect(some.commands == ["state", "water"], "in order, once each")
         #expect(MQTTConfig.commandNames.contains("add_region") && !MQTTConfig.commandNames.contains("subscribe"))
+    }
+}
+
+extension MQTTConfigSection {
+    /// Home Assistant's discovery: off without the key, `true` for the defaults (prefix
+    /// `homeassistant`, no inside sensors, Water buttons), or a mapping; OwnTracks' transitions
+    /// off and the crew on by default.
+    @Test func homeAssistantAndOwnTracksDefaults() throws {
+        let none = try #require(try TreelineConfig.parse("mqtt: {host: b, owntracks: {}}", file: "t.yaml").mqtt)
+        #expect(none.homeAssistant == nil)
+        let ot = try #require(none.ownTracks)
+        #expect(!ot.transitions && ot.crew && ot.user == nil && ot.device == nil)
+        let on = try #require(try TreelineConfig.parse("mqtt: {host: b, home_assistant: true}", file: "t.yaml").mqtt?.homeAssistant)
+        #expect(on == HomeAssistantConfig())
+        #expect(on.prefix == "homeassistant" && on.inside.isEmpty && on.buttons)
+        let off = try #require(try TreelineConfig.parse("mqtt: {host: b, home_assistant: false}", file: "t.yaml").mqtt)
+        #expect(off.homeAssistant == nil)
+        let set = try #require(try TreelineConfig.parse("""
+            mqtt:
+              host: b
+              home_assistant: {prefix: ha/site-1, inside: [album, reforestation], buttons: false}
+              owntracks: {transitions: true, crew: false}
+            """, file: "t.yaml").mqtt)
+        #expect(set.homeAssistant?.prefix == "ha/site-1" && set.homeAssistant?.inside == ["album", "reforestation"] && set.homeAssistant?.buttons == false)
+        #expect(set.ownTracks?.transitions == true && set.ownTracks?.crew == false)
     }
 }

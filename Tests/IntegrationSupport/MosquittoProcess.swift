@@ -286,6 +286,37 @@ public struct MosquittoClientError: Error, CustomStringConvertible {
 /// `username`/`password` are given) and waits for it (killed after `timeout` s, e.g. to a paused
 /// broker); a non-zero exit throws `MosquittoClientError`. `file`: the payload is that file's
 /// bytes (`-f`: a payload too long for a command line), and `payload` is not used.
+extension MosquittoProcess {
+    /// Publishes each line of `file` as a message on `topic` (QoS 0), as fast as
+    /// `mosquitto_pub -l` sends them; its exit status.
+    @discardableResult
+    public static func publishLines(broker: MosquittoProcess, topic: String, file: URL) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
+        p.arguments = broker.clientArguments() + ["-q", "0", "-t", topic, "-l", "-i", "test-lines-\(UUID().uuidString.prefix(8))"]
+        p.standardInput = try FileHandle(forReadingFrom: file)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    /// The messages retained under `filter` now, topic → payload: what a client subscribing now
+    /// gets (a fresh `mosquitto_sub --retained-only`, listening `wait` seconds, then killed: its
+    /// own `-W` uses SIGALRM, which a child of the test process has blocked; it flushes each line).
+    public func retained(_ filter: String, wait: Double = 1) throws -> [String: String] {
+        let arguments = clientArguments() + ["--retained-only", "-v", "-t", filter, "-i", "test-retained-\(UUID().uuidString.prefix(8))"]
+        let (_, output) = try MosquittoProcess.run("/usr/bin/mosquitto_sub", arguments, timeout: wait)
+        var found: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            found[String(line[..<space])] = String(line[line.index(after: space)...])
+        }
+        return found
+    }
+}
+
 public func mosquittoPublish(broker: MosquittoProcess, topic: String, payload: String, retain: Bool = false, qos: Int = 1,
                              username: String? = nil, password: String? = nil, caFile: String? = nil, timeout: Double = 10,
                              file: URL? = nil) throws {
