@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(name: "ARTests", dependencies: ["AR", "Geo", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Rules"]),
         // The MQTT payloads (OwnTracks, Home Assistant's discovery, the crew), pure.
-        .testTarget(name: "MQTTPayloadTests", dependencies: ["MQTT", "Geo", "JSON"]),
+        .testTarget(name: "MQTTPayloadTests", dependencies: ["MQTT", "Geo", "JSON", "Protocol"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["NMEA", "Loading", "Geo"],

@@ -91,3 +91,32 @@ extension ReplyObject {
         return Coordinate(latitude: lat, longitude: lon)
     }
 }
+
+/// `crew`: the other boards and phones the board saw on its broker, by name.
+public struct CrewReply: DaemonReply, Equatable {
+    public static let replyClass = "CREW"
+    public var members: [Member]
+
+    public struct Member: Sendable, Equatable {
+        public var name: String
+        public var user: String
+        public var device: String
+        public var tid: String?
+        public var at: Coordinate
+        /// Metres; km/h; degrees.
+        public var accuracy: Int64?
+        public var velocity: Int64?
+        public var course: Int64?
+        /// How old the position is, seconds.
+        public var age: Int64
+    }
+
+    public init(_ value: JSONValue) throws(ReplyError) {
+        let o = try ReplyObject(value, class: Self.replyClass)
+        members = try o.objects("members") { m throws(ReplyError) in
+            Member(name: try m.required("name", m.string), user: try m.required("user", m.string), device: try m.required("device", m.string), tid: try m.string("tid"),
+                   at: Coordinate(latitude: try m.required("lat", m.number), longitude: try m.required("lon", m.number)),
+                   accuracy: try m.integer("acc"), velocity: try m.integer("vel"), course: try m.integer("cog"), age: try m.required("age_s", m.integer))
+        }
+    }
+}

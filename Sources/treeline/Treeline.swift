@@ -13,6 +13,6 @@ struct Treeline: AsyncParsableCommand {
         version: treelineVersion,
         subcommands: [Replay.self, Watch.self, Check.self, Where.self, LayoutCommand.self, Subscribe.self, State.self, Regions.self,
                       Plants.self, Water.self, Albums.self, CaptureCommand.self, Captures.self, Plan.self, Plant.self, Trees.self,
-                      Project.self, SpeciesCommand.self, Track.self, RoundCommand.self, Trails.self, TilesCommand.self, Web.self]
+                      Project.self, SpeciesCommand.self, Track.self, RoundCommand.self, Trails.self, Crew.self, TilesCommand.self, Web.self]
     )
 }

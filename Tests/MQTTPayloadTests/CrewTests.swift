@@ -1,5 +1,7 @@
 import Foundation
 import Geo
+import JSON
+import Protocol
 import MQTT
 import Testing
 
@@ -119,5 +121,22 @@ import Testing
         let w = try object(OwnTracks.waypoints([.init(id: "album-1", name: "Viewpoint", center: p.coordinate, radius: 150.4, created: p.time)]))
         let list = try #require(w["waypoints"] as? [[String: Any]])
         #expect(list.count == 1 && list[0]["desc"] as? String == "Viewpoint" && list[0]["rad"] as? Int == 150 && list[0]["rid"] as? String == "album-1")
+    }
+}
+
+/// `CREW` read back by the typed protocol (as `treeline crew` reads it): the same members.
+@Suite struct CrewReplyDecoding {
+    @Test func theTypedReplyReadsWhatTheBookWrites() throws {
+        var book = CrewBook(own: nil)
+        _ = book.take(topic: "owntracks/board-b/treeline", payload: Array(#"{"_type":"location","lat":40.1,"lon":-8.2,"tst":1777626000,"acc":3,"tid":"bb"}"#.utf8),
+                      received: 0, boardSeconds: 1_777_626_002)
+        _ = book.take(topic: "owntracks/alice/phone", payload: Array(#"{"_type":"location","lat":40.2,"lon":-8.1,"tst":1777626000,"vel":5,"cog":270}"#.utf8),
+                      received: 0, boardSeconds: 1_777_626_002)
+        let reply = try CrewReply(try JSONDocument.parse(book.reply(now: 3_000_000_000)).root)
+        #expect(reply.members.map(\.name) == ["alice phone", "board-b"])
+        let b = reply.members[1]
+        #expect(b.user == "board-b" && b.device == "treeline" && b.tid == "bb" && b.at == Coordinate(latitude: 40.1, longitude: -8.2))
+        #expect(b.accuracy == 3 && b.velocity == nil && b.course == nil && b.age == 5)
+        #expect(reply.members[0].velocity == 5 && reply.members[0].course == 270 && reply.members[0].accuracy == nil)
     }
 }
