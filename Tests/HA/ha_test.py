@@ -84,6 +84,7 @@ class Processes:
     def __init__(self, run):
         self.run = run
         self.started = []  # (name, Popen, grace seconds)
+        self.everything = []  # every one ever started, for the check that none is left
         self.gpsd_pids = []
 
     def start(self, name, argv, env=None, grace=10):
@@ -91,6 +92,7 @@ class Processes:
         p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                              env=env, start_new_session=True)
         self.started.append((name, p, grace))
+        self.everything.append((name, p))
         shown = " ".join(" ".join(str(a).split()) for a in argv)
         log(f"  started {name} (pid {p.pid}): {shown[:300]}")
         return p
@@ -119,6 +121,19 @@ class Processes:
                 log(f"  stopped {name} (pid {p.pid}, status {p.returncode})")
         self.started.clear()
         remove_shm(set(self.gpsd_pids))
+
+    def left(self):
+        """What is still running of what was started: a process, or anything in its group."""
+        out = []
+        for name, p in self.everything:
+            try:
+                os.killpg(p.pid, 0)
+                out.append(f"{name} (group {p.pid})")
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                out.append(f"{name} (group {p.pid})")
+        return out
 
 
 def remove_shm(pids):
@@ -485,6 +500,9 @@ async def main():
         if test.ha:
             await test.ha.close()
         procs.stop_all()
+        left = procs.left()
+        test.checks.add("h", "every process started is stopped", not left,
+                        f"still running: {left}" if left else f"{len(procs.everything)} processes, none left")
     failed = [r for r in test.checks.results if r[2] is False]
     log(f"\nha-test: Python {args.python}; homeassistant=={args.ha_version}; {time.monotonic() - t0:.0f} s; "
         f"logs in {run}")
@@ -581,6 +599,7 @@ class Test:
             conf = self.run / "treeline.yaml"
             conf.write_text(board_config(self.repo, self.run, gpsd_port, self.mqtt_port, self.discovery))
             d = self.procs.start("treelined", [self.args.treelined, "--config", str(conf)])
+            self.daemon = d
             # Its socket, or its exit (a config it refuses).
             await wait_for("treelined's socket", lambda: os.path.exists(self.socket) or d.poll() is not None, 30)
             if d.poll() is None:
@@ -664,6 +683,7 @@ class Test:
         await self.check_button(configs)
         await self.check_removal()
         self.check_templates()
+        await self.check_availability(configs)
         # For the record: what else HA's log says is wrong.
         errors = [l for l in self.ha_log().splitlines() if " ERROR " in l or " WARNING " in l]
         log(f"\nHA's log: {len(errors)} ERROR/WARNING lines in all; the first of each source:")
@@ -992,6 +1012,31 @@ class Test:
         log(f"  {len(events)} events on {TOPIC}/events, {sum(nameless.values())} without a name: {nameless}")
         self.checks.add("e", "no template warnings from the README's sensor", not bad,
                         f"{len(bad)} lines" + (f", first: {bad[0][:200]}" if bad else ""))
+
+    async def check_availability(self, configs):
+        """A clean stop says offline on <topic>/status: every discovery entity goes unavailable."""
+        if not self.discovery:
+            return
+        entities, _ = await self.registry()
+        eids = [e for e in (self.entity_of(entities, c) for c in configs.values() if c) if e]
+        t = time.time()
+        self.procs.stop(self.daemon, 20)
+        status = [p for tt, p, _r in self.rec.on(f"{TOPIC}/status") if tt >= t]
+        log(f"  treelined stopped (status {self.daemon.returncode}); {TOPIC}/status since: {status}")
+
+        async def unavailable():
+            states = await self.ha.states()
+            return all(states.get(e, {}).get("state") == "unavailable" for e in eids)
+        try:
+            await wait_for("the entities unavailable", unavailable, 10, 0.25)
+            self.checks.add("i", "availability: the board's stop makes its entities unavailable", True,
+                            f"all {len(eids)} within {time.time() - t:.1f} s of the stop")
+        except TimeoutError:
+            states = await self.ha.states()
+            left = [f"{e}={states.get(e, {}).get('state')}" for e in eids
+                    if states.get(e, {}).get("state") != "unavailable"]
+            self.checks.add("i", "availability: the board's stop makes its entities unavailable", False,
+                            f"10 s after the stop, still: {left[:5]} (status messages {status})")
 
     async def press(self, eid):
         await self.ha.rest("POST", "/api/services/button/press", {"entity_id": eid})
