@@ -571,12 +571,19 @@ class Test:
         await self.ha.connect_ws()
         await self.ha.call("subscribe_events", event_type="state_changed")
 
-        # HA is ready for the board once it subscribed to the discovery prefix and to OwnTracks.
+        # HA is ready for the board once its client subscribed to OwnTracks and to the discovery
+        # of the components the board has (mosquitto logs each as "<client> <qos> <topic>").
+        wanted = {"owntracks/#"} | {f"{PREFIX}/{c}/+/+/config" for c in ("device_tracker", "sensor", "binary_sensor", "button")}
+
         def subscribed():
-            text = (self.run / "mosquitto.log").read_text(errors="replace")
-            return f"{PREFIX}/#" in text and "owntracks/#" in text
-        await wait_for("HA's MQTT subscriptions (homeassistant/#, owntracks/#)", subscribed, 60)
-        log(f"  HA subscribed to {PREFIX}/# and owntracks/# on the broker")
+            by = {}
+            for line in (self.run / "mosquitto.log").read_text(errors="replace").splitlines():
+                m = re.match(r"\d+: (\S+) [012] (\S+)$", line)
+                if m and not m.group(1).startswith("ha-test-recorder"):
+                    by.setdefault(m.group(1), set()).add(m.group(2))
+            return next((c for c, topics in by.items() if wanted <= topics), None)
+        client = await wait_for(f"HA's MQTT subscriptions ({', '.join(sorted(wanted))})", subscribed, 60)
+        log(f"  HA's MQTT client {client} subscribed to owntracks/# and the discovery topics")
 
     async def start_board(self):
         walk = self.repo / "Data/walk.nmea"
