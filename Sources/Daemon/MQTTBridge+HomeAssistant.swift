@@ -38,9 +38,8 @@ extension MQTTBridge {
     static let maxRegionEntities = 1_000
 
     /// The configs (when the regions changed, Home Assistant restarted or the connection is
-    /// new), `<topic>/location` for each new fix at most once a second of receiver time (or
-    /// when the regions inside changed), and `<topic>/sensors` when they changed, at most every
-    /// 5 s; all retained.
+    /// new), `<topic>/location` again on a new connection, and `<topic>/sensors` when they
+    /// changed, the fix's age at most every 5 s; all retained. Once a second.
     func publishHomeAssistant(_ ha: HomeAssistantTarget, fresh: Bool) async {
         let now = monotonicNanos()
         var kinds = ha.inside
@@ -53,12 +52,9 @@ extension MQTTBridge {
             haSent.republish = false
         }
         clearSeen()
-        if let p = view.position {
-            let due = haSent.location.map { p.time.nanoseconds - $0.time.nanoseconds >= UTCTime.nanosPerSecond || ($0.inside != view.inside && p.time != $0.time) } ?? true
-            if due || fresh {
-                _ = client.publish(topic + "/location", HomeAssistant.location(p, fix: view.fix, inside: view.inside), retain: true)
-                haSent.location = (p.time, view.inside)
-            }
+        if fresh, let p = view.position {
+            _ = client.publish(topic + "/location", HomeAssistant.location(p, fix: view.fix, inside: view.inside), retain: true)
+            haSent.location = (p.time, view.inside)
         }
         // The counts at once; the fix's age, which changes every second, at most every 5 s.
         let figures = (plantsDue: view.plantsDue, captures: capturesToday(view, now: now), fixAge: view.fixAge)
@@ -69,6 +65,21 @@ extension MQTTBridge {
             haSent.sensors = figures
             haSent.sensorsAt = now
         }
+    }
+
+    /// `<topic>/location` for a new fix: each fix a second or more of receiver time after the
+    /// last published, and any whose regions inside changed. Looked at on every turn of the
+    /// loop (a fix's time is one hop to the engine; the rest only when it is new).
+    func publishLocation(_ ha: HomeAssistantTarget) async {
+        guard let t = await engine.lastFixTime(), t != haSent.location?.time else { return }
+        if let last = haSent.location, t.nanoseconds - last.time.nanoseconds < UTCTime.nanosPerSecond {
+            // Within the second: only a change of the regions inside goes now.
+            guard await engine.insideIDs() != last.inside else { return }
+        }
+        let view = await engine.snapshot().homeAssistant(kinds: [], since: haSent.regionsVersion, now: monotonicNanos())
+        guard let p = view.position else { return }
+        _ = client.publish(topic + "/location", HomeAssistant.location(p, fix: view.fix, inside: view.inside), retain: true)
+        haSent.location = (p.time, view.inside)
     }
 
     /// Every entity's config that changed (all with `force`), and an empty retained payload for
@@ -111,19 +122,12 @@ extension MQTTBridge {
         haSent.seen.removeAll()
     }
 
-    /// Home Assistant's status (`online`: it started, and reads the configs again) or a config
-    /// of this board's node retained on the broker.
-    func heardFromHomeAssistant(_ ha: HomeAssistantTarget, _ messageTopic: String, _ payload: [UInt8], retained: Bool) {
-        if messageTopic == ha.statusTopic {
-            if payload == Array("online".utf8) { haSent.republish = true }
-        } else if retained, !payload.isEmpty, haSent.configs[messageTopic] == nil, haSent.seen.count < 10 * Self.maxRegionEntities {
-            haSent.seen.insert(messageTopic)
-        }
-    }
-
     /// Captures since the board's local midnight, read again every 10 s.
+    /// The day is the board's receiver time (the last fix of this run carried on by its age),
+    /// else the system clock: a fix restored from before a restart is not today.
     func capturesToday(_ view: Snapshot.HomeAssistantView, now: UInt64) -> Int {
-        let seconds = view.position.map { Double($0.time.nanoseconds) / 1e9 + Double(view.fixAge ?? 0) } ?? Date().timeIntervalSince1970
+        var seconds = Date().timeIntervalSince1970
+        if let p = view.position, let age = view.fixAge { seconds = Double(p.time.nanoseconds) / 1e9 + Double(age) }
         let midnight = Calendar.current.startOfDay(for: Date(timeIntervalSince1970: seconds)).timeIntervalSince1970
         let day = Int64(midnight)
         guard day != haSent.captures.day || now - haSent.captures.at >= 10_000_000_000 else { return haSent.captures.count }
@@ -154,7 +158,7 @@ extension MQTTBridge {
         told.droppedCount += n
         let now = monotonicNanos()
         guard told.droppedCount > 0, told.dropped == 0 || now - told.dropped >= 60_000_000_000 else { return }
-        logger.warning("MQTT: \(told.droppedCount) messages dropped: over \(Self.maxWaiting) waiting, or a crew location over \(CrewBook.maxPayload) bytes (a flood on the broker?)")
+        logger.warning("MQTT: \(told.droppedCount) messages dropped: more were waiting than the bridge keeps (\(MQTTInbox.maxMessages) commands, \(MQTTInbox.maxCrewTopics) crew topics), or a crew location was over \(CrewBook.maxPayload) bytes (a flood on the broker?)")
         told.dropped = now
         told.droppedCount = 0
     }

@@ -41,30 +41,9 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var fresh = false
         var acks: [Int32] = []
         var toldUnreachable = false
-        /// Commands, the fleet's regions, the crew's locations and Home Assistant's configs, as
-        /// they came: at most `maxWaiting`; a newer message on a topic where only the latest
-        /// counts replaces the one waiting.
-        var messages: [(topic: String, payload: [UInt8], retained: Bool)] = []
-        /// Messages dropped since the loop last said so: a flood on the broker.
-        var dropped = 0
-
-        mutating func take(_ topic: String, _ payload: [UInt8], _ retained: Bool) {
-            let latestWins = topic == MQTTBridge.fleetRegions || topic.hasPrefix("owntracks/")
-            if topic.hasPrefix("owntracks/"), payload.count > CrewBook.maxPayload {
-                dropped += 1
-                return
-            }
-            if latestWins, let k = messages.firstIndex(where: { $0.topic == topic }) {
-                messages[k] = (topic, payload, retained)
-            } else if messages.count < MQTTBridge.maxWaiting {
-                messages.append((topic, payload, retained))
-            } else {
-                dropped += 1
-            }
-        }
+        /// Commands, the fleet's regions, the crew's locations, HA's configs: bounded.
+        var received = MQTTInbox()
     }
-    /// Messages at most waiting for the loop.
-    static let maxWaiting = 1_000
     final class Mailbox: Sendable {
         let inbox = Mutex(Inbox())
     }
@@ -81,6 +60,10 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var kinds: Set<String>
         var transitions = false
         var crew = true
+        /// Where this board published before 0.8's defaults (`owntracks/treeline/<client id>`),
+        /// when it takes the defaults: its retained location and waypoints are cleared there, so
+        /// no ghost of the board stays in Home Assistant, Recorder or the crew.
+        var formerBase: String?
 
         var base: String { "owntracks/\(user)/\(device)" }
         /// The name Home Assistant gives a zone it makes of this board's waypoint (OwnTracks'
@@ -111,6 +94,8 @@ final class MQTTBridge: Service, @unchecked Sendable {
     /// The commands taken from the broker (`mqtt.commands`; none: no command topic is
     /// subscribed). Touched only by the publishing loop.
     var commands: MQTTCommands
+    /// What Home Assistant's Water buttons send on `<topic>/ha`: `water` only.
+    var buttonCommands: MQTTCommands
     /// Whether the fleet's regions are taken (`mqtt.fleet_regions`), within `fleetLimits`.
     let takesFleetRegions: Bool
     let fleetLimits: FleetRegionLimits
@@ -123,6 +108,8 @@ final class MQTTBridge: Service, @unchecked Sendable {
         self.ownTracks = ownTracks
         self.homeAssistant = homeAssistant
         commands = MQTTCommands(allowed: allowed, topic: topic)
+        buttonCommands = MQTTCommands(allowed: ["water"], topic: topic)
+        buttonCommands.rule = "\(topic)/ha takes water only (Home Assistant's buttons)"
         takesFleetRegions = fleetRegions
         self.fleetLimits = fleetLimits
         self.store = store
@@ -139,7 +126,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 // Commands at QoS 0: one sent while the board was away is not run days later.
                 // What is not taken is unsubscribed: an earlier run's session may hold it.
                 var topics = [(topic + "/cmd", 0, !allowed.isEmpty), (Self.fleetCommands, 0, !allowed.isEmpty), (Self.fleetRegions, 1, fleetRegions),
-                              (OwnTracksTarget.crewTopic, 0, ownTracks?.crew == true)]
+                              (OwnTracksTarget.crewTopic, 0, ownTracks?.crew == true), (topic + "/ha", 0, homeAssistant?.buttons == true)]
                 if let ha = homeAssistant { topics += [(ha.statusTopic, 0, true), (ha.configFilter, 0, true)] }
                 for (t, qos, take) in topics {
                     if take { client.subscribe(t, qos: Int32(qos)) } else { client.unsubscribe(t) }
@@ -162,7 +149,19 @@ final class MQTTBridge: Service, @unchecked Sendable {
             if let e, was || first { logger.warning("MQTT: \(brokerAddress): \(e.description); events wait in the journal") }
         }
         client.onPublished = { mid in mailbox.inbox.withLock { $0.acks.append(mid) } }
-        client.onMessage = { topic, payload, retained in mailbox.inbox.withLock { $0.take(topic, payload, retained) } }
+        client.onMessage = { messageTopic, payload, retained in
+            let kind: MQTTInbox.Kind
+            if messageTopic.hasPrefix("owntracks/") {
+                kind = .crew
+            } else if let ha = homeAssistant, ha.isConfig(messageTopic) {
+                kind = .config
+            } else if messageTopic == Self.fleetRegions {
+                kind = .latest(limit: fleetLimits.bytes)
+            } else {
+                kind = .other
+            }
+            mailbox.inbox.withLock { $0.received.take(messageTopic, payload, retained: retained, kind: kind) }
+        }
         client.onLog = { logger.warning("MQTT: \($0)") }
     }
 
@@ -223,12 +222,14 @@ final class MQTTBridge: Service, @unchecked Sendable {
         let started = monotonicNanos()
         var everConnected = false, toldAbsent = false
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let (connected, fresh, acks, messages, dropped) = mailbox.inbox.withLock { i in
-                defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true); i.messages.removeAll(); i.dropped = 0 }
-                return (i.connected, i.fresh, i.acks, i.messages, i.dropped)
+            let (connected, fresh, acks, received) = mailbox.inbox.withLock { i in
+                defer { i.fresh = false; i.acks.removeAll(keepingCapacity: true) }
+                return (i.connected, i.fresh, i.acks, i.received.drain())
             }
-            for m in messages { await handle(m.topic, m.payload, retained: m.retained) }
-            tellDropped(dropped)
+            for m in received.messages { await handle(m) }
+            for (t, payload) in received.crew where ownTracks?.crew == true { await takeCrew(t, payload) }
+            if haSent.seen.count + received.configs.count <= MQTTInbox.maxConfigTopics { haSent.seen.formUnion(received.configs) }
+            tellDropped(received.dropped)
             everConnected = everConnected || connected
             if !everConnected, !toldAbsent, monotonicNanos() - started > 3_000_000_000 {
                 toldAbsent = true
@@ -240,7 +241,12 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 // status is new. The OwnTracks side starts afresh (waypoints again).
                 _ = client.publish(topic + "/status", Array("online".utf8), retain: true)
                 lastState = []
-                if let ot = ownTracks { await publishOwnTracks(ot, fresh: true) }
+                if let ot = ownTracks {
+                    if let former = ot.formerBase, former != ot.base {
+                        for t in [former, former + "/waypoints"] { _ = client.publish(t, [], retain: true) }
+                    }
+                    await publishOwnTracks(ot, fresh: true)
+                }
                 if let ha = homeAssistant { await publishHomeAssistant(ha, fresh: true) }
             }
             let now = monotonicNanos()
@@ -252,6 +258,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
             }
             let full = connected && publishBacklog(&window, now: now)
             saveProgress(&window)
+            if connected, let ha = homeAssistant { await publishLocation(ha) }
             if connected, ownTracks != nil || homeAssistant != nil, now - ownTracksAt >= 1_000_000_000 {
                 ownTracksAt = now
                 if let ot = ownTracks { await publishOwnTracks(ot, fresh: false) }
@@ -330,29 +337,39 @@ final class MQTTBridge: Service, @unchecked Sendable {
     /// A command (`<topic>/cmd`, `treeline/fleet/cmd`): the socket's JSON with an `"id"`, let
     /// through by `MQTTCommands`; its answer, with the id, goes to `<topic>/reply`. Or the
     /// fleet's regions.
-    func handle(_ messageTopic: String, _ payload: [UInt8], retained: Bool) async {
+    func handle(_ m: MQTTInbox.Message) async {
+        let (messageTopic, payload, retained) = (m.topic, m.payload, m.retained)
         if messageTopic == Self.fleetRegions {
-            if takesFleetRegions { await takeFleetRegions(payload) }
+            if takesFleetRegions {
+                if let size = m.oversized {
+                    logger.error("fleet regions refused, those in force stay: \(fleetLimits.problem(bytes: size) ?? "\(size) bytes")")
+                } else {
+                    await takeFleetRegions(payload)
+                }
+            }
             return
         }
-        if messageTopic.hasPrefix("owntracks/") {
-            if ownTracks?.crew == true { await takeCrew(messageTopic, payload) }
-            return
-        }
-        if let ha = homeAssistant, messageTopic == ha.statusTopic || ha.isConfig(messageTopic) {
-            heardFromHomeAssistant(ha, messageTopic, payload, retained: retained)
+        if let ha = homeAssistant, messageTopic == ha.statusTopic {
+            if payload == Array("online".utf8) { haSent.republish = true }
             return
         }
         // (a message of a session an earlier run subscribed)
-        guard !commands.allowed.isEmpty, messageTopic == topic + "/cmd" || messageTopic == Self.fleetCommands else { return }
+        // Home Assistant's buttons: water only, whatever `commands` lists.
+        let fromButtons = homeAssistant?.buttons == true && messageTopic == topic + "/ha"
+        guard fromButtons || (!commands.allowed.isEmpty && (messageTopic == topic + "/cmd" || messageTopic == Self.fleetCommands)) else { return }
         if retained {
-            if let words = commands.retained(on: messageTopic) { logger.notice("\(words)") }
+            let words = fromButtons ? buttonCommands.retained(on: messageTopic) : commands.retained(on: messageTopic)
+            if let words { logger.notice("\(words)") }
             return
         }
         let reply: [UInt8]
-        switch commands.check(payload) {
-        case .failure(let refusal): reply = refusal.reply
-        case .success(let command): reply = await execute(command)
+        if let size = m.oversized {
+            reply = MQTTCommands.Refusal(id: nil, message: "a command is at most \(MQTTInbox.maxCommandBytes) bytes, as a socket line; this one is \(size)").reply
+        } else {
+            switch (fromButtons ? buttonCommands : commands).check(payload) {
+            case .failure(let refusal): reply = refusal.reply
+            case .success(let command): reply = await execute(command)
+            }
         }
         _ = client.publish(topic + "/reply", reply)
     }

@@ -22,6 +22,8 @@ struct MQTTCommands {
     let topic: String
     /// The topics a retained command was seen on (each is logged once).
     private(set) var retainedSeen: Set<String> = []
+    /// Where the list of allowed commands comes from, for a refusal (nil: `mqtt.commands`).
+    var rule: String?
 
     /// The scope of MQTT's ids among idempotency keys.
     static let source = "mqtt"
@@ -59,7 +61,7 @@ struct MQTTCommands {
         guard allowed.contains(name) else {
             let list = allowed.isEmpty ? "none" : allowed.joined(separator: ", ")
             let why = name == "subscribe" ? "subscribe is the socket's (subscribe to \(topic)/events on the broker); it is" : name + " is"
-            return .failure(Refusal(id: id, message: "\(why) not allowed over MQTT: mqtt.commands allows \(list)"))
+            return .failure(Refusal(id: id, message: "\(why) not allowed over MQTT: \(rule ?? "mqtt.commands allows \(list)")"))
         }
         return .success(Accepted(request: request, key: key, id: id))
     }

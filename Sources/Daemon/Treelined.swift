@@ -201,11 +201,12 @@ public struct Treelined: AsyncParsableCommand {
         let ownTracks = mqtt.ownTracks.map { o in
             let user = o.user ?? bridgeSettings.clientID
             return MQTTBridge.OwnTracksTarget(user: user, device: o.device ?? CrewBook.boardDevice, tid: o.tid ?? OwnTracks.defaultTID(user),
-                                              interval: o.intervalSeconds, distance: o.distance, kinds: o.kinds, transitions: o.transitions, crew: o.crew)
+                                              interval: o.intervalSeconds, distance: o.distance, kinds: o.kinds, transitions: o.transitions, crew: o.crew,
+                                              formerBase: o.user == nil && o.device == nil ? "owntracks/treeline/\(bridgeSettings.clientID)" : nil)
         }
         let homeAssistant = mqtt.homeAssistant.map { h in
             MQTTBridge.HomeAssistantTarget(board: HomeAssistant.Board(clientID: bridgeSettings.clientID, topic: topic, prefix: h.prefix, version: treelineVersion),
-                                           inside: h.inside, buttons: h.buttons && mqtt.commands.contains("water"))
+                                           inside: h.inside, buttons: h.buttons)
         }
         let bridge: MQTTBridge
         do {

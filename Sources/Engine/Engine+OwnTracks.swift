@@ -66,6 +66,18 @@ extension Snapshot {
         }
         let mode = lastUsedFix?.mode ?? .noFix
         return HomeAssistantView(position: lastPosition, fix: mode == .threeD ? "3d" : mode == .twoD ? "2d" : "none", inside: inside, regions: refs,
-                                 regionsVersion: regionsVersion, plantsDue: due, fixAge: lastFixReceived.map { Int((now &- $0) / 1_000_000_000) })
+                                 regionsVersion: regionsVersion, plantsDue: due, fixAge: lastFixReceived.map { Int((now > $0 ? now - $0 : 0) / 1_000_000_000) })
+    }
+}
+
+extension Engine {
+    /// The last fix's time, for a bridge that publishes each new one.
+    package func lastFixTime() -> UTCTime? { monitor.lastFix?.time }
+
+    /// The ids of the regions the last fix is inside, in the order in force.
+    package func insideIDs() -> [String] {
+        var ids: [String] = []
+        for (i, inside) in monitor.inside.enumerated() where inside { ids.append(monitor.regions.regions[i].id) }
+        return ids
     }
 }

@@ -7,10 +7,11 @@ import JSON
 ///
 /// Anything on the broker may publish there, so every message is checked: the topic is exactly
 /// three levels, each 1 to 64 bytes of printable text; the payload at most `maxPayload` bytes
-/// of JSON with `_type: location`, `lat` and `lon` in range and `tst` a plausible time;
-/// `acc`, `vel`, `cog` and `tid` are kept only when sane. At most `capacity` members: a new one
-/// beyond that pushes out the one heard from longest ago. An empty payload (a retained location
-/// cleared) removes its member.
+/// of JSON with `_type: location`, `lat` and `lon` in range and `tst` a plausible time, not older
+/// than the member's kept one; `acc`, `vel`, `cog` and `tid` are kept only when sane. At most
+/// `capacity` members, `perUser` devices of one user: a new one beyond that pushes out the one
+/// heard from longest ago (of that user). An empty payload (a retained location cleared)
+/// removes its member.
 public struct CrewBook: Sendable {
     public struct Member: Sendable, Equatable {
         public var user: String
@@ -44,6 +45,7 @@ public struct CrewBook: Sendable {
     }
 
     public static let capacity = 200
+    public static let perUser = 8
     public static let maxPayload = 4096
     static let maxLevel = 64
     /// The device level a Treeline board publishes under by default.
@@ -57,8 +59,8 @@ public struct CrewBook: Sendable {
 
     public init(own: String?) { self.own = own }
 
-    /// One message from `owntracks/+/+`; `boardSeconds` is the board's receiver time when it
-    /// came (nil before its first fix).
+    /// One message from `owntracks/+/+`; `boardSeconds` is the board's time when it came (nil
+    /// when it has none: the age then counts from arrival).
     public mutating func take(topic: String, payload: [UInt8], received: UInt64, boardSeconds: Int64?) -> Outcome {
         guard topic != own else { return .ignored }
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
@@ -81,8 +83,17 @@ public struct CrewBook: Sendable {
                        velocity: Self.whole(doc.root["vel"], 0...2_000), course: Self.whole(doc.root["cog"], 0...360).map { $0 % 360 }, tst: tst, received: received,
                        lagOnArrival: boardSeconds.map { Double(max(0, $0 - tst)) } ?? 0)
         if let tid = doc.root["tid"]?.string, (1...4).contains(tid.count), Self.plain(tid) { m.tid = tid }
-        if members[topic] == nil, members.count >= Self.capacity, let oldest = members.min(by: { $0.value.received < $1.value.received })?.key {
-            members.removeValue(forKey: oldest)
+        // A late or replayed message never moves a member back.
+        if let kept = members[topic], kept.tst > tst { return .ignored }
+        if members[topic] == nil {
+            // One user's devices are at most `perUser`: a board (which may publish only under its
+            // own name) cannot push the rest of the crew out with made-up devices.
+            let mine = members.filter { $0.value.user == user }
+            if mine.count >= Self.perUser, let oldest = mine.min(by: { $0.value.received < $1.value.received })?.key {
+                members.removeValue(forKey: oldest)
+            } else if members.count >= Self.capacity, let oldest = members.min(by: { $0.value.received < $1.value.received })?.key {
+                members.removeValue(forKey: oldest)
+            }
         }
         members[topic] = m
         return .updated

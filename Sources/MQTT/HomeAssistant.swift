@@ -33,8 +33,13 @@ public enum HomeAssistant {
             self.version = version
         }
 
-        /// The node id: the client id with anything but letters, digits, `_` and `-` made `_`.
-        public var node: String { HomeAssistant.topicSafe(clientID) }
+        /// The node id: the client id when it is letters, digits, `_` and `-` only; else with
+        /// anything else made `_` and its hash after `--`, so that `board.7` and `board_7` are two
+        /// nodes.
+        public var node: String {
+            let safe = HomeAssistant.topicSafe(clientID)
+            return safe == clientID ? safe : safe + "--" + HomeAssistant.hash(clientID)
+        }
     }
 
     /// One entity's config, and where it goes.
@@ -70,14 +75,19 @@ public enum HomeAssistant {
         }, as: UTF8.self)
     }
 
-    /// A region's object id: `topicSafe(id)`, with the id's hash when that changed it (so that
-    /// `a.b` and `a:b` stay two entities).
+    /// A region's object id: `<prefix>_<id>` when the id is letters, digits, `_` and `-` only;
+    /// else `<prefix>-h_<topicSafe(id)>_<hash>`, which no plain id can make (so that `a.b`,
+    /// `a:b` and a plain id spelled like the first's object id stay three entities).
     public static func objectID(_ prefix: String, _ id: String) -> String {
         let safe = topicSafe(id)
-        guard safe != id else { return prefix + "_" + safe }
+        return safe == id ? prefix + "_" + safe : prefix + "-h_" + safe + "_" + hash(id)
+    }
+
+    /// 32-bit FNV-1a, hex.
+    static func hash(_ s: String) -> String {
         var h: UInt32 = 2_166_136_261
-        for b in id.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
-        return prefix + "_" + safe + "_" + String(h, radix: 16)
+        for b in s.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
+        return String(h, radix: 16)
     }
 
     /// The config topic of an entity.
@@ -142,7 +152,7 @@ public enum HomeAssistant {
     public static func water(_ board: Board, _ plant: RegionRef) -> Entity? {
         guard templateSafe(plant.id) else { return nil }
         return entity(board, "button", objectID("water", plant.id), name: "Water \(plant.name)") { o in
-            o.member("command_topic", board.topic + "/cmd")
+            o.member("command_topic", board.topic + "/ha")
             o.member("command_template", #"{"id":"ha-{{ (as_timestamp(now()) * 1000) | int }}","cmd":"water","plant":"\#(plant.id)"}"#)
             o.member("icon", "mdi:watering-can-outline")
         }

@@ -7,7 +7,7 @@ import Testing
 /// `<topic>/location` follows the board, `<topic>/sensors` counts what the board counts.
 extension Daemon {
     @Test func discoveryConfigsFollowTheRegionsAndTheLocationTheBoard() async throws {
-        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["homeassistant/#", "treeline/board-h/location", "treeline/board-h/sensors"])
+        let (broker, subscriber) = try await brokerAndSubscriber(topics: ["homeassistant/#", "treeline/board-h/location", "treeline/board-h/sensors", "treeline/board-h/reply"])
         defer { subscriber.stop(); broker.finish() }
         // A config an earlier run left for a plant that is gone since, and one of another board.
         try mosquittoPublish(broker: broker, topic: "homeassistant/button/board-h/water_gone/config", payload: #"{"name":"Water gone"}"#, retain: true)
@@ -15,7 +15,8 @@ extension Daemon {
         try await withGPSD(log: walk, linesPerTick: 8, tick: 0.01) { feeder, gpsd in
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
             defer { daemon.finish() }
-            try connect(daemon, to: broker, clientID: "board-h", extra: "  commands: [water]\n  home_assistant: {inside: [album, reforestation]}\n")
+            // No `commands`: the buttons' topic takes water by itself, and nothing else.
+            try connect(daemon, to: broker, clientID: "board-h", extra: "  home_assistant: {inside: [album, reforestation]}\n")
             try await daemon.start()
             try await waitFor(within: 60) { feeder.served >= feeder.count }
             let (c, _) = try daemon.client()
@@ -56,6 +57,19 @@ extension Daemon {
             let sensors = json(try broker.retained("treeline/board-h/sensors")["treeline/board-h/sensors"] ?? "{}")
             #expect(sensors["plants_due"] as? Int == due && sensors["captures_today"] as? Int == 0 && (sensors["fix_age_s"] as? Int).map { $0 >= 0 } == true, "\(sensors)")
 
+            // A press, as HA sends it (the button's template rendered): the plant is watered.
+            let button = json(try broker.retained("homeassistant/button/board-h/+/config").values.first ?? "{}")
+            let template = try #require(button["command_template"] as? String)
+            let press = template.replacingOccurrences(of: "{{ (as_timestamp(now()) * 1000) | int }}", with: "1777626000123")
+            try mosquittoPublish(broker: broker, topic: try #require(button["command_topic"] as? String), payload: press, qos: 0)
+            try await waitFor(within: 10) { subscriber.messages.contains { $0.topic == "treeline/board-h/reply" && $0.payload.contains("ha-1777626000123") } }
+            let answer = json(subscriber.messages.last { $0.topic == "treeline/board-h/reply" }?.payload ?? "{}")
+            #expect(answer["type"] as? String == "watered", "\(answer)")
+            // Anything else on that topic is refused.
+            try mosquittoPublish(broker: broker, topic: "treeline/board-h/ha", payload: #"{"id":"ha-x","cmd":"remove_region","region":"album-t"}"#, qos: 0)
+            try await waitFor(within: 10) { subscriber.messages.contains { $0.topic == "treeline/board-h/reply" && $0.payload.contains("ha-x") } }
+            #expect(subscriber.messages.last { $0.payload.contains("ha-x") }?.payload.contains("takes water only") == true)
+
             // A region added gets its entity; removed, its config is cleared.
             _ = c.ask(#"{"cmd":"add_region","kind":"album","id":"album-t","name":"Test album","radius_m":30,"at":[40.1,-8.23]}"#)
             try await waitFor(within: 10) { (try? configs())?.contains("binary_sensor/board-h/inside_album-t") == true }
@@ -79,7 +93,7 @@ extension Daemon {
         try await withGPSD(log: walk, linesPerTick: 8, tick: 0.01) { feeder, gpsd in
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
             defer { daemon.finish() }
-            try connect(daemon, to: broker, clientID: "board-f", extra: "  owntracks: {}\n")
+            try connect(daemon, to: broker, clientID: "board-f", extra: "  owntracks: {}\n  commands: [state]\n")
             try await daemon.start()
             try await waitFor(within: 60) { feeder.served >= feeder.count }
             try await waitFor(within: 10) { daemon.logText.contains("MQTT: connected") }
@@ -101,6 +115,13 @@ extension Daemon {
             }
             _ = await flood.value
             #expect(slowest < 1, "state answered within \(slowest) s during the flood")
+            // A command right after the flood is answered: crew locations never take its place.
+            let reply = MQTTSubscriber(broker: broker, topics: ["treeline/board-f/reply"], clientID: "test-reply")
+            try reply.start()
+            defer { reply.stop() }
+            #expect(await reply.waitUntilSubscribed())
+            try mosquittoPublish(broker: broker, topic: "treeline/board-f/cmd", payload: #"{"id":"after-flood","cmd":"state"}"#, qos: 0)
+            try await waitFor(within: 10) { reply.messages.contains { $0.payload.contains("after-flood") } }
             // 230 members, one a megabyte, one out of range.
             for i in 0..<230 {
                 try mosquittoPublish(broker: broker, topic: "owntracks/m\(i)/treeline", payload: #"{"_type":"location","lat":40.1,"lon":-8.2,"tst":\#(now),"acc":\#(i)}"#, qos: 0)

@@ -584,8 +584,9 @@ extension Daemon {
             try await daemon.start()
             try await waitFor(within: 10) { daemon.logText.contains("MQTT: connected") }
             // On connecting the bridge unsubscribes each topic it does not take (an earlier run's
-            // session may hold it): the three, acknowledged, settle its subscriptions.
-            try await waitFor(within: 10) { broker.runLogText.components(separatedBy: "Sending UNSUBACK to board-n").count == 4 }
+            // session may hold it): the five (commands, the fleet's commands and regions, the crew,
+            // HA's buttons), acknowledged, settle its subscriptions.
+            try await waitFor(within: 10) { broker.runLogText.components(separatedBy: "Sending UNSUBACK to board-n").count == 6 }
             #expect(!broker.runLogText.contains("board-n 0 treeline/board-n/cmd"), "not subscribed")
             try mosquittoPublish(broker: broker, topic: "treeline/board-n/cmd", payload: #"{"id":"n1","cmd":"state"}"#)
             #expect(broker.runLogText.contains("'treeline/board-n/cmd'"), "the broker took the command")

@@ -240,6 +240,7 @@ extension MosquittoProcess {
         pattern write treeline/%u/location
         pattern write treeline/%u/sensors
         pattern read treeline/%u/cmd
+        pattern read treeline/%u/ha
         pattern read treeline/fleet/cmd
         pattern read treeline/fleet/regions
         pattern write owntracks/%u/#
@@ -252,10 +253,11 @@ extension MosquittoProcess {
         topic readwrite treeline/#
         topic read owntracks/#
 
-        # Home Assistant: reads the boards and the crew, keeps its discovery, presses Water buttons.
+        # Home Assistant: reads the boards and the crew, keeps its discovery, presses Water buttons
+        # (on <topic>/ha, where a board takes water and nothing else).
         user homeassistant
         topic read treeline/#
-        topic write treeline/+/cmd
+        topic write treeline/+/ha
         topic read owntracks/#
         topic readwrite homeassistant/#
 

@@ -86,6 +86,27 @@ import Testing
         #expect(try members(book, at: 0).contains { $0["name"] as? String == "<img src=x onerror=alert(1)>" })
     }
 
+    /// A late or replayed location never moves a member back in time.
+    @Test func anOlderLocationIsIgnored() throws {
+        var book = CrewBook(own: own)
+        #expect(book.take(topic: "owntracks/b/treeline", payload: location(lat: 40.2, tst: now), received: 0, boardSeconds: now) == .updated)
+        #expect(book.take(topic: "owntracks/b/treeline", payload: location(lat: 40.1, tst: now - 60), received: second, boardSeconds: now) == .ignored)
+        #expect(book.members["owntracks/b/treeline"]?.coordinate.latitude == 40.2)
+        #expect(book.take(topic: "owntracks/b/treeline", payload: location(lat: 40.3, tst: now), received: second, boardSeconds: now) == .updated)
+    }
+
+    /// One user (a board may publish only under its own name) holds at most 8 devices: made-up
+    /// devices push out that user's own oldest, never another member.
+    @Test func oneUserCannotPushTheCrewOut() throws {
+        var book = CrewBook(own: own)
+        _ = book.take(topic: "owntracks/alice/phone", payload: location(), received: 0, boardSeconds: now)
+        for i in 0..<500 {
+            _ = book.take(topic: "owntracks/evil/d\(i)", payload: location(), received: UInt64(i + 1) * second, boardSeconds: now)
+        }
+        #expect(book.members.count == 1 + CrewBook.perUser)
+        #expect(book.members["owntracks/alice/phone"] != nil && book.members["owntracks/evil/d499"] != nil && book.members["owntracks/evil/d491"] == nil)
+    }
+
     /// 200 members at most: the 201st pushes out the one heard from longest ago; an update of a
     /// member already there pushes out nobody.
     @Test func atMost200MembersTheOldestGoes() throws {

@@ -16,7 +16,11 @@ func object(_ bytes: [UInt8]) throws -> [String: Any] {
     /// Every config names the same device and availability, and is retained under
     /// `<prefix>/<component>/<node>/<object>/config` with a node id HA accepts.
     @Test func everyEntityNamesTheBoardAndItsAvailability() throws {
-        #expect(board.node == "board_7_x")
+        #expect(board.node.hasPrefix("board_7_x--") && board.node.count > "board_7_x--".count)
+        // Two client ids a topic would make one are two nodes; a plain one is itself.
+        #expect(HomeAssistant.Board(clientID: "board.7", topic: "t", prefix: "homeassistant", version: "1").node
+                    != HomeAssistant.Board(clientID: "board_7", topic: "t", prefix: "homeassistant", version: "1").node)
+        #expect(HomeAssistant.Board(clientID: "board_7", topic: "t", prefix: "homeassistant", version: "1").node == "board_7")
         let entities = HomeAssistant.boardEntities(board)
             + [HomeAssistant.inside(board, .init(id: "album-1", name: "View", kind: "album")), HomeAssistant.water(board, .init(id: "plant-1", name: "Oak", kind: "plant"))].compactMap { $0 }
         #expect(entities.count == 7)
@@ -24,7 +28,7 @@ func object(_ bytes: [UInt8]) throws -> [String: Any] {
         for e in entities {
             let c = try object(e.config)
             let parts = e.topic.split(separator: "/").map(String.init)
-            #expect(parts.count == 5 && parts[0] == "homeassistant" && parts[2] == "board_7_x" && parts[4] == "config", "\(e.topic)")
+            #expect(parts.count == 5 && parts[0] == "homeassistant" && parts[2] == board.node && parts[4] == "config", "\(e.topic)")
             #expect(["device_tracker", "sensor", "binary_sensor", "button"].contains(parts[1]))
             #expect(parts[3].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }, "\(parts[3])")
             #expect(c["availability_topic"] as? String == "treeline/board-7/status")
@@ -39,7 +43,7 @@ func object(_ bytes: [UInt8]) throws -> [String: Any] {
 
     @Test func theTrackerReadsTheLocationTopicsAttributes() throws {
         let tracker = try #require(HomeAssistant.boardEntities(board).first { $0.topic.contains("/device_tracker/") })
-        #expect(tracker.topic == "homeassistant/device_tracker/board_7_x/tracker/config")
+        #expect(tracker.topic == "homeassistant/device_tracker/\(board.node)/tracker/config")
         let c = try object(tracker.config)
         #expect(c["json_attributes_topic"] as? String == "treeline/board-7/location" && c["source_type"] as? String == "gps")
         #expect(c["state_topic"] == nil, "the state comes from the position and HA's zones")
@@ -78,14 +82,15 @@ func object(_ bytes: [UInt8]) throws -> [String: Any] {
     @Test func insideSensorsAndWaterButtons() throws {
         let inside = try #require(HomeAssistant.inside(board, .init(id: "album.1", name: "A \"quoted\" view", kind: "album")))
         let c = try object(inside.config)
-        #expect(inside.topic.hasPrefix("homeassistant/binary_sensor/board_7_x/inside_album_1_") && inside.topic.hasSuffix("/config"))
+        #expect(inside.topic.hasPrefix("homeassistant/binary_sensor/\(board.node)/inside-h_album_1_") && inside.topic.hasSuffix("/config"))
         #expect(c["name"] as? String == "Inside A \"quoted\" view" && c["state_topic"] as? String == "treeline/board-7/location")
         #expect(c["value_template"] as? String == "{{ 'ON' if 'album.1' in value_json.get('inside', []) else 'OFF' }}")
 
         let button = try #require(HomeAssistant.water(board, .init(id: "plant-7", name: "Oak", kind: "plant")))
         let b = try object(button.config)
-        #expect(button.topic == "homeassistant/button/board_7_x/water_plant-7/config")
-        #expect(b["command_topic"] as? String == "treeline/board-7/cmd" && b["name"] as? String == "Water Oak")
+        #expect(button.topic == "homeassistant/button/\(board.node)/water_plant-7/config")
+        // Its own topic, where the board takes water and nothing else.
+        #expect(b["command_topic"] as? String == "treeline/board-7/ha" && b["name"] as? String == "Water Oak")
         let template = try #require(b["command_template"] as? String)
         // What HA sends: the template with its expression rendered.
         let rendered = template.replacingOccurrences(of: "{{ (as_timestamp(now()) * 1000) | int }}", with: "1777626023123")
@@ -102,7 +107,8 @@ func object(_ bytes: [UInt8]) throws -> [String: Any] {
             #expect(HomeAssistant.inside(board, .init(id: id, name: "n", kind: "album")) == nil, "\(id)")
         }
         #expect(HomeAssistant.templateSafe("plant-7.a:b c_d"))
-        let ids = ["a.b", "a:b", "a b", "a_b", "a-b"]
+        // The last is a plain id spelled as the first's object id would be with a single prefix.
+        let ids = ["a.b", "a:b", "a b", "a_b", "a-b", "a_b_" + String(HomeAssistant.objectID("inside", "a.b").split(separator: "_").last!)]
         let topics = Set(ids.compactMap { HomeAssistant.inside(board, .init(id: $0, name: "n", kind: "album"))?.topic })
         #expect(topics.count == ids.count, "\(topics)")
         #expect(HomeAssistant.objectID("inside", "a_b") == "inside_a_b")
