@@ -60,9 +60,10 @@ final class MQTTBridge: Service, @unchecked Sendable {
         var kinds: Set<String>
         var transitions = false
         var crew = true
-        /// Where this board published before 0.8's defaults (`owntracks/treeline/<client id>`),
-        /// when it takes the defaults: its retained location and waypoints are cleared there, so
-        /// no ghost of the board stays in Home Assistant, Recorder or the crew.
+        /// Where this board published under the earlier defaults (`owntracks/treeline/<client
+        /// id>`), when it takes the defaults: a retained location found there (the crew's
+        /// subscription brings it) is cleared with the waypoints, so no ghost of the board stays
+        /// in Home Assistant, Recorder or the crew.
         var formerBase: String?
 
         var base: String { "owntracks/\(user)/\(device)" }
@@ -227,7 +228,15 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 return (i.connected, i.fresh, i.acks, i.received.drain())
             }
             for m in received.messages { await handle(m) }
-            for (t, payload) in received.crew where ownTracks?.crew == true { await takeCrew(t, payload) }
+            for (t, payload) in received.crew {
+                if let ot = ownTracks, let former = ot.formerBase, t == former, former != ot.base {
+                    // This board's location under the earlier default topic: cleared (with its
+                    // waypoints), only when there is one, as an empty message makes HA log an error.
+                    if !payload.isEmpty { for t in [former, former + "/waypoints"] { _ = client.publish(t, [], retain: true) } }
+                } else if ownTracks?.crew == true {
+                    await takeCrew(t, payload)
+                }
+            }
             if haSent.seen.count + received.configs.count <= MQTTInbox.maxConfigTopics { haSent.seen.formUnion(received.configs) }
             tellDropped(received.dropped)
             everConnected = everConnected || connected
@@ -241,12 +250,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 // status is new. The OwnTracks side starts afresh (waypoints again).
                 _ = client.publish(topic + "/status", Array("online".utf8), retain: true)
                 lastState = []
-                if let ot = ownTracks {
-                    if let former = ot.formerBase, former != ot.base {
-                        for t in [former, former + "/waypoints"] { _ = client.publish(t, [], retain: true) }
-                    }
-                    await publishOwnTracks(ot, fresh: true)
-                }
+                if let ot = ownTracks { await publishOwnTracks(ot, fresh: true) }
                 if let ha = homeAssistant { await publishHomeAssistant(ha, fresh: true) }
             }
             let now = monotonicNanos()

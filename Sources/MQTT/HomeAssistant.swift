@@ -112,18 +112,8 @@ public enum HomeAssistant {
                 o.member("json_attributes_template", "{{ dict(seq=value_json.get('seq'), type=value_json.get('type'), time=value_json.get('time'), region=value_json.get('region'), kind=value_json.get('kind'), name=value_json.get('name')) | tojson }}")
                 o.member("icon", "mdi:bell-ring-outline")
             },
-            entity(board, "sensor", "plants_due", name: "Plants due") { o in
-                o.member("state_topic", t + "/sensors")
-                o.member("value_template", "{{ value_json.plants_due }}")
-                o.member("state_class", "measurement")
-                o.member("icon", "mdi:watering-can")
-            },
-            entity(board, "sensor", "captures_today", name: "Captures today") { o in
-                o.member("state_topic", t + "/sensors")
-                o.member("value_template", "{{ value_json.captures_today }}")
-                o.member("state_class", "measurement")
-                o.member("icon", "mdi:camera")
-            },
+            count(board, "plants_due", name: "Plants due", icon: "mdi:watering-can"),
+            count(board, "captures_today", name: "Captures today", icon: "mdi:camera"),
             entity(board, "sensor", "fix_age", name: "Fix age") { o in
                 o.member("state_topic", t + "/sensors")
                 o.member("value_template", "{{ value_json.fix_age_s }}")
@@ -133,6 +123,16 @@ public enum HomeAssistant {
                 o.member("icon", "mdi:crosshairs-gps")
             },
         ]
+    }
+
+    /// A sensor that reads a count from `<topic>/sensors`.
+    static func count(_ board: Board, _ field: String, name: String, icon: String) -> Entity {
+        entity(board, "sensor", field, name: name) { o in
+            o.member("state_topic", board.topic + "/sensors")
+            o.member("value_template", "{{ value_json.\(field) }}")
+            o.member("state_class", "measurement")
+            o.member("icon", icon)
+        }
     }
 
     /// A `binary_sensor` that is on while the board is inside `region`; nil for an id that is

@@ -90,6 +90,8 @@ extension Daemon {
         let (broker, subscriber) = try await brokerAndSubscriber(topics: ["treeline/board-f/status"])
         defer { subscriber.stop(); broker.finish() }
         let started = Date()
+        // What this board left under the earlier default topic: cleared at start, never crew.
+        try mosquittoPublish(broker: broker, topic: "owntracks/treeline/board-f", payload: #"{"_type":"location","lat":40.1,"lon":-8.2,"tst":1777620000}"#, retain: true)
         try await withGPSD(log: walk, linesPerTick: 8, tick: 0.01) { feeder, gpsd in
             let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
             defer { daemon.finish() }
@@ -137,7 +139,8 @@ extension Daemon {
             let members = json(c.ask(#"{"cmd":"crew"}"#) ?? "{}")["members"] as? [[String: Any]] ?? []
             let names = Set(members.compactMap { $0["user"] as? String })
             #expect(members.count == 200, "\(members.count) members")
-            #expect(!names.contains("huge") && !names.contains("far") && !names.contains("board-f"))
+            #expect(!names.contains("huge") && !names.contains("far") && !names.contains("board-f") && !names.contains("treeline"))
+            #expect(try broker.retained("owntracks/treeline/board-f").isEmpty, "the earlier default topic's location cleared")
             #expect(names.contains("m229") && !names.contains("flood"), "the newest kept, the oldest pushed out")
             // Said in the log: the refusal (at most once a minute) and the drop of the huge one.
             try? await waitFor(within: 5) { daemon.logText.contains("refused: lat and lon must be numbers within") && daemon.logText.contains("messages dropped") }

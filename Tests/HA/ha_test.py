@@ -398,10 +398,17 @@ def follow(published, changes, label):
     worst, worst_m, worst_at, lags = 0, 0.0, None, []
     s = 0
     current = -1
+    # Publications before HA's tracker showed anything came while HA was making the entity from
+    # its discovery config (it reads the retained location once it subscribes): not a lag of
+    # the tracker, which did not exist yet. Counted, and bounded in time below.
+    before = 0
     for i, (t, pos) in enumerate(published):
         while s < len(shown) and shown[s][0] <= t:
             current = shown[s][1]
             s += 1
+        if current < 0:
+            before += 1
+            continue
         # Several publications of one position: HA showing any of them shows them all.
         c = current
         while 0 <= c < i and same(published[c + 1][1], published[c][1]):
@@ -422,6 +429,13 @@ def follow(published, changes, label):
             hist[lag] = hist.get(lag, 0) + 1
         lines.append(f"{label}: lag in messages at each publication: max {worst} (at message #{worst_at}), "
                      f"histogram {dict(sorted(hist.items()))}; max lag in metres {worst_m:.1f} m")
+    if shown and published:
+        wait = shown[0][0] - published[0][0]
+        lines.append(f"{label}: {before} publications before HA's tracker showed its first position, "
+                     f"{wait:.1f} s after the first publication")
+        if wait > 10:
+            ok = False
+            lines.append(f"{label}: HA's tracker took over 10 s to show a position")
     for t, pos, state in strays[:5]:
         lines.append(f"{label}: HA showed ({pos[0]:.7f}, {pos[1]:.7f}) [{state}], never published (in that order)")
     if not published:
