@@ -368,7 +368,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
         }
         let reply: [UInt8]
         if let size = m.oversized {
-            reply = MQTTCommands.Refusal(id: nil, message: "a command is at most \(MQTTInbox.maxCommandBytes) bytes, as a socket line; this one is \(size)").reply
+            reply = MQTTCommands.Refusal(id: nil, message: "a command is at most \(MQTTInbox.maxCommandBytes) bytes over MQTT; this one is \(size)").reply
         } else {
             switch (fromButtons ? buttonCommands : commands).check(payload) {
             case .failure(let refusal): reply = refusal.reply

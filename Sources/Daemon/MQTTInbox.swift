@@ -9,8 +9,8 @@ import MQTT
 /// - **Discovery configs** retained under the board's node: only their topics (the loop clears
 ///   those it no longer wants); the board's own echoes (not retained) and cleared ones are not
 ///   kept. At most `maxConfigTopics`.
-/// - **The rest** (commands, the fleet's regions, HA's status), in order: at most `maxMessages`.
-///   A command over `maxCommandBytes` (the socket's line limit) and a fleet collection over its
+/// - **The rest** (commands, the fleet's regions, HA's status), in order: at most `maxMessages`,
+///   and `maxBytes` in all. A command over `maxCommandBytes` and a fleet collection over its
 ///   limit are kept as their size only, to be refused with it; the fleet's regions keep only the
 ///   latest waiting.
 ///
@@ -34,7 +34,11 @@ struct MQTTInbox {
     }
 
     static let maxMessages = 256
-    static let maxCommandBytes = 64 * 1024
+    /// A command's JSON: a region of many holes is some hundreds of KiB.
+    static let maxCommandBytes = 1 << 20
+    /// What the commands and the fleet's regions waiting hold in all (a fleet collection is at
+    /// most 8 MiB).
+    static let maxBytes = 16 << 20
     static let maxCrewTopics = 400
     static let maxConfigTopics = 10_000
     static let maxTopicBytes = 512
@@ -43,6 +47,7 @@ struct MQTTInbox {
     private(set) var crew: [String: [UInt8]] = [:]
     private(set) var configs: Set<String> = []
     private(set) var dropped = 0
+    private(set) var bytes = 0
 
     mutating func take(_ topic: String, _ payload: [UInt8], retained: Bool, kind: Kind) {
         guard topic.utf8.count <= Self.maxTopicBytes else { dropped += 1; return }
@@ -56,7 +61,13 @@ struct MQTTInbox {
             if payload.isEmpty { configs.remove(topic) } else if configs.count < Self.maxConfigTopics { configs.insert(topic) } else { dropped += 1 }
         case .latest(let limit):
             let m = Message(topic: topic, payload: payload.count > limit ? [] : payload, retained: retained, oversized: payload.count > limit ? payload.count : nil)
-            if let k = messages.firstIndex(where: { $0.topic == topic }) { messages[k] = m } else { append(m) }
+            if let k = messages.firstIndex(where: { $0.topic == topic }) {
+                bytes -= messages[k].payload.count
+                messages[k] = m
+                bytes += m.payload.count
+            } else {
+                append(m)
+            }
         case .other:
             let big = payload.count > Self.maxCommandBytes
             append(Message(topic: topic, payload: big ? [] : payload, retained: retained, oversized: big ? payload.count : nil))
@@ -64,7 +75,9 @@ struct MQTTInbox {
     }
 
     private mutating func append(_ m: Message) {
-        if messages.count < Self.maxMessages { messages.append(m) } else { dropped += 1 }
+        guard messages.count < Self.maxMessages, bytes + m.payload.count <= Self.maxBytes else { dropped += 1; return }
+        messages.append(m)
+        bytes += m.payload.count
     }
 
     /// Everything waiting, and the count dropped since the last look; empties the inbox.

@@ -38,8 +38,8 @@ import Testing
         #expect(got.configs == ["homeassistant/button/b/water_x/config"] && got.messages.isEmpty && got.dropped == 0)
     }
 
-    /// Commands beyond 256 waiting are dropped and counted; one over the socket's line limit is
-    /// kept as its size, to be refused with it; the fleet's regions keep only the latest.
+    /// Commands beyond 256 waiting, or 16 MiB, are dropped and counted; one over 1 MiB is kept as
+    /// its size, to be refused with it; the fleet's regions keep only the latest.
     @Test func commandsAreBoundedInCountAndBytes() {
         var inbox = MQTTInbox()
         for _ in 0..<300 { inbox.take("treeline/b/cmd", command, retained: false, kind: .other) }
@@ -55,5 +55,9 @@ import Testing
         #expect(got.messages[1].topic == "treeline/fleet/regions" && got.messages[1].payload.isEmpty && got.messages[1].oversized == (8 << 20) + 1)
         inbox.take("treeline/b/" + String(repeating: "t", count: 600), command, retained: false, kind: .other)
         #expect(inbox.drain().dropped == 1)
+        // 1 MiB each, 16 MiB in all: the 17th is dropped.
+        for _ in 0..<17 { inbox.take("treeline/b/cmd", Array(repeating: 0x20, count: 1 << 20), retained: false, kind: .other) }
+        got = inbox.drain()
+        #expect(got.messages.count == 16 && got.dropped == 1)
     }
 }
