@@ -92,12 +92,14 @@ function keep(kept, answer) {
  * One socket command, e.g. {cmd: "state"}: its answer object. `key`: an idempotency key (the
  * board runs a change with one at most once, and answers a repeat with the first answer).
  */
-export async function command(cmd, { key } = {}) {
+export async function command(cmd, { key, timeout } = {}) {
   const headers = { "Content-Type": "application/json" };
   if (key) headers["Idempotency-Key"] = key;
   const kept = keptAs(cmd);
+  // `timeout` (ms): not answered by then, the board counts as out of reach.
+  const signal = timeout ? AbortSignal.timeout(timeout) : undefined;
   try {
-    const answer = await send("/api", { method: "POST", headers, body: JSON.stringify(cmd) });
+    const answer = await send("/api", { method: "POST", headers, body: JSON.stringify(cmd), signal });
     if (kept) keep(kept, answer);
     return answer;
   } catch (e) {

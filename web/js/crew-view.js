@@ -66,11 +66,13 @@ export function running(on) {
 
 // --- An answer ---
 
-/** Text for display: a string or a number, without control or direction characters, cut to
- * `n` characters (code points) with "…". */
+/** Text for display: a string or a number, without control, format (direction marks among
+ * them) or separator characters, at most two combining marks in a row, cut to `n` characters
+ * (code points) with "…". Blank (e.g. only U+3164): "". */
 function cleanText(value, n) {
   if (typeof value !== "string" && typeof value !== "number") return "";
-  const s = String(value).replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, "").trim();
+  const s = String(value).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "").replace(/(\p{M}{2})\p{M}+/gu, "$1")
+    .replace(/^[\s\u2800\u3164\uffa0]+|[\s\u2800\u3164\uffa0]+$/gu, "");
   const chars = Array.from(s);
   return chars.length > n ? `${chars.slice(0, n - 1).join("")}…` : s;
 }
@@ -85,7 +87,7 @@ function member(m) {
   const lat = finite(m.lat, -90, 90), lon = finite(m.lon, -180, 180);
   if (lat === null || lon === null) return null;
   const name = cleanText(m.name, NAME_CHARS) || cleanText(m.user, NAME_CHARS) || "(no name)";
-  const tid = Array.from(cleanText(m.tid, 2) || name).slice(0, 2).join("");
+  const tid = Array.from(cleanText(m.tid, 99) || name).slice(0, 2).join("");
   // One marker per OwnTracks user and device (the name is what to show, not who it is).
   const key = JSON.stringify(typeof m.user === "string" || typeof m.device === "string" ? [m.user, m.device] : [name]);
   return { key, name, tid, lat, lon, acc: finite(m.acc, 0), age: finite(m.age_s, 0), vel: finite(m.vel, 0), tst: finite(m.tst) };
@@ -102,15 +104,24 @@ export function apply(answer, at) {
     if (!m) hooks.crewRefused += 1;
     else if (!now.has(m.key)) now.set(m.key, m);
   }
+  const list = byId("crew-list");
+  const focused = list.contains(document.activeElement) ? document.activeElement : null;
+  let left = null; // the place of a focused entry whose member left
   for (const [key, e] of members) {
     if (now.has(key)) continue;
     e.marker.remove();
     if (e.circle) e.circle.remove();
+    // Out of the list first: the entries that stay keep their place, and focus with them.
+    if (focused && e.item.contains(focused)) left = e.item.previousElementSibling || e.item.nextElementSibling;
+    e.item.remove();
     members.delete(key);
   }
   for (const m of now.values()) show(m);
   const sorted = [...members.values()].sort((a, b) => a.name.localeCompare(b.name) || a.key.localeCompare(b.key));
-  arrange(byId("crew-list"), sorted.map((e) => e.item));
+  arrange(list, sorted.map((e) => e.item));
+  // An entry moved (a rename) loses focus in the move; one whose member left hands it on.
+  if (focused && focused.isConnected && document.activeElement !== focused) focused.focus();
+  else if (focused && !focused.isConnected) (left?.querySelector("button") || byId("crew-close")).focus();
   setText(toggle.querySelector(".crew-count"), String(members.size));
   setText(byId("crew-count"), `(${members.size})`);
   tick();
@@ -124,7 +135,7 @@ function show(m) {
   if (!e) {
     e = { id: `crew-${nextId++}`, key: m.key };
     e.dot = el("span", { class: "crew-dot" });
-    e.labelName = el("span", { class: "crew-label-name" });
+    e.labelName = el("span", { class: "crew-label-name", dir: "auto" });
     e.labelAge = el("span", { class: "crew-label-age" });
     e.label = el("span", { class: "crew-label" }, e.labelName, e.labelAge);
     e.pin = el("div", { class: "crew-pin" }, e.dot, e.label);
@@ -134,7 +145,7 @@ function show(m) {
     e.popupMeta = el("div");
     e.marker.bindPopup(el("div", { class: "region-popup crew-popup" }, e.popupName, e.popupMeta));
     e.tid = el("span", { class: "crew-tid", "aria-hidden": "true" });
-    e.itemName = el("span", { class: "crew-name" });
+    e.itemName = el("span", { class: "crew-name", dir: "auto" });
     e.meta = el("span", { class: "crew-meta" });
     e.button = el("button", { type: "button", class: "crew-item", onclick: () => focus(e) },
       e.tid, el("span", { class: "crew-text" }, e.itemName, e.meta));
@@ -197,7 +208,8 @@ function tick() {
     const text = details(e, age);
     setText(e.meta, text);
     setText(e.popupMeta, text);
-    e.marker.getElement()?.setAttribute("title", `${e.name} · ${text}`);
+    // The name isolated (FSI … PDI): a right-to-left name never carries the age across it.
+    e.marker.getElement()?.setAttribute("title", `\u2068${e.name}\u2069 · ${text}`);
     // A fresh position shows its name; a stale one its age too ("board-8 · 7 min ago"), the
     // name cut before the age.
     const labelAge = stale ? `\u00a0· ${shortAge(age)}` : ""; // (a flex item loses a plain leading space)
@@ -216,8 +228,9 @@ function tick() {
     if (!e.labelSize) moved = true;
   }
   if (moved) placeLabels();
+  // A live region: said when it changes, so it names the moment, not a running age.
   const note = byId("crew-note");
-  const when = offline ? `Board out of reach: as it said ${ageText((Date.now() - answeredAt) / 1000)}.` : "";
+  const when = offline ? `Board out of reach: as it said at ${new Date(answeredAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.` : "";
   setText(note, members.size ? when : `${when} Nobody to show: boards and phones show here when their positions reach this board's broker.`.trim());
 }
 
@@ -236,7 +249,8 @@ function placeLabels() {
   // Nor over the map's controls and the last events.
   const box = map.getContainer().getBoundingClientRect();
   for (const c of [...map.getContainer().querySelectorAll(".leaflet-control"), byId("map-events")]) {
-    if (!c || !c.checkVisibility || !c.checkVisibility({ visibilityProperty: true })) continue;
+    const visible = c && (c.checkVisibility ? c.checkVisibility({ visibilityProperty: true }) : c.offsetParent && getComputedStyle(c).visibility !== "hidden");
+    if (!visible) continue;
     const r = c.getBoundingClientRect();
     if (r.width && r.height) taken.push({ x: r.left - box.left, y: r.top - box.top, w: r.width, h: r.height });
   }

@@ -8,6 +8,8 @@ import { byId } from "./dom.js";
 import { hooks } from "./hooks.js";
 
 let map, onFocus, view, loading, timer, asking, shown, running, unsupported;
+let wait = 5000; // doubled after a failure, up to 60 s
+const EVERY_MS = 5000, LONGEST_MS = 60000, TIMEOUT_MS = 4000;
 
 /** `focus` is called before the page centres the map on a member (it stops following). */
 export function setupCrew(leafletMap, focus) {
@@ -28,6 +30,7 @@ function update() {
   if (now === running) return;
   running = now;
   clearTimeout(timer);
+  wait = EVERY_MS;
   if (view) view.running(running);
   if (running) ask();
 }
@@ -37,29 +40,39 @@ async function ask() {
   if (!running || asking) return;
   asking = true;
   hooks.crewAsked += 1;
+  // Ages stand for when asked: never younger than they are.
+  const asked = Date.now();
   try {
-    const answer = await command({ cmd: "crew" });
-    const at = answer.offline && Number.isFinite(answer.savedAt) ? answer.savedAt : Date.now();
+    // No answer in 4 s: the kept answer, marked offline.
+    const answer = await command({ cmd: "crew" }, { timeout: TIMEOUT_MS });
+    const at = answer.offline && Number.isFinite(answer.savedAt) ? answer.savedAt : asked;
     hooks.crewAnswers += 1;
     if (!view && answer.members?.length) {
+      // A failed load is tried again.
       loading ||= import("./crew-view.js").then(async (v) => {
         await v.setupCrewView(map, onFocus);
         view = v;
         view.running(running);
+      }).catch((e) => {
+        loading = null;
+        throw e;
       });
       await loading;
     }
     if (view) view.apply(answer, at);
+    wait = EVERY_MS;
   } catch (e) {
-    // A board without the command: not asked again. Out of reach, or access ended: asked again
-    // (api.js sends nothing once access ended).
-    if (!e.retryable && e.status !== 401) {
+    if (e.status === 400 && /unknown cmd/.test(e.message)) {
+      // An older board, without the command: not asked again.
       unsupported = true;
       update();
-      console.warn(`crew: ${e.message}`);
+    } else {
+      // Out of reach: asked as usual; another failure: less often. Ages go on counting.
+      wait = e.retryable ? EVERY_MS : Math.min(LONGEST_MS, wait * 2);
     }
+    console.warn(`crew: ${e.message}`);
   } finally {
     asking = false;
-    if (running) timer = setTimeout(ask, 5000);
+    if (running) timer = setTimeout(ask, wait);
   }
 }
