@@ -52,10 +52,8 @@ extension MQTTBridge {
             haSent.republish = false
         }
         clearSeen()
-        if fresh, let p = view.position {
-            _ = client.publish(topic + "/location", HomeAssistant.location(p, fix: view.fix, inside: view.inside), retain: true)
-            haSent.location = (p.time, view.inside)
-        }
+        // A new connection: the location again (`publishLocation`, next in the loop's turn).
+        if fresh { haSent.location = nil }
         // The counts at once; the fix's age, which changes every second, at most every 5 s.
         let figures = (plantsDue: view.plantsDue, captures: capturesToday(view, now: now), fixAge: view.fixAge)
         let last = haSent.sensors
@@ -71,15 +69,11 @@ extension MQTTBridge {
     /// last published, and any whose regions inside changed. Looked at on every turn of the
     /// loop (a fix's time is one hop to the engine; the rest only when it is new).
     func publishLocation(_ ha: HomeAssistantTarget) async {
-        guard let t = await engine.lastFixTime(), t != haSent.location?.time else { return }
-        if let last = haSent.location, t.nanoseconds - last.time.nanoseconds < UTCTime.nanosPerSecond {
-            // Within the second: only a change of the regions inside goes now.
-            guard await engine.insideIDs() != last.inside else { return }
-        }
-        let view = await engine.snapshot().homeAssistant(kinds: [], since: haSent.regionsVersion, now: monotonicNanos())
-        guard let p = view.position else { return }
-        _ = client.publish(topic + "/location", HomeAssistant.location(p, fix: view.fix, inside: view.inside), retain: true)
-        haSent.location = (p.time, view.inside)
+        guard let t = await engine.lastFixTime(), t != haSent.location?.time, let now = await engine.location() else { return }
+        // Within the second: only a change of the regions inside goes now.
+        if let last = haSent.location, now.position.time.nanoseconds - last.time.nanoseconds < UTCTime.nanosPerSecond, now.inside == last.inside { return }
+        _ = client.publish(topic + "/location", HomeAssistant.location(now.position, fix: now.fix, inside: now.inside), retain: true)
+        haSent.location = (now.position.time, now.inside)
     }
 
     /// Every entity's config that changed (all with `force`), and an empty retained payload for

@@ -232,7 +232,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
                 if let ot = ownTracks, let former = ot.formerBase, t == former, former != ot.base {
                     // This board's location under the earlier default topic: cleared (with its
                     // waypoints), only when there is one, as an empty message makes HA log an error.
-                    if !payload.isEmpty { for t in [former, former + "/waypoints"] { _ = client.publish(t, [], retain: true) } }
+                    if !payload.isEmpty { for cleared in [former, former + "/waypoints"] { _ = client.publish(cleared, [], retain: true) } }
                 } else if ownTracks?.crew == true {
                     await takeCrew(t, payload)
                 }

@@ -16,12 +16,7 @@ extension Snapshot {
     }
 
     /// The last fix as OwnTracks and Home Assistant take it.
-    var lastPosition: OwnTracks.Position? {
-        lastFix.map { f in
-            OwnTracks.Position(time: f.time, coordinate: f.coordinate, accuracy: f.error,
-                               altitude: lastUsedFix?.altitudeMSL, speed: lastUsedFix?.speed, course: lastUsedFix?.course)
-        }
-    }
+    var lastPosition: OwnTracks.Position? { lastFix.map { Engine.position($0, detail: lastUsedFix) } }
 
     package func ownTracks(kinds: Set<String>) -> OwnTracksView {
         var inside: [(id: String, name: String)] = []
@@ -41,10 +36,6 @@ extension Snapshot {
 extension Snapshot {
     package struct HomeAssistantView: Sendable {
         package var position: OwnTracks.Position?
-        /// "3d", "2d" or "none", as the last used fix had it.
-        package var fix: String
-        /// The ids of every region the board is inside.
-        package var inside: [String]
         /// The regions of the kinds asked for, when the regions changed since `version`.
         package var regions: [HomeAssistant.RegionRef]?
         package var regionsVersion: Int
@@ -53,31 +44,36 @@ extension Snapshot {
         package var fixAge: Int?
     }
 
-    /// The position, the regions inside, the plants due, the fix's age; and, when the regions
+    /// The position, the plants due, the fix's age (for the sensors); and, when the regions
     /// changed since `version`, those of `kinds` (in the order in force).
     package func homeAssistant(kinds: Set<String>, since version: Int, now: UInt64) -> HomeAssistantView {
-        var inside: [String] = []
         var due = 0
         var refs: [HomeAssistant.RegionRef]? = regionsVersion == version ? nil : []
         for (i, r) in regions.set.regions.enumerated() {
-            if regions.inside[i] { inside.append(r.id) }
             if regions.isDue(i) == true { due += 1 }
             if refs != nil, kinds.contains(r.kind.rawValue) { refs?.append(HomeAssistant.RegionRef(id: r.id, name: r.name, kind: r.kind.rawValue)) }
         }
-        let mode = lastUsedFix?.mode ?? .noFix
-        return HomeAssistantView(position: lastPosition, fix: mode == .threeD ? "3d" : mode == .twoD ? "2d" : "none", inside: inside, regions: refs,
-                                 regionsVersion: regionsVersion, plantsDue: due, fixAge: lastFixReceived.map { Int((now > $0 ? now - $0 : 0) / 1_000_000_000) })
+        return HomeAssistantView(position: lastPosition, regions: refs, regionsVersion: regionsVersion, plantsDue: due,
+                                 fixAge: lastFixReceived.map { Int((now > $0 ? now - $0 : 0) / 1_000_000_000) })
     }
 }
 
 extension Engine {
+    /// A last fix as OwnTracks and Home Assistant take it, with what gpsd gave of it.
+    static func position(_ f: LastFix, detail: Fix?) -> OwnTracks.Position {
+        OwnTracks.Position(time: f.time, coordinate: f.coordinate, accuracy: f.error, altitude: detail?.altitudeMSL, speed: detail?.speed, course: detail?.course)
+    }
+
     /// The last fix's time, for a bridge that publishes each new one.
     package func lastFixTime() -> UTCTime? { monitor.lastFix?.time }
 
-    /// The ids of the regions the last fix is inside, in the order in force.
-    package func insideIDs() -> [String] {
-        var ids: [String] = []
-        for (i, inside) in monitor.inside.enumerated() where inside { ids.append(monitor.regions.regions[i].id) }
-        return ids
+    /// The last fix as Home Assistant's tracker takes it: the position, the fix's mode ("3d",
+    /// "2d" or "none") and the ids of the regions it is inside, in the order in force.
+    package func location() -> (position: OwnTracks.Position, fix: String, inside: [String])? {
+        guard let f = monitor.lastFix else { return nil }
+        var inside: [String] = []
+        for (i, isInside) in monitor.inside.enumerated() where isInside { inside.append(monitor.regions.regions[i].id) }
+        let mode = lastUsedFix?.mode ?? .noFix
+        return (Self.position(f, detail: lastUsedFix), mode == .threeD ? "3d" : mode == .twoD ? "2d" : "none", inside)
     }
 }
