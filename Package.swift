@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "Config", dependencies: ["Geo", "JSON", "Rules", .product(name: "Yams", package: "Yams")]),
         // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
         // region, plants' watering. Events are committed with the state they leave.
-        .target(name: "Store", dependencies: ["Protocol", "Rules", "Walks", "Geo", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Store", dependencies: ["Protocol", "Rules", "Walks", "Geo", "JSON", .product(name: "GRDB", package: "GRDB.swift")]),
         // Offline basemaps: MBTiles files read through GRDB, read-only.
         .target(name: "Tiles", dependencies: ["JSON", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Unix-socket protocol (SwiftNIO): newline-delimited JSON, subscriptions that resume
@@ -120,6 +120,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The command line, and the daemon when started as treelined: one executable, so one copy
@@ -154,7 +155,7 @@ let package = Package(
         // Real processes for integration tests: an NMEA feeder standing in for a receiver, gpsd,
         // the treeline and treelined executables.
         .target(name: "IntegrationSupport", path: "Tests/IntegrationSupport"),
-        .testTarget(name: "GeoTests", dependencies: ["Geo", "Regions", "JSON", "TestSupport"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "Regions", "Rules", "JSON", "TestSupport"]),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Loading", "treeline", "IntegrationSupport"]),

@@ -435,7 +435,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
     /// A location when `interval` passed (receiver time) or the board moved `distance` or its
     /// regions changed; the waypoints when the regions changed (both retained).
     func publishOwnTracks(_ ot: OwnTracksTarget, fresh: Bool) async {
-        let view = await engine.snapshot().ownTracks(kinds: ot.kinds)
+        let view = await engine.snapshot(added: true).ownTracks(kinds: ot.kinds)
         if fresh { sent.regionsVersion = -1 }
         sent.created = view.created
         let (previous, version) = (sent.location, sent.regionsVersion)

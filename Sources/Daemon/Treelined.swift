@@ -83,15 +83,9 @@ public struct Treelined: AsyncParsableCommand {
 
     func serve(logger: Logger) async throws {
         let settings = try Self.loadConfig(config)
-        let regions = try Self.loadRegions(settings.regions)
-        let store: Store
-        do { store = try Store(path: settings.database) } catch { throw DaemonError(error.description) }
         let notifier = SystemdNotifier()
         let hub = Hub()
-        let engine = try Engine(store: store, base: regions, config: settings.monitor, retention: Self.retention(settings), hub: hub,
-                                version: treelineVersion, logger: logger,
-                                onStatus: { notifier.notify(SystemdNotifier.status($0)) })
-        try await engine.start()
+        let (engine, store, fileRegions) = try await Self.openEngine(settings, hub: hub, notifier: notifier, logger: logger)
         let runtimeRegions = await engine.user.count
 
         await engine.setCatalog(Self.loadCatalog(settings.species, logger: logger))
@@ -152,7 +146,7 @@ public struct Treelined: AsyncParsableCommand {
         )
         groupConfig.maximumGracefulShutdownDuration = .milliseconds(1500)
         let group = ServiceGroup(configuration: groupConfig)
-        logger.notice("treelined \(treelineVersion): \(regions.count) regions from files and \(runtimeRegions) added at runtime, database \(settings.database) (last seq \(engine.lastSeq())), socket \(settings.socket), gpsd \(settings.gpsdHost):\(settings.gpsdPort)")
+        logger.notice("treelined \(treelineVersion): \(fileRegions) regions from files and \(runtimeRegions) added at runtime, database \(settings.database) (last seq \(engine.lastSeq())), socket \(settings.socket), gpsd \(settings.gpsdHost):\(settings.gpsdPort)")
         do {
             try await group.run()
         } catch {
@@ -160,6 +154,29 @@ public struct Treelined: AsyncParsableCommand {
         }
         try? await loops.shutdownGracefully()
         logger.notice("stopped; last seq \(engine.lastSeq())")
+    }
+
+    /// The engine over the regions files and the database, started: the files' key taken before
+    /// they are read (`BaseLayerKey`), their changes journaled. The fences' rasters, a quarter of
+    /// their build, are marked after, on a thread of their own, and handed to the engine. Returns
+    /// how many regions the files hold (the files' list itself is let go: the engine has them).
+    static func openEngine(_ settings: TreelineConfig, hub: Hub, notifier: SystemdNotifier,
+                           logger: Logger) async throws(DaemonError) -> (Engine, Store, regions: Int) {
+        let key = try BaseLayerKey.of(settings.regions, version: treelineVersion)
+        let regions = try Self.loadRegions(settings.regions)
+        let store: Store
+        do { store = try Store(path: settings.database) } catch { throw DaemonError(error.description) }
+        let engine = try Engine(store: store, base: regions, baseKey: key, config: settings.monitor, retention: Self.retention(settings), hub: hub,
+                                version: treelineVersion, logger: logger,
+                                onStatus: { notifier.notify(SystemdNotifier.status($0)) })
+        try await engine.start()
+        if let (set, version) = await engine.unrasteredSet() {
+            Task {
+                guard let marked = try? await Self.onItsOwnThread({ () throws(DaemonError) in set.withRasters(parallel: true) }) else { return }
+                await engine.takeRasters(marked, builtAt: version)
+            }
+        }
+        return (engine, store, regions.count)
     }
 
     /// SIGHUP: the config and the regions read again, the base layer swapped in; on any error the
@@ -173,7 +190,9 @@ public struct Treelined: AsyncParsableCommand {
             // on a thread of its own, not the few the engine's actor and the services share.
             let (user, version) = await engine.userLayerInForce()
             let plan = try await Self.onItsOwnThread { () throws(DaemonError) in
-                try Engine.prepare(base: Self.loadRegions(next.regions, parallel: false), user: user, regionsVersion: version, config: next.monitor, store: store)
+                let key = try BaseLayerKey.of(next.regions, version: treelineVersion)
+                return try Engine.prepare(base: Self.loadRegions(next.regions, parallel: false), key: key, user: user, regionsVersion: version,
+                                          config: next.monitor, store: store)
             }
             let count = plan.base.count
             if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database

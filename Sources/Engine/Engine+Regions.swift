@@ -19,6 +19,8 @@ extension Engine {
         package var base: [Region]
         /// The file of each region, by id.
         package var files: [String: String]
+        /// The files' key (`BaseLayerKey`); nil: compare with the journal's layer whatever it is.
+        package var key: String?
         package var change: BaseLayerChange
         /// A monitor over the new set with the new settings, yet without state; `reload` takes it
         /// (moved, not copied: see `RegionMonitor.carried(into:)`).
@@ -69,6 +71,7 @@ extension Engine {
             monitor = old.carried(to: RegionSet(base + user), config: config ?? old.config)
         }
         regionsVersion += 1
+        rastersPending = false  // a set built here has its rasters
         for id in new { if let i = index(of: id) { monitor.treatAsNew(i) } }
         unsavedRegions = Set(monitor.takeChangedRegions())
         if !pending.isEmpty {
@@ -83,57 +86,70 @@ extension Engine {
     /// last announcement, and the monitor's set over it and `user`, the user layer in force at
     /// `regionsVersion` (`userLayerInForce`). The actor then only journals the difference and
     /// swaps the set in (`reload`).
-    package static func prepare(base next: [(region: Region, file: String)], user: [Region], regionsVersion: Int, config: MonitorConfig, store: Store) throws(DaemonError) -> BasePlan {
-        let announced: [StoredFeature]
-        do { announced = try store.announcedBase() } catch { throw DaemonError(error.description) }
+    package static func prepare(base next: [(region: Region, file: String)], key: String? = nil, user: [Region], regionsVersion: Int, config: MonitorConfig,
+                                store: Store) throws(DaemonError) -> BasePlan {
         let regions = next.map(\.region)
+        var change = BaseLayerChange()
+        do {
+            // The same files as last announced: nothing to compare.
+            let announcedKey = try store.baseLayerKey()
+            if key == nil || announcedKey != key {
+                change = .between(announced: try store.announcedBase(), now: features(of: regions, parallel: false))
+            }
+        } catch { throw DaemonError(error.description) }
         return BasePlan(
-            base: regions, files: Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a }),
-            change: .between(announced: announced, now: regions.map { StoredFeature(id: $0.id, feature: $0.featureJSON) }),
-            monitor: RegionMonitor(regions: RegionSet(regions + user, parallel: false), config: config), regionsVersion: regionsVersion)
+            base: regions, files: Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a }), key: key,
+            change: change, monitor: RegionMonitor(regions: RegionSet(regions + user, parallel: false), config: config), regionsVersion: regionsVersion)
+    }
+
+    /// Each region's Feature as the journal keeps it, written across the cores when `parallel`.
+    static func features(of regions: [Region], parallel: Bool) -> [StoredFeature] {
+        var out: [StoredFeature] = []
+        out.reserveCapacity(regions.count)
+        Cores.inOrder(regions.count, parallel: parallel, make: { StoredFeature(id: regions[$0].id, feature: regions[$0].featureJSON) }, take: { out.append($1) })
+        return out
     }
 
     /// The user layer and the count of changes to the regions in force it belongs to.
     package func userLayerInForce() -> (user: [Region], regionsVersion: Int) { (user, regionsVersion) }
 
     /// Journals what changed in the base layer since the journal last announced it (all of it,
-    /// the first time); returns the ids added.
+    /// the first time); returns the ids added. Files with the key last announced are the same
+    /// layer: nothing is read back or compared.
     func announceBase(time: UTCTime) throws(StoreError) -> [String] {
-        let change = BaseLayerChange.between(announced: try store.announcedBase(), now: base.map { StoredFeature(id: $0.id, feature: $0.featureJSON) })
+        if let baseKey, try store.baseLayerKey() == baseKey { return [] }
+        let change = BaseLayerChange.between(announced: try store.announcedBase(), now: Self.features(of: base, parallel: true))
         return try announceBase(change, time: time)
     }
 
-    /// Journals `change` (the base layer in force against the journal's last announcement): an
-    /// event per region added, changed or removed, in file order then removals, written with the
-    /// rows that changed in one transaction; returns the ids added.
+    /// Journals `change` (the base layer in force against the journal's last announcement) as
+    /// one `base_layer` record, written with the rows that changed in one transaction; returns
+    /// the ids added. The record's region events (`Store.page`) are what an event per region
+    /// said before: each added or changed region's Feature in file order, then the removals.
     func announceBase(_ change: BaseLayerChange, time: UTCTime) throws(StoreError) -> [String] {
-        guard !change.isEmpty else { return [] }
-        let added = Dictionary(change.added.map { ($0.position, $0.feature.feature) }, uniquingKeysWith: { a, _ in a })
-        let updated = Set(change.updated.map(\.position))
-        var events: [JournalEntry] = []
-        events.reserveCapacity(added.count + updated.count + change.removed.count)
-        for (k, r) in base.enumerated() {
-            if let feature = added[k] {
-                events.append(Self.regionEntry("region_added", r, layer: "base", time: time, feature: feature))
-            } else if updated.contains(k) {
-                // A plant's watering as the monitor has it (the later of the file's and the keeper's).
-                let watered = index(of: r.id).map { i -> UTCTime? in
-                    let kept = monitor.state(of: i).lastWatered
-                    guard let file = r.lastWatered else { return kept }
-                    return max(file, kept ?? file)
-                }
-                events.append(Self.regionEntry("region_updated", r, layer: "base", time: time, lastWatered: watered.map { .some($0) } ?? nil))
+        var files: [String] = []
+        var seen = Set<String>()
+        for r in base { if let f = baseFiles[r.id], seen.insert(f).inserted { files.append(f) } }
+        var a = Store.BaseAnnouncement(key: baseKey ?? "", files: files, kinds: base.map(\.kind.rawValue),
+                                       time: time, kindOf: Self.kind(ofFeature:))
+        for row in change.updated {
+            // A plant's watering as the monitor has it (the later of the file's and the keeper's).
+            let r = base[row.position]
+            guard r.kind == .plant, let i = index(of: r.id) else { continue }
+            let kept = monitor.state(of: i).lastWatered
+            let watered = r.lastWatered.map { max($0, kept ?? $0) } ?? kept
+            if watered != r.lastWatered {
+                var json: [UInt8] = []
+                r.appendFeature(to: &json, lastWatered: .some(watered))
+                a.shown[r.id] = String(decoding: json, as: UTF8.self)
             }
         }
-        for a in change.removed {
-            let kind = Self.kind(ofFeature: a.feature)
-            events.append(Self.removalEntry(id: a.id, kind: kind, layer: "base", inside: index(of: a.id).map { monitor.inside[$0] }, time: time))
-        }
-        let committed = try store.announceBase(change, events: events)
-        published(committed)
-        if !committed.isEmpty {
-            logger.notice("regions files: \(change.added.count) added, \(change.updated.count) changed, \(change.removed.count) removed (journaled up to seq \(committed.last!.seq))")
-        }
+        for r in change.removed { a.inside[r.id] = index(of: r.id).map { monitor.inside[$0] } }
+        let record = try store.announceBase(change, a)
+        guard let record else { return [] }
+        if regionsAddedRead != nil { for row in change.added where regionsAdded[row.feature.id] == nil { regionsAdded[row.feature.id] = time } }
+        published([record])
+        logger.notice("regions files: \(change.added.count) added, \(change.updated.count) changed, \(change.removed.count) removed (journaled as seq \(record.seq))")
         return change.added.map(\.feature.id)
     }
 
@@ -144,7 +160,7 @@ extension Engine {
         seq.store(last.seq, ordering: .releasing)
         for e in committed {
             counters.eventsByType[e.entry.type, default: 0] += 1
-            if e.entry.type == "region_added" && regionsAdded[e.entry.region] == nil { regionsAdded[e.entry.region] = e.entry.time }
+            if e.entry.type == "region_added" && regionsAddedRead != nil && regionsAdded[e.entry.region] == nil { regionsAdded[e.entry.region] = e.entry.time }
         }
         hub.publish(Batch(committed, receivedNanos: receivedNanos))
     }
@@ -158,39 +174,14 @@ extension Engine {
     /// `region_added` / `region_updated`: the region's Feature and layer.
     /// `feature`: the region's Feature as `featureJSON` already wrote it.
     static func regionEntry(_ type: String, _ r: Region, layer: String, time: UTCTime, lastWatered: UTCTime?? = nil, feature: String? = nil) -> JournalEntry {
-        var json: [UInt8] = []
-        head(&json, type: type, id: r.id, kind: r.kind.rawValue, layer: layer, time: time)
-        json.append(contentsOf: #","feature":"#.utf8)
-        if let feature { json.append(contentsOf: feature.utf8) } else { r.appendFeature(to: &json, lastWatered: lastWatered) }
-        json.append(UInt8(ascii: "}"))
-        return JournalEntry(time: time, type: type, region: r.id, kind: r.kind.rawValue, json: json)
+        .region(type, id: r.id, kind: r.kind.rawValue, layer: layer, time: time) { json in
+            if let feature { json.append(contentsOf: feature.utf8) } else { r.appendFeature(to: &json, lastWatered: lastWatered) }
+        }
     }
 
     /// `region_removed`: whether the monitor was inside it (no `exit` follows).
     static func removalEntry(id: String, kind: String, layer: String, inside: Bool?, lastWatered: UTCTime?? = .none, time: UTCTime) -> JournalEntry {
-        var json: [UInt8] = []
-        head(&json, type: "region_removed", id: id, kind: kind, layer: layer, time: time)
-        if let inside { json.append(contentsOf: #","inside":\#(inside)"#.utf8) }
-        switch lastWatered {
-        case .none: break
-        case .some(.none): json.append(contentsOf: #","last_watered":null"#.utf8)
-        case .some(.some(let t)): json.append(contentsOf: #","last_watered":"\#(t.iso8601)""#.utf8)
-        }
-        json.append(UInt8(ascii: "}"))
-        return JournalEntry(time: time, type: "region_removed", region: id, kind: kind, json: json)
-    }
-
-    static func head(_ json: inout [UInt8], type: String, id: String, kind: String, layer: String, time: UTCTime) {
-        json.append(contentsOf: #"{"time":""#.utf8)
-        time.appendISO8601(to: &json)
-        json.append(contentsOf: #"","type":"#.utf8)
-        JSONBytes.appendString(type, to: &json)
-        json.append(contentsOf: #","region":"#.utf8)
-        JSONBytes.appendString(id, to: &json)
-        json.append(contentsOf: #","kind":"#.utf8)
-        JSONBytes.appendString(kind, to: &json)
-        json.append(contentsOf: #","layer":"#.utf8)
-        JSONBytes.appendString(layer, to: &json)
+        .regionRemoved(id: id, kind: kind, layer: layer, inside: inside, lastWatered: lastWatered, time: time)
     }
 
     /// Saves pending fix events first, so that a change's seq comes after theirs; false when the

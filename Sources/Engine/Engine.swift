@@ -36,6 +36,9 @@ package actor Engine: ServerDelegate {
     /// and the database's, which commands change. The monitor watches `base + user`, in that order.
     package var base: [Region]
     var baseFiles: [String: String]
+    /// The regions files' key (`BaseLayerKey`): files with the key the journal last announced
+    /// are that layer, and a start on them compares nothing. Nil: always compare.
+    var baseKey: String?
     package var user: [Region]
     /// Every id either layer ever had (never given again by a command), and those the user
     /// layer had (a regions file may not take one).
@@ -63,12 +66,30 @@ package actor Engine: ServerDelegate {
     var lastFixReceived: UInt64?
     /// The last used fix as gpsd gave it (altitude, speed, course: for OwnTracks).
     var lastUsedFix: Fix?
-    /// When each region in force was first announced, and a count of changes to the regions.
-    var regionsAdded: [String: UTCTime] = [:]
+    /// When each region in force was first announced, read from the store when first wanted
+    /// (OwnTracks' waypoints): a country's 100,000 ids cost a tenth of a second that a start
+    /// need not wait for. Then a count of changes to the regions.
+    var regionsAddedRead: [String: UTCTime]?
+    var regionsAdded: [String: UTCTime] {
+        get {
+            if let known = regionsAddedRead { return known }
+            do {
+                let read = try store.regionsAdded()
+                regionsAddedRead = read
+                return read
+            } catch {
+                logger.error("\(error): the waypoints' creation times are 0 until the next try")
+                return [:]
+            }
+        }
+        set { regionsAddedRead = newValue }
+    }
     package var regionsVersion = 0
     /// How long events and track points are kept, and when pruning last ran (monotonic ns).
     package var retention: Retention
     var lastPruneCheck: UInt64?
+    /// Whether the monitor's set still lacks its rasters (`unrasteredSet`).
+    var rastersPending = true
     /// The trails, which are completed, and the one under way; what of that waits to be saved.
     var trails: TrailBook
     var unsavedTrail: TrailProgress?
@@ -80,7 +101,7 @@ package actor Engine: ServerDelegate {
     /// Opens the engine on `store`: the user layer is read from it, the base layer (`base`, from
     /// the regions files) is compared with what the journal last announced and the difference
     /// journaled, and the monitor's state is restored.
-    package init(store: Store, base: [(region: Region, file: String)], config: MonitorConfig, retention: Retention, hub: Hub,
+    package init(store: Store, base: [(region: Region, file: String)], baseKey: String? = nil, config: MonitorConfig, retention: Retention, hub: Hub,
          version: String, logger: Logger, onStatus: @escaping @Sendable (String) -> Void) throws(DaemonError) {
         self.store = store
         self.hub = hub
@@ -89,6 +110,7 @@ package actor Engine: ServerDelegate {
         self.onStatus = onStatus
         self.retention = retention
         self.base = base.map(\.region)
+        self.baseKey = baseKey
         baseFiles = Dictionary(base.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a })
         do {
             seq = Atomic(try store.lastSeq())
@@ -102,8 +124,11 @@ package actor Engine: ServerDelegate {
         } catch {
             throw DaemonError("\(error)")
         }
-        let announced: Set<String>
-        do { announced = Set(try store.announcedBase().map(\.id)) } catch { throw DaemonError(error.description) }
+        // The base layer's ids as announced matter only beside ids the user layer once had.
+        var announced: Set<String> = []
+        if !userUsedIDs.isEmpty {
+            do { announced = try store.baseIDs() } catch { throw DaemonError(error.description) }
+        }
         let userIDs = Set(user.map(\.id))
         for (r, file) in base where userUsedIDs.contains(r.id) && !userIDs.contains(r.id) && !announced.contains(r.id) {
             throw DaemonError("\(file): region '\(r.id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file")
@@ -119,7 +144,8 @@ package actor Engine: ServerDelegate {
         }
         let stored: StoredState
         do { stored = try store.state() } catch { throw DaemonError(error.description) }
-        var monitor = RegionMonitor(regions: RegionSet(self.base + user), config: config)
+        // Without the rasters: the daemon is up sooner, and marks them after (`unrasteredSet`).
+        var monitor = RegionMonitor(regions: RegionSet(self.base + user, rasters: false), config: config)
         monitor.restore(last: stored.lastFix, regions: stored.regions)
         _ = monitor.takeChangedRegions()
         self.monitor = monitor
@@ -136,7 +162,6 @@ package actor Engine: ServerDelegate {
             // still new (`treatAsNew` leaves it be unless it holds the last fix).
             let stored = try store.state().regions
             for r in user where stored[r.id] == nil { if let i = index(of: r.id) { monitor.treatAsNew(i) } }
-            regionsAdded = try store.regionsAdded()
         } catch {
             throw DaemonError(error.description)
         }
@@ -144,6 +169,18 @@ package actor Engine: ServerDelegate {
     }
 
     package nonisolated func lastSeq() -> Int64 { seq.load(ordering: .acquiring) }
+
+    /// The set watched and the regions' version, while it still lacks its rasters (the set
+    /// `init` builds): the caller marks them off the actor (`RegionSet.withRasters`, a quarter
+    /// of the build) and hands the set back to `takeRasters`. Nil once a set has them.
+    package func unrasteredSet() -> (set: RegionSet, version: Int)? { rastersPending ? (monitor.regions, regionsVersion) : nil }
+
+    /// The set `unrasteredSet` gave, marked: taken when the regions have not changed since
+    /// (else the set in force was built again, with its rasters).
+    package func takeRasters(_ set: RegionSet, builtAt version: Int) {
+        guard rastersPending, version == regionsVersion, monitor.takeRasters(set) else { return }
+        rastersPending = false
+    }
 
     var statusLine: String {
         "\(counters.gpsd); \(monitor.regions.count) regions; \(counters.fixes) fixes, \(monitor.gate.accepted) used; last seq \(lastSeq())"
@@ -366,12 +403,16 @@ package actor Engine: ServerDelegate {
     }
 
     /// What the engine holds now, for the read-only replies written beside it.
-    package func snapshot() -> Snapshot {
+    /// `added`: with when each region was first announced (OwnTracks' waypoints), read from the
+    /// store the first time.
+    package func snapshot(added: Bool = false) -> Snapshot {
         let at = monitor.lastFix.map { TrackPoint(time: $0.time, coordinate: $0.coordinate, error: $0.error) }
         let regions = RegionsInForce(set: monitor.regions, baseCount: base.count, inside: monitor.inside, lastWatered: monitor.lastWatered, at: at, now: eventTime)
         let status = Snapshot.Status(version: version, seq: lastSeq(), counters: counters, used: monitor.gate.accepted, dropped: monitor.gate.dropped)
-        return Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, lastFixReceived: lastFixReceived, regionsAdded: regionsAdded,
-                        regionsVersion: regionsVersion, catalog: catalog, trails: trails, status: status)
+        var snapshot = Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, lastFixReceived: lastFixReceived,
+                                regionsVersion: regionsVersion, catalog: catalog, trails: trails, status: status)
+        if added { snapshot.regionsAdded = regionsAdded }
+        return snapshot
     }
 
     /// `state`'s reply, now.
@@ -395,9 +436,10 @@ package actor Engine: ServerDelegate {
             return .failure(DaemonError("\(plan.files[id] ?? ""): region '\(id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file"))
         }
         _ = flushUnsaved()  // the fixes' events before the files' (best effort: else they follow)
-        let previous = (base, baseFiles, self.retention)
+        let previous = (base, baseFiles, self.retention, baseKey)
         base = plan.base
         baseFiles = plan.files
+        baseKey = plan.key
         self.retention = retention
         var retired = Retired(base: previous.0, files: previous.1)
         do {
@@ -407,7 +449,7 @@ package actor Engine: ServerDelegate {
             lastPruneCheck = nil  // a shorter retention takes effect now
             pruneIfDue()
         } catch {
-            (base, baseFiles, self.retention) = previous
+            (base, baseFiles, self.retention, baseKey) = previous
             return .failure(DaemonError("\(error)"))
         }
         onStatus(statusLine)

@@ -18,8 +18,9 @@ package struct Snapshot: Sendable {
     package var lastUsedFix: Fix?
     /// When (monotonic ns) the last used fix was received in this run; nil before the first.
     package var lastFixReceived: UInt64?
-    /// When each region in force was first announced; a count of changes to the regions.
-    package var regionsAdded: [String: UTCTime]
+    /// When each region in force was first announced (only in `snapshot(added: true)`); a count
+    /// of changes to the regions.
+    package var regionsAdded: [String: UTCTime] = [:]
     package var regionsVersion: Int
     /// The species catalog, or why there is none.
     package var catalog: Result<SpeciesCatalog, CommandError>

@@ -228,6 +228,8 @@ struct CommandObject {
         strings("regions", s.filter.regions?.sorted())
         strings("types", s.filter.types?.sorted())
         integer("since", s.since)
+        integer("part", s.part)
+        if s.filter.baseRegions { bool("base_regions", true) }
         if s.timing { bool("timing", true) }
         if s.positions { bool("positions", true) }
     }

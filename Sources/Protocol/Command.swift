@@ -172,7 +172,7 @@ public enum Command: Equatable, Sendable {
     static func streamCommand(_ cmd: String, _ o: Members, document: JSONDocument) throws(CommandError) -> Command? {
         switch cmd {
         case "subscribe":
-            try Self.allowed(in: o, cmd: cmd, ["kinds", "regions", "types", "since", "timing", "positions"])
+            try Self.allowed(in: o, cmd: cmd, ["kinds", "regions", "types", "since", "part", "base_regions", "timing", "positions"])
             return try subscribe(o)
         case "water", "undo_water":
             try Self.allowed(in: o, cmd: cmd, cmd == "water" ? ["plant", "ago_s"] : ["plant"])
@@ -277,11 +277,15 @@ public enum Command: Equatable, Sendable {
         }
     }
 
-    /// `subscribe`: the filter, where to resume (`since`), whether to add timings.
+    /// `subscribe`: the filter, where to resume (`since`, `part`), whether to add timings.
     static func subscribe(_ o: Members) throws(CommandError) -> Command {
-        let filter = EventFilter(kinds: try strings(o, "kinds", from: ["reforestation", "plant", "album", "trail"]),
+        var filter = EventFilter(kinds: try strings(o, "kinds", from: ["reforestation", "plant", "album", "trail", "layer"]),
                                  regions: try strings(o, "regions"),
                                  types: try strings(o, "types", from: eventTypes))
+        if let v = o["base_regions"] {
+            guard let b = boolean(v) else { throw CommandError("\"base_regions\" must be true or false") }
+            filter.baseRegions = b
+        }
         var since: Int64?
         if let v = o["since"], !v.isNull {
             guard let n = integer(v), n >= 0 else {
@@ -291,6 +295,16 @@ public enum Command: Equatable, Sendable {
                 throw CommandError("\"since\" must be a whole number ≥ 0 (the last seq you received)")
             }
             since = n
+        }
+        var part: Int64?
+        if let v = o["part"], !v.isNull {
+            guard since != nil, filter.baseRegions else {
+                throw CommandError("\"part\" resumes within a base_layer record's region events: send it with \"since\" (that record's seq) and \"base_regions\":true")
+            }
+            guard let n = integer(v), n >= 0 else {
+                throw CommandError("\"part\" must be a whole number ≥ 0 (the last part you received; 0: the record itself, none of its events)")
+            }
+            part = n
         }
         var timing = false
         if let v = o["timing"] {
@@ -302,7 +316,7 @@ public enum Command: Equatable, Sendable {
             guard let b = boolean(v) else { throw CommandError("\"positions\" must be true or false") }
             positions = b
         }
-        return .subscribe(Subscribe(filter: filter, since: since, timing: timing, positions: positions))
+        return .subscribe(Subscribe(filter: filter, since: since, part: part, timing: timing, positions: positions))
     }
 
     /// The longest an action may have waited in a phone's queue, seconds (a week).
@@ -339,7 +353,7 @@ public enum Command: Equatable, Sendable {
     }
 
     static let eventTypes: Set<String> = ["enter", "exit", "dwell", "water_due", "watered", "water_undone", "capture_allowed", "capture_locked",
-                                          "planting_allowed", "planting_forbidden", "region_added", "region_updated", "region_removed",
+                                          "planting_allowed", "planting_forbidden", "region_added", "region_updated", "region_removed", "base_layer",
                                           "trail_added", "trail_removed", "trail_started", "trail_stopped", "checkpoint_reached",
                                           "checkpoint_out_of_order", "trail_completed"]
 

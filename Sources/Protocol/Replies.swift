@@ -57,6 +57,8 @@ public struct EventReply: DaemonReply, Equatable {
     public var time: UTCTime
     /// The region it is about.
     public var region: String?
+    /// A region event derived from the `base_layer` record `seq` (`base_regions`): its part.
+    public var part: Int64?
 
     public init(_ value: JSONValue) throws(ReplyError) {
         let o = try ReplyObject(value, class: Self.replyClass)
@@ -64,6 +66,7 @@ public struct EventReply: DaemonReply, Equatable {
         type = try o.required("type", o.string)
         time = try o.required("time", o.time)
         region = try o.string("region")
+        part = try o.integer("part")
     }
 }
 

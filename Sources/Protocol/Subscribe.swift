@@ -9,12 +9,17 @@ import JSON
 public struct Subscribe: Equatable, Sendable {
     public var filter: EventFilter
     public var since: Int64?
+    /// With `since` and `base_regions`: resume after this part of the `base_layer` record
+    /// `since` (its derived events' `part`; 0: the record itself, none of its events), rather
+    /// than after the whole record.
+    public var part: Int64?
     public var timing: Bool
     public var positions: Bool
 
-    public init(filter: EventFilter = .all, since: Int64? = nil, timing: Bool = false, positions: Bool = false) {
+    public init(filter: EventFilter = .all, since: Int64? = nil, part: Int64? = nil, timing: Bool = false, positions: Bool = false) {
         self.filter = filter
         self.since = since
+        self.part = part
         self.timing = timing
         self.positions = positions
     }

@@ -27,6 +27,18 @@ public struct RegionSet: Sendable {
         (bySize, bounds) = RegionsSelection.sizes(fences.boxes)
     }
 
+    /// This set with its polygons' rasters marked (`FenceSet.withRasters`): for a set built
+    /// with `rasters: false`; everything else is shared.
+    public func withRasters(parallel: Bool = true) -> RegionSet { RegionSet(self, fences: fences.withRasters(parallel: parallel)) }
+
+    private init(_ o: RegionSet, fences: FenceSet) {
+        regions = o.regions
+        self.fences = fences
+        indexOfID = o.indexOfID
+        bySize = o.bySize
+        bounds = o.bounds
+    }
+
     @inlinable public var count: Int { regions.count }
     /// Per region, the boxes covering its fence (two across the antimeridian).
     @inlinable public var boxes: [[GeoBox]] { fences.boxes }

@@ -31,6 +31,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
         var timing: Bool
         /// The last seq handed to the socket or passed over by the filter.
         var lastSeq: Int64
+        /// Within a `base_layer` record's region events (`base_regions`): the last part sent.
+        var lastPart: Int64?
         var catchingUp: Bool
         var queue = CircularBuffer<(JournalEvent, ByteBuffer, UInt64?)>()
     }
@@ -265,7 +267,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
             return
         }
         if let line = Subscribe.prunedLine(since: request.since, pruned: delegate.prunedThrough()) { write(line: line) }
-        subscription = Subscription(filter: request.filter, timing: request.timing, lastSeq: request.since ?? last, catchingUp: request.since != nil)
+        subscription = Subscription(filter: request.filter, timing: request.timing, lastSeq: request.since ?? last, lastPart: request.part,
+                                    catchingUp: request.since != nil)
         write(line: Subscribe.subscribedLine(since: request.since ?? last))
         pump()
     }
@@ -282,28 +285,29 @@ final class ConnectionHandler: ChannelDuplexHandler {
         pumping = true
         defer { pumping = false }
         while let context, !closing, let s = subscription, s.catchingUp, context.channel.isWritable {
-            let page: [JournalEvent]
+            let page: JournalPage
             do {
-                page = try delegate.store.events(after: s.lastSeq, filter: s.filter, limit: Self.pageSize)
+                page = try delegate.store.page(after: JournalCursor(seq: s.lastSeq, part: s.lastPart), filter: s.filter, limit: Self.pageSize)
             } catch {
                 logger.error("\(error)")
                 reply(error: "cannot read the journal: \(error.description)")
                 return
             }
-            // Read and switch in one step on this loop: an event committed after this read is
-            // published here after it, and so comes live.
-            if page.isEmpty {
-                subscription?.catchingUp = false
-                break
-            }
             var scratch: [UInt8] = []
-            for e in page {
+            for e in page.events {
                 scratch.removeAll(keepingCapacity: true)
                 e.appendLine(to: &scratch)
                 context.write(wrapOutboundOut(ByteBuffer(bytes: scratch)), promise: nil)
             }
-            subscription?.lastSeq = page[page.count - 1].seq
-            context.flush()
+            subscription?.lastSeq = page.next.seq
+            subscription?.lastPart = page.next.part
+            if !page.events.isEmpty { context.flush() }
+            // Read and switch in one step on this loop: an event committed after this read is
+            // published here after it, and so comes live.
+            if page.atEnd {
+                subscription?.catchingUp = false
+                break
+            }
         }
         guard let context, !closing, subscription?.catchingUp == false else { return }
         // No copy of the subscription is held while its queue changes: a copy would make every
@@ -344,6 +348,15 @@ final class ConnectionHandler: ChannelDuplexHandler {
             // Each seq once: what the catch-up or an earlier batch sent is passed over. Scalars
             // only are read: no copy of the subscription is held while its queue grows.
             guard let lastSeq = subscription?.lastSeq, e.seq > lastSeq, (subscription?.queue.last?.0.seq ?? lastSeq) < e.seq else { continue }
+            if filter.baseRegions && e.entry.type == "base_layer" {
+                // Its region events are read from the journal, a page at a time: back to
+                // catching up from what was sent (the queue's events are in the journal too).
+                if wrote { context.flush() }
+                subscription?.queue.removeAll()
+                subscription?.catchingUp = true
+                pump()
+                return
+            }
             let queueEmpty = subscription?.queue.isEmpty ?? true
             guard filter.matches(e.entry) else {
                 if queueEmpty { subscription?.lastSeq = e.seq }

@@ -29,6 +29,9 @@ public final class EventStream: Sendable {
     private struct Reader {
         var opening: [ByteBuffer]
         var lastSeq: Int64
+        /// Within a `base_layer` record's region events: where the journal is read next.
+        var cursor: JournalCursor
+        var atEnd = false
         var page: [JournalEvent] = []
         var pageIndex = 0
         var ended = false
@@ -40,12 +43,12 @@ public final class EventStream: Sendable {
     private let filter: EventFilter
     private let reader: NIOLockedValueBox<Reader>
 
-    private init(mailbox: Mailbox, hub: Hub, store: Store, filter: EventFilter, opening: [ByteBuffer], lastSeq: Int64) {
+    private init(mailbox: Mailbox, hub: Hub, store: Store, filter: EventFilter, opening: [ByteBuffer], lastSeq: Int64, part: Int64?) {
         self.mailbox = mailbox
         self.hub = hub
         self.store = store
         self.filter = filter
-        self.reader = NIOLockedValueBox(Reader(opening: opening, lastSeq: lastSeq))
+        self.reader = NIOLockedValueBox(Reader(opening: opening, lastSeq: lastSeq, cursor: JournalCursor(seq: lastSeq, part: part)))
     }
 
     /// Checks the subscription as the socket does and enters it in the hub; the error is the
@@ -68,7 +71,7 @@ public final class EventStream: Sendable {
         if let line = Subscribe.prunedLine(since: s.since, pruned: delegate.prunedThrough()) { opening.append(ByteBuffer(bytes: line)) }
         opening.append(ByteBuffer(bytes: Subscribe.subscribedLine(since: s.since ?? last)))
         mailbox.startKeepalive(every: keepalive)
-        return .success(EventStream(mailbox: mailbox, hub: hub, store: delegate.store, filter: s.filter, opening: opening, lastSeq: s.since ?? last))
+        return .success(EventStream(mailbox: mailbox, hub: hub, store: delegate.store, filter: s.filter, opening: opening, lastSeq: s.since ?? last, part: s.part))
     }
 
     /// Leaves the hub; `next` then ends.
@@ -90,24 +93,28 @@ public final class EventStream: Sendable {
             }
             if mailbox.isCatchingUp {
                 if r.pageIndex == r.page.count {
+                    if r.atEnd {
+                        // Caught up, unless the mailbox overflowed meanwhile: then read on.
+                        r.atEnd = false
+                        if !mailbox.finishCatchingUp() { r.cursor = JournalCursor(seq: r.lastSeq) }
+                        reader.withLockedValue { $0 = r }
+                        continue
+                    }
+                    let page: JournalPage
                     do {
-                        r.page = try store.events(after: r.lastSeq, filter: filter, limit: 256)
+                        page = try store.page(after: r.cursor, filter: filter, limit: 256)
                     } catch {
                         r.ended = true
                         reader.withLockedValue { $0 = r }
                         return .line(ByteBuffer(bytes: CommandError("cannot read the journal: \(error.description)").json))
                     }
-                    r.pageIndex = 0
-                    if r.page.isEmpty {
-                        // Caught up, unless the mailbox overflowed meanwhile: then read on.
-                        _ = mailbox.finishCatchingUp()
-                        reader.withLockedValue { $0 = r }
-                        continue
-                    }
+                    (r.page, r.pageIndex, r.cursor, r.atEnd) = (page.events, 0, page.next, page.atEnd)
+                    r.lastSeq = page.next.seq
+                    reader.withLockedValue { $0 = r }
+                    continue
                 }
                 let e = r.page[r.pageIndex]
                 r.pageIndex += 1
-                r.lastSeq = e.seq
                 reader.withLockedValue { $0 = r }
                 var scratch: [UInt8] = []
                 e.appendLine(to: &scratch)
@@ -123,6 +130,10 @@ public final class EventStream: Sendable {
                 return .position(line)
             case .keepalive:
                 return .keepalive
+            case .catchUp:
+                // A `base_layer` record for `base_regions`: its region events come from the journal.
+                reader.withLockedValue { $0.cursor = JournalCursor(seq: $0.lastSeq) }
+                continue
             case .lagged:
                 reader.withLockedValue { $0.ended = true }
                 close()
@@ -140,6 +151,8 @@ public final class EventStream: Sendable {
             case event(Int64, ByteBuffer)
             case position(ByteBuffer)
             case keepalive
+            /// Read the journal again from the last event taken (`base_layer` for `base_regions`).
+            case catchUp
             case lagged
             case closed
         }
@@ -152,6 +165,8 @@ public final class EventStream: Sendable {
             var overflowed = false
             var lagged = false
             var keepaliveDue = false
+            /// A `base_layer` record came for a `base_regions` reader: it reads the journal again.
+            var catchUpDue = false
             var closed = false
             var waiter: CheckedContinuation<Void, Never>?
             var ticker: Task<Void, Never>?
@@ -189,7 +204,18 @@ public final class EventStream: Sendable {
         func deliver(_ batch: Batch) {
             let waiter: CheckedContinuation<Void, Never>? = state.withLockedValue { s in
                 guard !s.closed, !s.lagged else { return nil }
-                for (k, e) in batch.events.enumerated() where filter.matches(e.entry) {
+                for (k, e) in batch.events.enumerated() {
+                    if filter.baseRegions && e.entry.type == "base_layer" {
+                        // Its region events are in the journal, read a page at a time; so are
+                        // the events queued (and the rest of this batch).
+                        s.queue.removeAll()
+                        if s.catchingUp { s.overflowed = true } else {
+                            s.catchingUp = true
+                            s.catchUpDue = true
+                        }
+                        break
+                    }
+                    guard filter.matches(e.entry) else { continue }
                     s.queue.append((e.seq, line(batch.lines[k], received: batch.receivedNanos)))
                 }
                 if s.queue.count > limit {
@@ -257,6 +283,10 @@ public final class EventStream: Sendable {
                 let ready: Live? = state.withLockedValue { s in
                     if s.closed { return .closed }
                     if s.lagged { return .lagged }
+                    if s.catchUpDue {
+                        s.catchUpDue = false
+                        return .catchUp
+                    }
                     if let (seq, line) = s.queue.popFirst() { return .event(seq, line) }
                     if let p = s.position {
                         s.position = nil
@@ -272,7 +302,7 @@ public final class EventStream: Sendable {
                 await withTaskCancellationHandler {
                     await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                         let now = state.withLockedValue { s -> Bool in
-                            if s.closed || s.lagged || !s.queue.isEmpty || s.position != nil || s.keepaliveDue { return true }
+                            if s.closed || s.lagged || s.catchUpDue || !s.queue.isEmpty || s.position != nil || s.keepaliveDue { return true }
                             s.waiter = c
                             return false
                         }

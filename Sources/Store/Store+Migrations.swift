@@ -11,6 +11,7 @@ extension Store {
         m.registerMigration("v4: mqtt", migrate: createMQTTProgress)
         m.registerMigration("v5: idempotency keys", migrate: createIdempotencyKeys)
         m.registerMigration("v6: trails", migrate: createTrails)
+        m.registerMigration("v7: the base layer in one record", migrate: createBaseLayerHistory)
         return m
     }
 
@@ -152,6 +153,43 @@ extension Store {
                 last_lon REAL,
                 out_of_order INTEGER NOT NULL
             );
+            """)
+    }
+
+    /// Migration "v7: the base layer in one record": the regions files' regions as each
+    /// `base_layer` record announced them, instead of a `region_added` event per region.
+    static func createBaseLayerHistory(_ db: Database) throws {
+        // `base_row`: a row per region a `base_layer` record (`from_seq`) added, changed or
+        // removed (`change`), in file order; `to_seq` is the record that replaced or removed it
+        // (NULL: in force). A removal is a row of its own (its `inside`: whether the monitor was
+        // inside). The rows of one record, in rowid order, are the region events a subscriber
+        // asking for `base_regions` gets from it. `feature` is the file's Feature; `shown`, when
+        // not NULL, the one the event showed (a plant's watering as the monitor had it).
+        // `base_layer`: the key (the files' hash) of the layer last announced, and its record.
+        try db.execute(sql: """
+            CREATE TABLE base_row (
+                n INTEGER PRIMARY KEY,
+                id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                change TEXT NOT NULL,
+                feature TEXT NOT NULL,
+                shown TEXT,
+                inside INTEGER,
+                time INTEGER NOT NULL,
+                from_seq INTEGER NOT NULL,
+                to_seq INTEGER
+            );
+            CREATE UNIQUE INDEX base_row_in_force ON base_row(id) WHERE to_seq IS NULL;
+            CREATE INDEX base_row_from ON base_row(from_seq);
+            CREATE TABLE base_layer (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL, seq INTEGER NOT NULL);
+            INSERT INTO base_row (id, position, kind, change, feature, time, from_seq)
+              SELECT b.id, b.position, COALESCE(j.kind, ''), 'added', b.feature, COALESCE(j.time, 0), COALESCE(j.seq, 0)
+              FROM base_region b LEFT JOIN (
+                SELECT region, kind, MIN(time) AS time, MIN(seq) AS seq FROM journal WHERE type = 'region_added' GROUP BY region
+              ) j ON j.region = b.id
+              ORDER BY b.position;
+            DROP TABLE base_region;
             """)
     }
 }

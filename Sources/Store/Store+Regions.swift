@@ -15,10 +15,18 @@ extension Store {
         }
     }
 
-    /// Every id a layer ever had (both when `layer` is nil), removed ones too.
+    /// Every id a layer ever had (all layers' when `layer` is nil), removed ones too. The base
+    /// layer's are its rows' (`base_row`; a database from before them has them in `used_id` too).
     public func usedIDs(layer: String? = nil) throws(StoreError) -> Set<String> {
         try wrap("reading the ids used") {
-            try pool.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM used_id WHERE ?1 IS NULL OR layer = ?1", arguments: [layer])) }
+            try pool.read { db in
+                var ids = Set(try String.fetchAll(db, sql: "SELECT id FROM used_id WHERE ?1 IS NULL OR layer = ?1", arguments: [layer]))
+                if layer == nil || layer == "base" {
+                    let rows = try String.fetchCursor(db, sql: "SELECT id FROM base_row")
+                    while let id = try rows.next() { ids.insert(id) }
+                }
+                return ids
+            }
         }
     }
 
@@ -33,15 +41,6 @@ extension Store {
                 return .commit
             }
             return result!
-        }
-    }
-
-    /// The base layer (the files' regions) as the journal last announced it, in file order.
-    public func announcedBase() throws(StoreError) -> [StoredFeature] {
-        try wrap("reading the base layer announced") {
-            try pool.read { db in
-                try Array(Row.fetchCursor(db, sql: "SELECT id, feature FROM base_region ORDER BY position").map(Self.storedFeature))
-            }
         }
     }
 
@@ -88,45 +87,6 @@ extension Store {
                     committed.append(try Self.insert(event, db))
                 }
                 return committed
-            }
-        }
-    }
-
-    /// Writes `change` to the base layer and journals `events`, in one transaction: all or
-    /// none (an added id already there fails it). Only the rows that changed are written, so
-    /// a reload of an unchanged file of 100,000 regions writes nothing but its events.
-    public func announceBase(_ change: BaseLayerChange, events: [JournalEntry]) throws(StoreError) -> [JournalEvent] {
-        try wrap("saving the regions files' changes") {
-            try durably { db in
-                for r in change.removed {
-                    try db.execute(sql: "DELETE FROM base_region WHERE id = ?", arguments: [r.id])
-                    try db.execute(sql: "DELETE FROM region_state WHERE region = ?", arguments: [r.id])
-                }
-                for r in change.added {
-                    try db.execute(sql: "INSERT INTO base_region (id, position, feature) VALUES (?, ?, ?)", arguments: [r.feature.id, r.position, r.feature.feature])
-                    try db.execute(sql: "INSERT OR IGNORE INTO used_id (id, layer) VALUES (?, 'base')", arguments: [r.feature.id])
-                }
-                for r in change.updated {
-                    try db.execute(sql: "UPDATE base_region SET position = ?, feature = ? WHERE id = ?", arguments: [r.position, r.feature.feature, r.feature.id])
-                }
-                for r in change.moved {
-                    try db.execute(sql: "UPDATE base_region SET position = ? WHERE id = ?", arguments: [r.position, r.feature.id])
-                }
-                return try events.map { e in try Self.insert(e, db) }
-            }
-        }
-    }
-
-    /// When each region was first announced (`region_added`), by id: what the journal keeps of it.
-    public func regionsAdded() throws(StoreError) -> [String: UTCTime] {
-        try wrap("reading when the regions were added") {
-            try pool.read { db in
-                var out: [String: UTCTime] = [:]
-                let rows = try Row.fetchCursor(db, sql: "SELECT region, MIN(time) AS first_added FROM journal WHERE type = 'region_added' GROUP BY region")
-                while let row = try rows.next() {
-                    out[row["region"]] = UTCTime(nanoseconds: row["first_added"])
-                }
-                return out
             }
         }
     }

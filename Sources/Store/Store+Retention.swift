@@ -25,13 +25,28 @@ extension Store {
         try wrap("pruning the journal and the track") {
             try pool.write { db in
                 let previous = try Int64.fetchOne(db, sql: "SELECT pruned_through FROM retention WHERE id = 1") ?? 0
-                try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keep_region (id TEXT PRIMARY KEY)")
-                try db.execute(sql: "DELETE FROM keep_region")
-                for id in regions { try db.execute(sql: "INSERT INTO keep_region (id) VALUES (?)", arguments: [id]) }
-                let doomed = "FROM journal WHERE time < ? AND seq <= \(limit) AND NOT (type LIKE 'region\\_%' ESCAPE '\\' AND region IN (SELECT id FROM keep_region))"
-                let highest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) AS highest \(doomed)", arguments: [journalBefore.nanoseconds]) ?? 0
-                try db.execute(sql: "DELETE \(doomed)", arguments: [journalBefore.nanoseconds])
-                let events = db.changesCount
+                var highest: Int64 = 0
+                var events = 0
+                // Nothing old enough: the regions in force (100,000 ids) need not be listed.
+                let old = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM journal WHERE time < ? AND seq <= \(limit))",
+                                            arguments: [journalBefore.nanoseconds]) ?? false
+                if old {
+                    try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keep_region (id TEXT PRIMARY KEY)")
+                    try db.execute(sql: "DELETE FROM keep_region")
+                    // Compiled once: a country's layer is 100,000 ids.
+                    let keep = try db.cachedStatement(sql: "INSERT INTO keep_region (id) VALUES (?)")
+                    for id in regions { try keep.execute(arguments: [id]) }
+                    // A `base_layer` record whose rows are in force stays too; the rows of the records
+                    // that go (what they replaced or removed) go with them.
+                    let doomed = """
+                        FROM journal WHERE time < ? AND seq <= \(limit) AND NOT (type LIKE 'region\\_%' ESCAPE '\\' AND region IN (SELECT id FROM keep_region))
+                          AND NOT (type = 'base_layer' AND seq IN (SELECT from_seq FROM base_row WHERE to_seq IS NULL))
+                        """
+                    highest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) AS highest \(doomed)", arguments: [journalBefore.nanoseconds]) ?? 0
+                    try db.execute(sql: "DELETE \(doomed)", arguments: [journalBefore.nanoseconds])
+                    events = db.changesCount
+                    try db.execute(sql: "DELETE FROM base_row WHERE to_seq IS NOT NULL AND from_seq NOT IN (SELECT seq FROM journal WHERE type = 'base_layer')")
+                }
                 try db.execute(sql: "DELETE FROM track WHERE time < ?", arguments: [trackBefore.nanoseconds])
                 let points = db.changesCount
                 let through = max(previous, highest)

@@ -153,19 +153,7 @@ public final class Store: Sendable {
     /// Up to `limit` events after `seq` that `filter` lets through, in order.
     public func events(after seq: Int64, filter: EventFilter = .all, limit: Int = 512) throws(StoreError) -> [JournalEvent] {
         try wrap("reading the journal after seq \(seq)") {
-            try pool.read { db in
-                var sql = "SELECT seq, time, type, region, kind, json FROM journal WHERE seq > ?"
-                var arguments: StatementArguments = [seq]
-                for (column, values) in [("kind", filter.kinds), ("region", filter.regions), ("type", filter.types)] {
-                    guard let values else { continue }
-                    let marks = values.isEmpty ? "NULL" : Array(repeating: "?", count: values.count).joined(separator: ",")
-                    sql += " AND \(column) IN (\(marks))"
-                    for v in values.sorted() { _ = arguments.append(contentsOf: [v]) }
-                }
-                sql += " ORDER BY seq LIMIT ?"
-                _ = arguments.append(contentsOf: [limit])
-                return try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map(Self.journalEvent))
-            }
+            try pool.read { db in try Self.journalRows(after: seq, filter: filter, orBaseLayer: false, limit: limit, db) }
         }
     }
 

@@ -24,7 +24,8 @@ import Protocol
 /// so it ends like one: on shutdown, or when the reader lags (the browser comes back and gets
 /// a fresh `connect`).
 struct LayoutStream {
-    static let regionEvents: Set<String> = ["region_added", "region_updated", "region_removed"]
+    /// A change of the regions: one of the user layer, or the files' (`base_layer`, one record).
+    static let regionEvents: Set<String> = ["region_added", "region_updated", "region_removed", "base_layer"]
 
     let ask: Commands.LayoutAsk
     let delegate: any WebDelegate

@@ -18,9 +18,16 @@ extension Treeline {
             reading fast enough, it reconnects and goes on after the last seq it printed
             (waiting 0.1 s, doubling to 5 s). Ctrl-C stops.
 
+            The regions files' regions are journaled as one base_layer event per change of
+            the files. --base-regions follows each with the region events it stands for
+            (region_added, region_updated, region_removed, each with its Feature), which
+            carry that event's seq and a "part" of their own; a resume goes on after the
+            last part printed.
+
             Examples:
               treeline subscribe --kinds plant,album
               treeline subscribe --since 0 --types enter,exit --regions plant-7
+              treeline subscribe --since 0 --base-regions --types region_added
             """
         )
 
@@ -38,6 +45,9 @@ extension Treeline {
         @Option(help: "Only these event types, comma-separated (enter, exit, dwell, water_due, …).")
         var types: String?
 
+        @Flag(help: "Follow each base_layer event with its regions' events (region_added, … with the Feature).")
+        var baseRegions = false
+
         @Option(help: "Stop after this many events (default: never).")
         var count: Int?
 
@@ -51,13 +61,15 @@ extension Treeline {
             func list(_ s: String?) -> Set<String>? {
                 s.map { Set($0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }) }
             }
-            return EventFilter(kinds: list(kinds), regions: list(regions), types: list(types))
+            return EventFilter(kinds: list(kinds), regions: list(regions), types: list(types), baseRegions: baseRegions)
         }
 
         func run() throws {
             signal(SIGPIPE, SIG_IGN)
             let out = ByteWriter(fd: 1)
             var last = since
+            // Within a base_layer event's region events: the last part printed (0: the event).
+            var part: Int64?
             var printed = 0
             var delay = 0.1
             var connectedOnce = false
@@ -74,11 +86,14 @@ extension Treeline {
                 }
                 connectedOnce = true
                 delay = 0.1
-                try c.send(.subscribe(Protocol.Subscribe(filter: filter, since: last)))
+                try c.send(.subscribe(Protocol.Subscribe(filter: filter, since: last, part: last == nil ? nil : part)))
                 while let line = c.object() {
                     switch line.className {
                     case EventReply.replyClass:
-                        if let seq = (try? line.decoded(as: EventReply.self))?.seq { last = seq }
+                        if let e = try? line.decoded(as: EventReply.self) {
+                            last = e.seq
+                            part = e.part ?? (baseRegions && e.type == "base_layer" ? 0 : nil)
+                        }
                         out.write(line.text + "\n")
                         out.flush()
                         printed += 1
@@ -99,7 +114,7 @@ extension Treeline {
                         break
                     }
                 }
-                FileHandle.standardError.write(Data("treeline subscribe: connection to treelined closed; reconnecting to resume after seq \(last ?? 0)\n".utf8))
+                FileHandle.standardError.write(Data("treeline subscribe: connection to treelined closed; reconnecting to resume after seq \(last ?? 0)\(part.map { " part \($0)" } ?? "")\n".utf8))
             }
         }
     }

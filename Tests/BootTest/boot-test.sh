@@ -191,11 +191,12 @@ guest useradd --create-home bob
 expected=$work/expected.jsonl
 guest treeline replay /root/walk.nmea --regions /etc/treeline/regions.geojson --config /etc/treeline/treeline.yaml >"$expected"
 walk_events=$(wc -l <"$expected")
-# The first start announced each region of the installed file (a region_added each, seq 1…R) before
-# any fix: the subscriber gets those, then the walk's events.
-announced=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["features"]))' "$root/etc/treeline/regions.geojson")
-count=$(( announced + walk_events ))
-say "replay of the walk in the guest: $walk_events events, after the $announced regions' announcements"
+# The first start announced the installed file's R regions in one base_layer record (seq 1) before
+# any fix: the subscriber asking for the base regions gets it and each region's region_added (seq 1,
+# parts 1…), then the walk's events (seq 2…).
+regions_in_file=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["features"]))' "$root/etc/treeline/regions.geojson")
+count=$(( 1 + regions_in_file + walk_events ))
+say "replay of the walk in the guest: $walk_events events, after the base_layer record of the $regions_in_file regions"
 
 status=$work/feeder.status
 rm -f "$status"
@@ -206,12 +207,12 @@ served() { awk '{print $1}' "$status"; }
 total=$(awk '{print $2}' "$status")
 # treelined to the guest's gpsd now that the feeder is up: gpsd opens its device at the first
 # WATCH and gives it up for good if it cannot connect then.
-[ "$(last_seq)" = "$announced" ] || fail "before the walk the journal should hold the $announced regions' announcements (last seq $(last_seq))"
+[ "$(last_seq)" = 1 ] || fail "before the walk the journal should hold the regions' one announcement (last seq $(last_seq))"
 guest sed -i "s/^  port: 2947/  port: $gpsd_port/" /etc/treeline/treeline.yaml
 guest systemctl restart treelined.service
 wait_for 30 "treelined to be active after the restart" unit_is treelined.service ActiveState active
 
-guest runuser -u alice -- treeline subscribe --since 0 >"$work/alice.jsonl" 2>"$work/alice.err" &
+guest runuser -u alice -- treeline subscribe --since 0 --base-regions >"$work/alice.jsonl" 2>"$work/alice.err" &
 subscriber_pid=$!
 wait_for 30 "treelined to read gpsd" gpsd_connected
 
@@ -234,7 +235,7 @@ guest pkill -u alice -f "treeline subscribe" || true
 wait "$subscriber_pid" 2>/dev/null || true
 subscriber_pid=""
 python3 Tests/BootTest/compare.py "$work/alice.jsonl" "$expected" "$root/etc/treeline/regions.geojson" || fail "alice's events differ from replay's"
-say "ok: alice (group treeline) got the walk's $count events, seq 1…$count, each once, equal to replay, across the SIGKILL"
+say "ok: alice (group treeline) got the base_layer record, its $regions_in_file regions and the walk's $walk_events events ($count lines, seq 1…$(( 1 + walk_events ))), each once, equal to replay, across the SIGKILL"
 grep -q reconnecting "$work/alice.err" && say "alice's subscriber saw the restart: $(grep -m1 reconnecting "$work/alice.err")"
 
 refused=$(guest runuser -u bob -- treeline state 2>&1 >/dev/null && echo "ANSWERED" || true)
@@ -266,7 +267,7 @@ check "after the reboot both units are still enabled" \
     test "$(guest systemctl is-enabled treelined.socket treelined.service | sort -u)" = enabled
 wait_for 30 "treelined.service to be active after the reboot" unit_is treelined.service ActiveState active
 check "after the reboot the journal is kept (last seq $before)" test "$(last_seq)" = "$before"
-guest runuser -u alice -- timeout 5 treeline subscribe --since 0 >"$work/alice-after-reboot.jsonl" 2>/dev/null || true
+guest runuser -u alice -- timeout 5 treeline subscribe --since 0 --base-regions >"$work/alice-after-reboot.jsonl" 2>/dev/null || true
 python3 Tests/BootTest/compare.py "$work/alice-after-reboot.jsonl" "$expected" "$root/etc/treeline/regions.geojson" || fail "after the reboot the journal differs"
 say "ok: after the reboot alice reads the same $count events from the journal"
 

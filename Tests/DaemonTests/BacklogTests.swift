@@ -196,8 +196,10 @@ extension Daemon {
         #expect(seqs == want, "\(seqs.count) events for \(want.count) seqs, first difference at \(Array(zip(seqs, want)).firstIndex { $0 != $1 } ?? min(seqs.count, want.count))")
     }
 
-    /// At start-up the daemon announces 300 regions; a client that connects as soon as the socket
-    /// opens, and subscribes from 0, gets each `region_added` exactly once, in order. 20 starts.
+    /// At start-up the daemon announces 300 regions in one record; a client that connects as soon
+    /// as the socket opens, and subscribes from 0 asking for the base regions, gets the record and
+    /// each region's `region_added` exactly once, in file order (more than a page of 256), then
+    /// the marker. 20 starts.
     @Test func aSubscriberAtStartUpGetsEachAnnouncementOnce() async throws {
         let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("tl-300-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -207,10 +209,11 @@ extension Daemon {
             #"{"type":"Feature","properties":{"id":"p\#(k)","kind":"album","name":"Album \#(k)"},"geometry":{"type":"Point","coordinates":[\#(-8.2 + Double(k) * 1e-3),40.1]}}"#
         }
         try Data(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#.utf8).write(to: file)
+        let want = ["1 base_layer "] + (0..<300).map { "1 region_added p\($0)" } + ["2 region_added "]
         for round in 0..<20 {
             let daemon = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: [file])
             defer { daemon.finish() }
-            let seen = SeqBox()
+            let seen = LineBox()
             let subscriber = Thread {
                 let deadline = Date().addingTimeInterval(20)
                 var client: SocketClient?
@@ -220,32 +223,32 @@ extension Daemon {
                 }
                 guard let c = client else { return }
                 _ = c.line()
-                c.send(#"{"cmd":"subscribe","since":0}"# + "\n")
-                // To the 300th announcement, then a marker: the next event must be its.
-                var end = Int64.max
+                c.send(#"{"cmd":"subscribe","since":0,"base_regions":true}"# + "\n")
+                // To the 300th region's announcement, then a marker: the next event must be its.
+                var end = Int64.max, parts = 0
+                var lastPart: Int64 = 0
                 while let line = c.line(timeout: 10) {
-                    guard let seq = (json(line)["seq"] as? NSNumber)?.int64Value, json(line)["class"] as? String == "EVENT" else { continue }
-                    seen.append(seq)
+                    let e = json(line)
+                    guard let seq = (e["seq"] as? NSNumber)?.int64Value, e["class"] as? String == "EVENT" else { continue }
+                    if let part = (e["part"] as? NSNumber)?.int64Value {
+                        parts += 1
+                        if part <= lastPart { seen.append("part \(part) after \(lastPart)", at: 0) }
+                        lastPart = part
+                    }
+                    let id = seq == 1 ? e["region"] as? String ?? "?" : ""
+                    seen.append("\(seq) \(e["type"] as? String ?? "?") \(id)", at: 0)
                     if seq >= end { break }
-                    if seq >= 300, end == .max { end = Self.marker(daemon.socket) }
+                    if parts == 300, end == .max { end = Self.marker(daemon.socket) }
                 }
             }
             subscriber.start()
             try await daemon.start()
             while !subscriber.isFinished { try await Task.sleep(for: .milliseconds(50)) }
-            let got = seen.seqs
-            #expect(got == Array(1...301), "round \(round): \(got.count) events (the 300 and the marker), first difference at \(Array(zip(got, 1...Int64(301))).firstIndex { $0 != $1 } ?? got.count)")
-            if got != Array(1...301) { return }
+            let got = seen.all.map(\.line)
+            #expect(got == want, "round \(round): \(got.count) events (the record, its 300 and the marker), first difference at \(Array(zip(got, want)).firstIndex { $0 != $1 } ?? got.count)")
+            if got != want { return }
         }
     }
-}
-
-/// Seqs a subscriber thread saw.
-final class SeqBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var all: [Int64] = []
-    func append(_ s: Int64) { lock.withLock { all.append(s) } }
-    var seqs: [Int64] { lock.withLock { all } }
 }
 
 /// A plain TCP client on loopback: an HTTP request out, bytes in.

@@ -15,7 +15,7 @@ extension Daemon {
             try await daemon.start()
             try await waitFor(within: 30) { feeder.served >= feeder.count }
             let (c, _) = try daemon.client()
-            try await waitFor(within: 20) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28 }
+            try await waitFor(within: 20) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == announcedSeqs + 28 }
             let state = try TreelineProcess.run(["state", "--socket", daemon.socket])
             let s = json(state.stdout.trimmingCharacters(in: .newlines))
             #expect(state.status == 0 && s["class"] as? String == "STATE", "\(state.stdout)")
@@ -24,7 +24,7 @@ extension Daemon {
 
             let watered = try TreelineProcess.run(["water", "plant-carvalho", "--socket", daemon.socket])
             let w = json(watered.stdout.trimmingCharacters(in: .newlines))
-            #expect(watered.status == 0 && w["type"] as? String == "watered" && (w["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 29, "\(watered.stdout)")
+            #expect(watered.status == 0 && w["type"] as? String == "watered" && (w["seq"] as? NSNumber)?.int64Value == announcedSeqs + 29, "\(watered.stdout)")
             #expect(w["time"] as? String == "2026-05-01T09:22:19.000Z", "the time of the last fix")
             let album = try TreelineProcess.run(["water", "album-miradouro", "--socket", daemon.socket])
             #expect(album.status != 0)
@@ -32,10 +32,10 @@ extension Daemon {
             #expect(daemon.terminate()?.status == 0)
             try await daemon.start()
             let (again, hello) = try daemon.client()
-            #expect((hello["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 29, "the seq goes on: \(hello)")
+            #expect((hello["seq"] as? NSNumber)?.int64Value == announcedSeqs + 29, "the seq goes on: \(hello)")
             let plant = (json(again.ask(#"{"cmd":"regions"}"#))["regions"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "plant-carvalho" }
             #expect(plant?["last_watered"] as? String == "2026-05-01T09:22:19.000Z", "\(plant ?? [:])")
-            let subscribed = try TreelineProcess(["subscribe", "--since", "\(sampleRegionCount + 28)", "--count", "1", "--socket", daemon.socket])
+            let subscribed = try TreelineProcess(["subscribe", "--since", "\(announcedSeqs + 28)", "--count", "1", "--socket", daemon.socket])
             let lines = await subscribed.lines(count: 1, idle: 10)
             #expect(lines.count == 1 && json(lines.first)["type"] as? String == "watered")
 

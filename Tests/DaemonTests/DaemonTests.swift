@@ -8,16 +8,19 @@ import Glibc
 let walk = repository.appendingPathComponent("Data/walk.nmea")
 let sampleRegions = [repository.appendingPathComponent("Data/regions.geojson"),
                      repository.appendingPathComponent("Data/regions-pt-tm06.geojson")]
-/// How many regions those files hold: a daemon's first start on a database announces each with
-/// a `region_added` event (seqs 1 to 7), before any fix's.
+/// How many regions those files hold.
 let sampleRegionCount: Int64 = 7
+/// The events a daemon's first start on a database journals before any fix's: the files'
+/// regions announced in one `base_layer` record (seq 1).
+let announcedSeqs: Int64 = 1
 
 /// Whether an event line is one of the region layers' (`region_added`, `region_updated`,
-/// `region_removed`): `withoutSeq` leaves them out, for comparing with what `replay` gives.
-func isRegionEvent(_ line: String) -> Bool { line.contains(#""type":"region_"#) }
+/// `region_removed`, `base_layer`): `withoutSeq` leaves them out, for comparing with what
+/// `replay` gives.
+func isRegionEvent(_ line: String) -> Bool { line.contains(#""type":"region_"#) || line.contains(#""type":"base_layer""#) }
 
 /// The seqs of `n` events after the announcements of `announced` regions.
-func seqs(_ n: Int, after announced: Int64 = sampleRegionCount) -> [Int64] { Array((announced + 1)...(announced + Int64(n))) }
+func seqs(_ n: Int, after announced: Int64 = announcedSeqs) -> [Int64] { Array((announced + 1)...(announced + Int64(n))) }
 
 /// `treeline replay --regions` of a log: the events a daemon fed the same log must send.
 func replayed(_ log: URL, regions: [URL], monitor: [String] = []) throws -> [String] {
@@ -80,7 +83,7 @@ func firstDifference(_ a: [String], _ b: [String]) -> String? {
             #expect(got.map(\.seq) == seqs(expected.count))
             // Nothing more comes: a marker added now is the next event.
             let end = Self.marker(daemon.socket)
-            #expect(end == sampleRegionCount + Int64(expected.count) + 1)
+            #expect(end == announcedSeqs + Int64(expected.count) + 1)
             let next = client.line(timeout: 10)
             #expect((json(next)["seq"] as? NSNumber)?.int64Value == end && regionName(json(next)) == "Marker", "\(next ?? "nothing")")
             // A filtered subscriber, from the journal: albums' events and every plant's enter.
@@ -92,7 +95,7 @@ func firstDifference(_ a: [String], _ b: [String]) -> String? {
             while got2.count < albums.count, let line = filtered.line(timeout: 10) { if let e = withoutSeq(line) { got2.append(e.event) } }
             #expect(firstDifference(got2, albums) == nil)
             let (enters, _) = try daemon.client()
-            _ = enters.ask(#"{"cmd":"subscribe","since":\#(sampleRegionCount + 3),"kinds":["plant"],"types":["enter"]}"#)
+            _ = enters.ask(#"{"cmd":"subscribe","since":\#(announcedSeqs + 3),"kinds":["plant"],"types":["enter"]}"#)
             let plantEnters = Array(expected.dropFirst(3)).filter { json($0)["kind"] as? String == "plant" && json($0)["type"] as? String == "enter" }
             var got3: [String] = []
             while got3.count < plantEnters.count, let line = enters.line(timeout: 10) { if let e = withoutSeq(line) { got3.append(e.event) } }

@@ -32,10 +32,10 @@ extension Daemon {
                 try await killAndRestart(daemon, feeder: feeder)
             }
             try await waitFor(within: 60) { feeder.served >= feeder.count }
-            let all = await subscriber.lines(count: Int(sampleRegionCount) + expected.count + 1, idle: 5)
+            let all = await subscriber.lines(count: Int(announcedSeqs) + expected.count + 1, idle: 5)
             let stderr = subscriber.interrupt()
             let lines = all.filter { !isRegionEvent($0) }
-            #expect(all.count - lines.count == Int(sampleRegionCount), "each region announced once, at the first start")
+            #expect(all.count - lines.count == Int(announcedSeqs), "the files' regions announced once, at the first start")
             let got = lines.compactMap(withoutSeq)
             #expect(got.count == lines.count, "only EVENT lines: \(lines)")
             #expect(firstDifference(got.map(\.event), expected) == nil, "subscriber's stderr: \(stderr)\nlog: \(daemon.logText.suffix(3000))")
@@ -58,7 +58,7 @@ extension Daemon {
                                             "interval_days": 1, "last_watered": "2000-01-01T00:00:00Z"],
                              "geometry": ["type": "Point", "coordinates": [c.longitude, c.latitude]]])
         }
-        let announced = Int64(features.count)  // a region_added each, before any fix's event
+        let announced = announcedSeqs  // the files' record, before any fix's event
         let regions = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-plants-\(getpid()).geojson")
         try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": features]).write(to: regions)
         defer { try? FileManager.default.removeItem(at: regions) }

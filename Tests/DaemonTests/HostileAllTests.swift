@@ -64,10 +64,10 @@ extension Daemon {
             let started = Date()
             feeder.resume()
 
-            // The whole walk fed and journaled: the regions files' 7, the fleet's album, the
+            // The whole walk fed and journaled: the regions files' record, the fleet's album, the
             // walk's events and the one plant an MQTT command added (sent twice, under one id).
             try await waitFor(within: 150) { feeder.served >= feeder.count }
-            let total = sampleRegionCount + 1 + Int64(expected.count) + 1
+            let total = announcedSeqs + 1 + Int64(expected.count) + 1
             let (c, _) = try daemon.client()
             var patience = Patience()
             var seq: Int64 = -1

@@ -12,8 +12,9 @@ extension Daemon {
     /// Mid-walk, a plant is added where the walker stands and another where the walk goes later:
     /// each is announced (`region_added`), entered on evidence (the first `initial`, as it was
     /// added around the walker) and due at once (never watered); `water` resets the first; it is
-    /// removed while inside it (`region_removed`, no `exit`). The subscriber's events, applied to
-    /// an empty list, give exactly the regions the daemon answers at the end; the recorded track
+    /// removed while inside it (`region_removed`, no `exit`). The subscriber's events (the files'
+    /// regions from their `base_layer` record, `base_regions`), applied to an empty list, give
+    /// exactly the regions the daemon answers at the end; the recorded track
     /// is valid GPX 1.1 with the fixes `replay --gpx` keeps.
     @Test func regionsAddedMidWalkAreAnnouncedEnteredAndRebuiltFromTheStream() async throws {
         var fixes: [Coordinate] = []
@@ -24,7 +25,7 @@ extension Daemon {
             feeder.pause()
             try await daemon.start()
             let (events, _) = try daemon.client()
-            #expect(json(events.ask(#"{"cmd":"subscribe","since":0}"#))["class"] as? String == "SUBSCRIBED")
+            #expect(json(events.ask(#"{"cmd":"subscribe","since":0,"base_regions":true}"#))["class"] as? String == "SUBSCRIBED")
             var seen: [[String: Any]] = []
             func read(until done: ([String: Any]) -> Bool, within seconds: Double = 30) -> [String: Any]? {
                 let deadline = Date().addingTimeInterval(seconds)

@@ -104,7 +104,7 @@ extension Daemon {
             defer { daemon.finish() }
             try connect(daemon, to: broker, clientID: "board-a")
             try await daemon.start()
-            let total = Int(sampleRegionCount) + expected.count
+            let total = Int(announcedSeqs) + expected.count
             let got = await subscriber.waitFor(count: total, topic: "treeline/board-a/events", within: 60)
             let (events, _, conflicts) = bySeq(got)
             #expect(events.keys.sorted() == Array(1...Int64(total)), "every seq, none missing")
@@ -155,7 +155,7 @@ extension Daemon {
                 }
             }
             try await waitFor(within: 60) { feeder.served >= feeder.count }
-            let total = Int(sampleRegionCount) + expected.count
+            let total = Int(announcedSeqs) + expected.count
             // The walk journaled, then a marker: once it has come every earlier seq has.
             #expect(try await markEnd(daemon, after: Int64(total), subscriber: subscriber, topic: "treeline/board-k/events", within: 60))
             let result = bySeq(subscriber.messages)
@@ -199,7 +199,7 @@ extension Daemon {
             try connect(daemon, to: broker, clientID: "board-l")
             try await daemon.start()
             let (c, _) = try daemon.client()
-            let total = Int64(sampleRegionCount) + Int64(expected.count)
+            let total = Int64(announcedSeqs) + Int64(expected.count)
             try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == total }
             try await waitFor(within: 10) { daemon.logText.contains("cannot reach the broker") }  // the absence is logged
             try await broker.start()
@@ -233,8 +233,8 @@ extension Daemon {
         defer { good.finish() }
         try connect(good, to: broker, clientID: "board-tls", extra: "  tls:\n    ca_file: \(certificates.caFile)\n")
         try await good.start()
-        let got = await subscriber.waitFor(count: Int(sampleRegionCount), topic: "treeline/board-tls/events", within: 20)
-        #expect(got.count == Int(sampleRegionCount), "the regions' announcements over TLS; log: \(good.logText.suffix(800))")
+        let got = await subscriber.waitFor(count: Int(announcedSeqs), topic: "treeline/board-tls/events", within: 20)
+        #expect(got.count == Int(announcedSeqs), "the regions' announcements over TLS; log: \(good.logText.suffix(800))")
 
         let bad = try DaemonProcess(gpsdPort: NMEAFeeder.freePort(), regions: sampleRegions)
         defer { bad.finish() }
@@ -272,7 +272,7 @@ extension Daemon {
             // journaled after the walk has come, every transition of the walk has. The marker is a
             // reforestation area far away: no transition, no waypoint of its own.
             let area = #"{"type":"Feature","properties":{"id":"marker-area","kind":"reforestation","name":"Marker","species":["Quercus robur"]},"geometry":{"type":"Polygon","coordinates":[[[-8.30,40.30],[-8.29,40.30],[-8.29,40.31],[-8.30,40.30]]]}}"#
-            #expect(try await markEnd(daemon, after: sampleRegionCount + Int64(expected.count), subscriber: subscriber, topic: "treeline/board-o/events",
+            #expect(try await markEnd(daemon, after: announcedSeqs + Int64(expected.count), subscriber: subscriber, topic: "treeline/board-o/events",
                                       command: #"{"cmd":"add_region","feature":\#(area)}"#))
             let messages = subscriber.messages
 
@@ -331,7 +331,7 @@ extension Daemon {
                         try connect(d, to: broker, clientID: "board-\(k + 1)", extra: "  commands: [state, water]\n  fleet_regions: true\n")
                         try await d.start()
                     }
-                    let total = Int(sampleRegionCount) + expected.count + 1  // the fleet's album too
+                    let total = Int(announcedSeqs) + expected.count + 1  // the fleet's album too
                     for k in 1...3 {
                         let topic = "treeline/board-\(k)/events"
                         let got = await subscriber.waitFor(count: total, topic: topic, within: 60)
@@ -406,7 +406,7 @@ extension Daemon {
                 }
                 let (c, _) = try daemon.client()
                 try await waitFor(within: 20) { (json(c.ask(#"{"cmd":"state"}"#))["gpsd"] as? String)?.hasPrefix("connected") == true }
-                _ = c.ask(#"{"cmd":"subscribe","timing":true,"since":\#(sampleRegionCount)}"#)
+                _ = c.ask(#"{"cmd":"subscribe","timing":true,"since":\#(announcedSeqs)}"#)
                 feeder.resume()
                 var latencies: [Double] = []
                 var got: [String] = []

@@ -20,7 +20,7 @@ extension Daemon {
         try await daemon.start()
         let (c, hello) = try daemon.client()
         let base = (hello["seq"] as? NSNumber)?.int64Value ?? -1
-        #expect(base == sampleRegionCount)
+        #expect(base == announcedSeqs)
         let count = 1_000
         func latitude(_ k: Int) -> String { String(format: "40.1%05d", k) }
         var lines: [String] = []

@@ -16,7 +16,7 @@ extension Daemon {
             try await daemon.start()
             let (c, _) = try daemon.client()
             // At the last fix of the walk (09:22:19), which is outside every reforestation area.
-            try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28 }
+            try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == announcedSeqs + 28 }
             let here = json(c.ask(#"{"cmd":"can_plant","species":"Quercus robur"}"#))
             #expect(here["class"] as? String == "CAN_PLANT" && here["allowed"] as? Bool == false, "\(here)")
             #expect((here["reason"] as? String)?.hasPrefix("outside every reforestation area") == true, "\(here)")

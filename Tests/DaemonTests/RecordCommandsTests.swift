@@ -164,7 +164,7 @@ extension Daemon {
             defer { daemon.finish() }
             try await daemon.start()
             let (c, _) = try daemon.client()
-            try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28 }
+            try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == announcedSeqs + 28 }
             #expect((json(c.ask(#"{"cmd":"track"}"#))["points"] as? [Any])?.count ?? 0 > 100)
             #expect(daemon.terminate()?.status == 0)
             gpsd.kill()
@@ -174,18 +174,18 @@ extension Daemon {
             try await daemon.start()
             let (s, _) = try daemon.client()
             let first = json(s.ask(#"{"cmd":"subscribe","since":0}"#))
-            #expect(first["class"] as? String == "ERROR" && (first["pruned_through"] as? NSNumber)?.int64Value == sampleRegionCount + 28, "\(first)")
+            #expect(first["class"] as? String == "ERROR" && (first["pruned_through"] as? NSNumber)?.int64Value == announcedSeqs + 28, "\(first)")
             #expect(json(s.line())["class"] as? String == "SUBSCRIBED")
             // What is left, to a marker added now (seq 36: the numbers of the pruned stay used).
             let marker = Self.marker(daemon.socket)
-            #expect(marker == sampleRegionCount + 29)
+            #expect(marker == announcedSeqs + 29)
             var rest: [[String: Any]] = []
             while let line = s.line(timeout: 10), (json(line)["seq"] as? NSNumber)?.int64Value != marker { rest.append(json(line)) }
-            #expect(rest.count == Int(sampleRegionCount) && rest.allSatisfy { $0["type"] as? String == "region_added" }, "only the regions' announcements: \(rest.count)")
-            #expect(rest.compactMap { ($0["seq"] as? NSNumber)?.int64Value } == Array(1...sampleRegionCount), "in order, each once")
+            #expect(rest.count == 1 && rest[0]["type"] as? String == "base_layer", "only the regions' announcement, the layer in force: \(rest)")
+            #expect(rest.compactMap { ($0["seq"] as? NSNumber)?.int64Value } == [1])
             let (t, _) = try daemon.client()
             #expect((json(t.ask(#"{"cmd":"track"}"#))["points"] as? [Any])?.count == 0)
-            let resumed = json(t.ask(#"{"cmd":"subscribe","since":\#(sampleRegionCount + 28)}"#))
+            let resumed = json(t.ask(#"{"cmd":"subscribe","since":\#(announcedSeqs + 28)}"#))
             #expect(resumed["class"] as? String == "SUBSCRIBED", "since the last seq: nothing was lost for this one")
             #expect(daemon.logText.contains("retention: 28 events"), "\(daemon.logText.suffix(1000))")
         }
@@ -201,9 +201,29 @@ extension Daemon {
         defer { daemon.finish() }
         try await daemon.start()
         let (c, _) = try daemon.client()
+        // The first start journaled the files' regions as one record; a subscriber that asks gets
+        // each region's Feature from it, in the files' order.
+        let (all, _) = try daemon.client()
+        _ = all.ask(#"{"cmd":"subscribe","since":0,"base_regions":true}"#)
+        let record = json(all.line(timeout: 10))
+        #expect(record["type"] as? String == "base_layer" && (record["seq"] as? NSNumber)?.int64Value == 1 && record["regions"] as? Int == Int(sampleRegionCount)
+                    && record["added"] as? Int == Int(sampleRegionCount), "\(record)")
+        var fileIDs: [String] = []
+        for f in sampleRegions {
+            let d = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: f)) as? [String: Any])
+            fileIDs += (d["features"] as? [[String: Any]] ?? []).compactMap { ($0["properties"] as? [String: Any])?["id"] as? String }
+        }
+        var derived: [[String: Any]] = []
+        for _ in 0..<fileIDs.count { derived.append(json(all.line(timeout: 10))) }
+        #expect(derived.compactMap { $0["region"] as? String } == fileIDs)
+        #expect(derived.allSatisfy { $0["type"] as? String == "region_added" && $0["layer"] as? String == "base" && ($0["seq"] as? NSNumber)?.int64Value == 1
+                    && $0["part"] != nil && ($0["feature"] as? [String: Any])?["geometry"] != nil }, "\(derived.first ?? [:])")
+
         #expect(json(c.ask(#"{"cmd":"add_region","kind":"album","name":"Beach","id":"beach","at":[40.1,-8.24]}"#))["type"] as? String == "region_added")
         let (events, _) = try daemon.client()
-        _ = events.ask(#"{"cmd":"subscribe"}"#)
+        _ = events.ask(#"{"cmd":"subscribe","base_regions":true}"#)
+        let (plain, _) = try daemon.client()
+        _ = plain.ask(#"{"cmd":"subscribe"}"#)
 
         let file = daemon.regionFile(0)
         var doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
@@ -232,6 +252,12 @@ extension Daemon {
         doc["features"] = features
         try JSONSerialization.data(withJSONObject: doc).write(to: file)
         daemon.signal(SIGHUP)
+        // One record for the change; the live subscriber that asked gets its region events too.
+        var change = json(plain.line(timeout: 10))
+        while change["type"] as? String == "watered" { change = json(plain.line(timeout: 10)) }  // nextIsWatering's
+        #expect(change["type"] as? String == "base_layer" && change["updated"] as? Int == 1 && change["removed"] as? Int == 1 && change["added"] as? Int == 0,
+                "\(change)")
+        #expect(json(events.line(timeout: 10))["seq"] as? NSNumber == change["seq"] as? NSNumber)
         let updated = json(events.line(timeout: 10)), removed = json(events.line(timeout: 10))
         #expect(updated["type"] as? String == "region_updated" && updated["region"] as? String == renamedID && updated["layer"] as? String == "base", "\(updated)")
         #expect(((updated["feature"] as? [String: Any])?["properties"] as? [String: Any])?["name"] as? String == "Renamed")

@@ -33,11 +33,11 @@ extension Daemon {
             let (placed, _) = try daemon.client()
             #expect(json(placed.ask(#"{"cmd":"subscribe","positions":true}"#))["class"] as? String == "SUBSCRIBED")
             let (chosen, _) = try daemon.client()
-            #expect(json(chosen.ask(#"{"cmd":"subscribe","since":0,"regions":["plant-carvalho","album-miradouro"]}"#))["class"] as? String == "SUBSCRIBED")
+            #expect(json(chosen.ask(#"{"cmd":"subscribe","since":0,"regions":["plant-carvalho","album-miradouro"],"base_regions":true}"#))["class"] as? String == "SUBSCRIBED")
 
             // Each read on a thread of its own, from now on, to its known end.
             let timedLines = LineBox(), placedLines = LineBox(), chosenLines = LineBox()
-            let markerSeq = sampleRegionCount + Int64(expected.count) + 1
+            let markerSeq = announcedSeqs + Int64(expected.count) + 1
             let marked = #"{"class":"EVENT","seq":\#(markerSeq),"#
             let readers = [
                 Thread { while let l = timed.line(timeout: 60) { timedLines.append(l, at: monotonicNanos()); if l.hasPrefix(marked) { break } } },
@@ -117,6 +117,7 @@ extension Daemon {
             let r = chosenLines.all.map { json($0.line) }
             let announced = r.filter { $0["type"] as? String == "region_added" }.compactMap { $0["region"] as? String }
             #expect(announced == ["plant-carvalho", "album-miradouro"], "the two regions' announcements, in file order: \(announced)")
+            #expect(r.prefix(2).allSatisfy { ($0["seq"] as? NSNumber)?.int64Value == 1 && $0["part"] != nil }, "derived from the files' record: \(r.prefix(2))")
             let walkEvents = chosenLines.all.compactMap { withoutSeq($0.line)?.event }.filter { json($0)["type"] as? String != "watered" }
             let theirs = expected.filter { named.contains(json($0)["region"] as? String ?? "") }
             #expect(theirs.count >= 4 && firstDifference(walkEvents, theirs) == nil, "\(walkEvents.count) events for replay's \(theirs.count) of those regions: \(firstDifference(walkEvents, theirs) ?? "")")

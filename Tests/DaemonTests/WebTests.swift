@@ -44,7 +44,7 @@ extension Daemon {
             let port = try serveWeb(daemon)
             try await daemon.start()
             let (c, _) = try daemon.client()
-            try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == sampleRegionCount + 28 }
+            try await waitFor(within: 30) { (json(c.ask(#"{"cmd":"state"}"#))["seq"] as? NSNumber)?.int64Value == announcedSeqs + 28 }
             let script = try BrowserScript(name, arguments: webArguments(daemon, port: port) + arguments)
             let r = await script.finish(timeout: timeout)
             report(name, r)
@@ -77,7 +77,7 @@ extension Daemon {
     /// every view, no error; screenshots in out/web.
     @Test func theWebAppWorksInFirefox() async throws {
         try await afterTheWalk("firefox", timeout: 180, arguments: ["--shots", Self.artefacts.path]) { r in
-            #expect(r.results["firefox_events"] as? Int == Int(sampleRegionCount) + 28 + 1, "the walk's events and the script's marker, on screen")
+            #expect(r.results["firefox_events"] as? Int == Int(announcedSeqs) + 28 + 1, "the walk's events and the script's marker, on screen")
             #expect(r.results["firefox_errors"] as? Int == 0)
         }
     }
@@ -107,7 +107,7 @@ extension Daemon {
     @Test func hostileHTTPClientsGetRefusedAndTheDaemonStaysHealthy() async throws {
         try await walkWith("hostile", linesPerTick: 10, tick: 0.05, timeout: 300) { r, daemon in
             // Every event of the walk reached a subscriber that was streaming through it all.
-            #expect(r.results["events_streamed"] as? Int == Int(sampleRegionCount) + 28)
+            #expect(r.results["events_streamed"] as? Int == Int(announcedSeqs) + 28)
             #expect(daemon.isRunning)
         }
     }
@@ -165,7 +165,7 @@ extension Daemon {
         let arguments: @Sendable (Int) -> [String] = { ["--gpsd-port", String($0), "--shots", Self.artefacts.path, "--last-fix", walkLastFix] }
         try await walkWith("walk", linesPerTick: 10, tick: 0.1, timeout: 400, arguments: arguments) { r, _ in
             #expect((r.results["position_delay_ms_max"] as? Double ?? 9e9) <= 2000)
-            #expect((r.results["events_shown"] as? Int ?? 0) >= Int(sampleRegionCount) + 28)
+            #expect((r.results["events_shown"] as? Int ?? 0) >= Int(announcedSeqs) + 28)
             for view in ["map", "plants", "albums", "planting", "events"] {
                 #expect(FileManager.default.fileExists(atPath: Self.artefacts.appendingPathComponent("\(view).png").path), "no screenshot of \(view)")
             }

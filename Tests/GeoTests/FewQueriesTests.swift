@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Regions
+import Rules
 
 /// The shortcuts that make loading a country's fences for a few queries cheaper must not change
 /// an answer.
@@ -23,6 +24,18 @@ import TestSupport
         }
         let with = RegionSet(regions), without = RegionSet(regions, rasters: false)
         #expect(without.fences.grids.allSatisfy { $0 == Raster.allEdgeWord } && with.fences.grids != without.fences.grids)
+        // Marked afterwards (a daemon's start), the rasters are the ones built at once, bit for
+        // bit, and the rest is the unmarked set's own arrays, shared.
+        let marked = without.withRasters(parallel: true)
+        #expect(marked.fences.grids == with.fences.grids && without.fences.grids.allSatisfy { $0 == Raster.allEdgeWord })
+        let shared = marked.fences.vertices.withUnsafeBufferPointer { a in without.fences.vertices.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+        #expect(shared)
+        #expect(marked.fences.generation != without.fences.generation)
+        var monitor = RegionMonitor(regions: without)
+        let apart = monitor.takeRasters(RegionSet(regions.map { $0 }))
+        #expect(!apart, "a set built apart (another array, even of the same regions) is refused")
+        let taken = monitor.takeRasters(marked)
+        #expect(taken && monitor.regions.fences.grids == with.fences.grids)
         var inside = 0
         for k in 0..<20_000 {
             let c: Coordinate

@@ -136,6 +136,9 @@ final class ProtocolGoldenTests: XCTestCase {
         #"{"cmd":"subscribe"}"#,
         #"{"cmd":"subscribe","kinds":[]}"#,
         #"{"cmd":"subscribe","since":-1}"#,
+        #"{"cmd":"subscribe","since":0,"part":3,"base_regions":true,"types":["region_added"]}"#,
+        #"{"cmd":"subscribe","part":3}"#,
+        #"{"cmd":"subscribe","since":1,"part":0,"base_regions":true}"#,
         #"{"cmd":"species","query":"\u001b[2J"}"#,
         #"{"cmd":"restore_region","region":"area-a"}"#,
         #"{"cmd":"restore_region","region":"nope"}"#,
@@ -190,7 +193,7 @@ final class ProtocolGoldenTests: XCTestCase {
             }
         }
         out += "# OwnTracks (location, transitions, waypoints)\n"
-        let view = await world.engine.snapshot().ownTracks(kinds: ["plant", "album", "reforestation"])
+        let view = await world.engine.snapshot(added: true).ownTracks(kinds: ["plant", "album", "reforestation"])
         let position = try XCTUnwrap(view.position)
         record("&", OwnTracks.location(position, tid: "b7", inside: view.inside))
         for (id, name) in view.inside {
@@ -217,7 +220,8 @@ final class ProtocolGoldenTests: XCTestCase {
     static func describe(_ s: Subscribe) -> String {
         func list(_ set: Set<String>?) -> String { set.map { "[" + $0.sorted().joined(separator: ",") + "]" } ?? "all" }
         return "subscribe kinds=\(list(s.filter.kinds)) regions=\(list(s.filter.regions)) types=\(list(s.filter.types)) "
-            + "since=\(s.since.map(String.init) ?? "now") timing=\(s.timing) positions=\(s.positions)"
+            + "since=\(s.since.map(String.init) ?? "now")\(s.part.map { " part=\($0)" } ?? "")\(s.filter.baseRegions ? " base_regions" : "") "
+            + "timing=\(s.timing) positions=\(s.positions)"
     }
 
     /// `"commit_ms":{"mean":…,"max":…}` measures the disk: blanked.

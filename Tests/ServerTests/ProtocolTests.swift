@@ -71,7 +71,7 @@ func parseError(_ line: String) -> String? {
         #expect(error(#"{"cmd":"subscribe","since":1.5}"#)?.hasPrefix("\"since\" must be a whole number") == true)
         #expect(error(#"{"cmd":"subscribe","since":true}"#)?.hasPrefix("\"since\" must be a whole number") == true)
         #expect(error(#"{"cmd":"subscribe","kinds":"plant"}"#) == "\"kinds\" must be a list of strings")
-        #expect(error(#"{"cmd":"subscribe","kinds":["tree"]}"#) == "\"kinds\": unknown 'tree': one of album, plant, reforestation, trail")
+        #expect(error(#"{"cmd":"subscribe","kinds":["tree"]}"#) == "\"kinds\": unknown 'tree': one of album, layer, plant, reforestation, trail")
         #expect(error(#"{"cmd":"subscribe","types":["entered"]}"#)?.hasPrefix("\"types\": unknown 'entered'") == true)
         #expect(error(#"{"cmd":"subscribe","sinse":3}"#)?.hasPrefix("unknown key \"sinse\" for cmd 'subscribe'") == true)
         #expect(error(#"{"cmd":"water"}"#)?.hasPrefix("missing \"plant\"") == true)

@@ -9,14 +9,14 @@ import TestSupport
 // retention (Store+Retention.swift), trees' removal and projects, on a real SQLite file.
 // `withStoreFile` and `entry` come from StoreTests.swift.
 
-private func lsFeature(_ id: String, radius: Int = 30) -> String {
+func lsFeature(_ id: String, radius: Int = 30) -> String {
     #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-8.24,40.1]},"properties":{"id":"\#(id)","kind":"plant","name":"\#(id)","radius_m":\#(radius),"interval_days":3}}"#
 }
 
-private func lsSeconds(_ s: Int64) -> UTCTime { UTCTime(nanoseconds: s * 1_000_000_000) }
+func lsSeconds(_ s: Int64) -> UTCTime { UTCTime(nanoseconds: s * 1_000_000_000) }
 
 /// A journal entry at `s` seconds.
-private func lsEvent(_ s: Int64, _ type: String, _ region: String) -> JournalEntry {
+func lsEvent(_ s: Int64, _ type: String, _ region: String) -> JournalEntry {
     JournalEntry(time: lsSeconds(s), type: type, region: region, kind: "plant",
                  json: Array(#"{"time":"\#(s)","type":"\#(type)","region":"\#(region)"}"#.utf8))
 }
@@ -99,80 +99,6 @@ private func lsEvent(_ s: Int64, _ type: String, _ region: String) -> JournalEnt
             }
             #expect(try store.count() == 3)
             #expect(try store.userRegions().map(\.id) == ["mint"])
-        }
-    }
-}
-
-@Suite struct LayerStoreBaseLayer {
-    /// A reload writes only what differs; written, the layer reads back as the files say, in
-    /// their order, whatever was added, removed, edited or moved (300 seeded shuffles).
-    @Test func aChangeWritesOnlyWhatDiffersAndReadsBackAsTheFiles() throws {
-        try withStoreFile { path in
-            let store = try Store(path: path)
-            var rng = SplitMix64(seed: 19)
-            var announced: [StoredFeature] = []
-            var seq: Int64 = 0
-            for round in 0..<300 {
-                var now = announced.filter { _ in rng.next() % 5 != 0 }
-                for k in now.indices where rng.next() % 7 == 0 { now[k].feature = lsFeature(now[k].id, radius: Int(rng.next() % 90 + 10)) }
-                if rng.next() % 2 == 0, now.count > 1 {
-                    for k in stride(from: now.count - 1, to: 0, by: -1) { now.swapAt(k, Int(rng.next() % UInt64(k + 1))) }
-                }
-                for _ in 0..<Int(rng.next() % 4) {
-                    let id = "r\(round)-\(rng.next() % 1000)"
-                    if !now.contains(where: { $0.id == id }) { now.insert(StoredFeature(id: id, feature: lsFeature(id)), at: Int(rng.next() % UInt64(now.count + 1))) }
-                }
-                let change = BaseLayerChange.between(announced: announced, now: now)
-                let written = change.added.count + change.updated.count + change.moved.count + change.removed.count
-                #expect(written <= now.count + announced.count)
-                seq += 1
-                _ = try store.announceBase(change, events: [lsEvent(seq, "region_added", "x")])
-                announced = try store.announcedBase()
-                #expect(announced == now, "round \(round)")
-            }
-            #expect(BaseLayerChange.between(announced: announced, now: announced).isEmpty, "the same layer again writes nothing")
-            var reordered = announced
-            reordered.reverse()
-            let moved = BaseLayerChange.between(announced: announced, now: reordered)
-            #expect(moved.added.isEmpty && moved.updated.isEmpty && moved.removed.isEmpty && moved.moved.count >= announced.count - 1)
-        }
-    }
-
-    @Test func announceBaseReplacesTheLayerAndJournalsItsEventsInOneGo() throws {
-        try withStoreFile { path in
-            let store = try Store(path: path)
-            #expect(try store.announcedBase().isEmpty)
-            let first = [StoredFeature(id: "oak", feature: lsFeature("oak")), StoredFeature(id: "fig", feature: lsFeature("fig"))]
-            let e1 = try store.announceBase(.between(announced: [], now: first), events: [lsEvent(1, "region_added", "oak"), lsEvent(1, "region_added", "fig")])
-            #expect(e1.map(\.seq) == [1, 2])
-            #expect(try store.announcedBase() == first)
-            try store.commit([], lastFix: nil, regions: [(id: "oak", state: RegionState(inside: true, enteredAt: lsSeconds(2))),
-                                                        (id: "fig", state: RegionState(inside: true, enteredAt: lsSeconds(2)))])
-
-            // The files changed: fig is new-shaped, oak is gone, elm is new; file order kept.
-            let second = [StoredFeature(id: "elm", feature: lsFeature("elm")), StoredFeature(id: "fig", feature: lsFeature("fig", radius: 12))]
-            let events = [lsEvent(3, "region_removed", "oak"), lsEvent(3, "region_updated", "fig"), lsEvent(3, "region_added", "elm")]
-            let change = BaseLayerChange.between(announced: first, now: second)
-            #expect(change.added.map(\.feature.id) == ["elm"] && change.updated.map(\.feature.id) == ["fig"] && change.removed.map(\.id) == ["oak"])
-            let e2 = try store.announceBase(change, events: events)
-            #expect(e2.map(\.seq) == [3, 4, 5])
-            #expect(e2.map(\.entry) == events)
-            #expect(try store.announcedBase() == second)
-            #expect(try store.state().regions.keys.sorted() == ["fig"], "the state of the region removed goes")
-            #expect(try store.events(after: 2).map(\.entry) == events)
-
-            // A layer that cannot be saved (an id twice) changes nothing and journals nothing.
-            let twice = [StoredFeature(id: "ash", feature: lsFeature("ash")), StoredFeature(id: "ash", feature: lsFeature("ash"))]
-            #expect(throws: StoreError.self) {
-                _ = try store.announceBase(.between(announced: second, now: twice), events: [lsEvent(4, "region_added", "ash")])
-            }
-            #expect(try store.announcedBase() == second)
-            #expect(try store.count() == 5)
-            #expect(try store.state().regions["fig"] != nil)
-            // The user layer is apart; the base's ids are used ids too (never given to a new
-            // region), but not the user layer's.
-            #expect(try store.userRegions().isEmpty && store.usedIDs(layer: "user").isEmpty)
-            #expect(try store.usedIDs(layer: "base").isSuperset(of: Set(second.map(\.id))))
         }
     }
 }

@@ -188,6 +188,9 @@ function trailPhrase(e) {
 
 function describe(e) {
   if (e.kind === "trail") return trailPhrase(e);
+  if (e.type === "base_layer") {
+    return `regions files: ${e.added || 0} added, ${e.updated || 0} changed, ${e.removed || 0} removed (${e.regions || 0} in all)`;
+  }
   const extra = [];
   if (e.initial) extra.push("initial");
   if (e.transit) extra.push("transit");

@@ -18,7 +18,7 @@ import { toward } from "./geo.js";
 import { hooks } from "./hooks.js";
 
 // Event types after which the named region's answer may differ.
-const REFRESH_TYPES = /^(region_|watered$|water_undone$|water_due$|enter$|exit$|capture_|planting_)/;
+const REFRESH_TYPES = /^(region_|base_layer$|watered$|water_undone$|water_due$|enter$|exit$|capture_|planting_)/;
 export const WHOLE_LIMIT = 1500;  // a board up to this many regions is loaded whole
 const VIEW_LIMIT = 1000;          // the most regions one view's answer holds
 const FIRST_LIMIT = 100;          // the first answer: how many there are, and the largest drawn at once
@@ -288,6 +288,11 @@ on("journal-history", (seq) => { historyThrough = seq; });
 
 on("event", (e) => {
   if (!REFRESH_TYPES.test(e.type) || typeof e.region !== "string" || !(e.seq > historyThrough)) return;
+  // The regions files changed (one record for all of it): what the page shows is asked again.
+  if (e.type === "base_layer") {
+    scheduleRefresh();
+    return;
+  }
   if (e.type === "region_removed") {
     if (known.delete(e.region)) publish();
     return;

@@ -56,5 +56,5 @@ export function nextCheckpoint() {
 // A trail event moves a trail; a region removed or added may take a checkpoint out of force or
 // bring it back ("missing").
 on("event", (e) => {
-  if (e.kind === "trail" || e.type === "region_removed" || e.type === "region_added") scheduleTrailsRefresh();
+  if (e.kind === "trail" || e.type === "region_removed" || e.type === "region_added" || e.type === "base_layer") scheduleTrailsRefresh();
 });

@@ -123,6 +123,42 @@ public struct FenceSet: Sendable {
         self.blocks = blocks
     }
 
+    /// This set with every polygon's raster marked, for a set built with `rasters: false`: the
+    /// same answers, found faster. Only the rasters' words are new (a quarter of a megabyte per
+    /// thousand polygons); every other array is this set's own, shared. A daemon starts on a set
+    /// without rasters and marks them after it is up (`RegionMonitor.takeRasters`).
+    public func withRasters(parallel: Bool = true) -> FenceSet { FenceSet(rasterizing: self, parallel: parallel) }
+
+    private init(rasterizing o: FenceSet, parallel: Bool) {
+        var grids = o.grids
+        let cores = o.cores, vertices = o.vertices, ringEnds = o.ringEnds
+        grids.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer
+            Cores.forEach(cores.count, parallel: parallel) { c in
+                let core = cores[c]
+                guard core.radius == 0, core.ringEnd > core.ringStart else { return }  // a circle has no raster
+                let first = Int(core.vertexStart)
+                let ends = ringEnds[Int(core.ringStart)..<Int(core.ringEnd)].map { $0 - Int32(first) }
+                let raster = Raster(vertices: Array(vertices[first..<(first + Int(ends.last!))]), ringEnds: ends)
+                // The grid is placed by the vertices alone: the same box whether marked or not.
+                assert(raster.minX == core.gridMinX && raster.scaleY == core.gridScaleY)
+                for w in 0..<FenceCore.gridWords { out[Int(core.gridStart) + w] = raster.words[w] }
+            }
+        }
+        shapes = o.shapes
+        boxes = o.boxes
+        index = o.index
+        self.cores = cores
+        regionOfCore = o.regionOfCore
+        coreOfRegion = o.coreOfRegion
+        generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
+        self.vertices = vertices
+        self.ringEnds = ringEnds
+        self.grids = grids
+        blocks = o.blocks
+        coreBoxes = o.coreBoxes
+    }
+
     /// The number of regions.
     public var count: Int { shapes.count }
 

@@ -26,7 +26,7 @@ import Regions
 /// monitor over reloaded regions (`carried(to:config:)`): see RegionMonitor+State.swift.
 public struct RegionMonitor: Sendable {
     /// The regions watched; events name them by index here.
-    public let regions: RegionSet
+    public private(set) var regions: RegionSet
     /// Margin, transit and dwell settings; the gate applies its own copy (`gate.config`).
     public var config: MonitorConfig
     /// Decides which fixes are used, and counts the others.
@@ -63,6 +63,17 @@ public struct RegionMonitor: Sendable {
     public internal(set) var quietFixes = 0
     /// Whether to use quiet balls at all (the tests compare the events without them).
     var quietBalls = true
+
+    /// Takes `rastered`, the set watched with its rasters marked (`RegionSet.withRasters`): the
+    /// same regions, so every state and index stays. Refused (false) for any other set.
+    public mutating func takeRasters(_ rastered: RegionSet) -> Bool {
+        // The same regions: the same array, shared (a copy compared element by element would
+        // cost a country's worth of coordinates).
+        let same = rastered.regions.withUnsafeBufferPointer { a in regions.regions.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+        guard same, rastered.count == regions.count else { return false }
+        regions = rastered
+        return true
+    }
 
     /// A monitor over `regions` that has seen no fix: the first accepted fix sets the state.
     public init(regions: RegionSet, config: MonitorConfig = MonitorConfig()) {
