@@ -156,14 +156,13 @@ public struct Treelined: AsyncParsableCommand {
         logger.notice("stopped; last seq \(engine.lastSeq())")
     }
 
-    /// The engine over the regions files and the database, started: the files' key taken before
-    /// they are read (`BaseLayerKey`), their changes journaled. The fences' rasters, a quarter of
+    /// The engine over the regions files and the database, started: the files' key taken from
+    /// the bytes parsed (`BaseLayerKey`), their changes journaled. The fences' rasters, a quarter of
     /// their build, are marked after, on a thread of their own, and handed to the engine. Returns
     /// how many regions the files hold (the files' list itself is let go: the engine has them).
     static func openEngine(_ settings: TreelineConfig, hub: Hub, notifier: SystemdNotifier,
                            logger: Logger) async throws(DaemonError) -> (Engine, Store, regions: Int) {
-        let key = try BaseLayerKey.of(settings.regions, version: treelineVersion)
-        let regions = try Self.loadRegions(settings.regions)
+        let (regions, key) = try Self.loadRegions(settings.regions)
         let store: Store
         do { store = try Store(path: settings.database) } catch { throw DaemonError(error.description) }
         let engine = try Engine(store: store, base: regions, baseKey: key, config: settings.monitor, retention: Self.retention(settings), hub: hub,
@@ -190,9 +189,8 @@ public struct Treelined: AsyncParsableCommand {
             // on a thread of its own, not the few the engine's actor and the services share.
             let (user, version) = await engine.userLayerInForce()
             let plan = try await Self.onItsOwnThread { () throws(DaemonError) in
-                let key = try BaseLayerKey.of(next.regions, version: treelineVersion)
-                return try Engine.prepare(base: Self.loadRegions(next.regions, parallel: false), key: key, user: user, regionsVersion: version,
-                                          config: next.monitor, store: store)
+                let (regions, key) = try Self.loadRegions(next.regions, parallel: false)
+                return try Engine.prepare(base: regions, key: key, user: user, regionsVersion: version, config: next.monitor, store: store)
             }
             let count = plan.base.count
             if next.gpsdHost != settings.gpsdHost || next.gpsdPort != settings.gpsdPort || next.socket != settings.socket || next.database != settings.database
@@ -293,8 +291,13 @@ public struct Treelined: AsyncParsableCommand {
     /// `parallel`: false for a reload, which leaves the other cores to the fixes. The files are
     /// read, not mapped: a file rewritten in place during a reload must give an error, not end
     /// the daemon.
-    static func loadRegions(_ paths: [String], parallel: Bool = true) throws(DaemonError) -> [(region: Region, file: String)] {
-        do { return try Loader.regionList(paths, parallel: parallel, mapped: false) } catch { throw DaemonError(error.description) }
+    /// The regions files' regions, and their key (`BaseLayerKey`) from the bytes parsed.
+    static func loadRegions(_ paths: [String], parallel: Bool = true) throws(DaemonError) -> (regions: [(region: Region, file: String)], key: String) {
+        var key = BaseLayerKey(version: treelineVersion)
+        do {
+            let regions = try Loader.regionList(paths, parallel: parallel, mapped: false) { key.add($0, $1) }
+            return (regions, key.text)
+        } catch { throw DaemonError(error.description) }
     }
 
     /// The bridge's settings: the client id defaults to the host name, the password is read

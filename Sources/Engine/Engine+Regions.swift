@@ -146,6 +146,8 @@ extension Engine {
         }
         for r in change.removed { a.inside[r.id] = index(of: r.id).map { monitor.inside[$0] } }
         let record = try store.announceBase(change, a)
+        // Ids the files have had are never given to a runtime region (a reload may add some).
+        for row in change.added { usedIDs.insert(row.feature.id) }
         guard let record else { return [] }
         if regionsAddedRead != nil { for row in change.added where regionsAdded[row.feature.id] == nil { regionsAdded[row.feature.id] = time } }
         published([record])

@@ -50,15 +50,18 @@ public enum Loader {
     /// The regions of several files, in order, each with the file it came from (a message about
     /// a region names the file to edit); ids unique across them.
     /// `parallel`: see `RegionFile.parse`. `mapped`: see `regionFile`.
+    /// `read`: given each file's path and bytes, the very bytes parsed, before they are (the
+    /// daemon's key of the base layer is theirs).
     public static func regionList(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full,
-                                  parallel: Bool = true, mapped: Bool = true) throws(LoadError) -> [(region: Region, file: String)] {
+                                  parallel: Bool = true, mapped: Bool = true,
+                                  read: ((String, UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(LoadError) -> [(region: Region, file: String)] {
         var all: [(region: Region, file: String)] = []
         var issues: [RegionIssue] = []
         var firstFile: [String: String] = [:]
         for path in paths {
-            let read = try regionFile(path, crs: crs, requirements: requirements, parallel: parallel, mapped: mapped)
+            let result = try regionFile(path, crs: crs, requirements: requirements, parallel: parallel, mapped: mapped, read: read)
             do {
-                let regions = try read.get()
+                let regions = try result.get()
                 for (k, r) in regions.enumerated() {
                     if let other = firstFile[r.id] {
                         issues.append(RegionIssue(file: path, feature: k, id: r.id, line: nil, column: nil,
@@ -78,10 +81,11 @@ public enum Loader {
 
     /// One regions file's regions, or what is wrong with them; throws only when the file cannot
     /// be read. `mapped`: see `withRegionsText`.
-    static func regionFile(_ path: String, crs: String?, requirements: RegionFile.Requirements,
-                           parallel: Bool, mapped: Bool) throws(LoadError) -> Result<[Region], RegionFileError> {
+    static func regionFile(_ path: String, crs: String?, requirements: RegionFile.Requirements, parallel: Bool, mapped: Bool,
+                           read: ((String, UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(LoadError) -> Result<[Region], RegionFileError> {
         try withRegionsText(path, mapped: mapped) { bytes, release in
-            Result { () throws(RegionFileError) in
+            read?(path, bytes)
+            return Result { () throws(RegionFileError) in
                 try RegionFile.parse(bytes, file: path, crs: crs, requirements: requirements, parallel: parallel, done: release)
             }
         }

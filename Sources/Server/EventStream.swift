@@ -124,7 +124,12 @@ public final class EventStream: Sendable {
             switch await mailbox.next() {
             case let .event(seq, line):
                 guard seq > r.lastSeq else { continue }
-                reader.withLockedValue { $0.lastSeq = seq }
+                // The cursor too: a `base_layer` record may send this reader back to the journal
+                // before it waits again (`catchUpDue` is taken only while waiting).
+                reader.withLockedValue {
+                    $0.lastSeq = seq
+                    $0.cursor = JournalCursor(seq: seq)
+                }
                 return .event(seq: seq, line)
             case .position(let line):
                 return .position(line)

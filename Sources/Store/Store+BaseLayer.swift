@@ -96,6 +96,9 @@ extension Store {
                 let t = a.time.nanoseconds
                 // Statements compiled once: a first start writes 100,000 rows.
                 let close = try db.cachedStatement(sql: "UPDATE base_row SET to_seq = ? WHERE id = ? AND to_seq IS NULL")
+                // An id the files once had is never given to a runtime region, even once its rows
+                // are pruned: the last guard, under the engine's own check.
+                let use = try db.cachedStatement(sql: "INSERT OR IGNORE INTO used_id (id, layer) VALUES (?, 'base')")
                 let insert = try db.cachedStatement(sql: """
                     INSERT INTO base_row (id, position, kind, change, feature, shown, inside, time, from_seq, to_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
@@ -103,7 +106,7 @@ extension Store {
                 let rows = (change.added.map { ($0, "added") } + change.updated.map { ($0, "updated") }).sorted { $0.0.position < $1.0.position }
                 for (r, how) in rows {
                     let id = r.feature.id
-                    if how == "updated" { try close.execute(arguments: [seq, id]) }
+                    if how == "updated" { try close.execute(arguments: [seq, id]) } else { try use.execute(arguments: [id]) }
                     try insert.execute(arguments: [id, r.position, a.kinds[r.position], how, r.feature.feature, a.shown[id], nil, t, seq, nil])
                 }
                 for r in change.removed {

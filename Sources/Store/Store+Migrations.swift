@@ -166,6 +166,8 @@ extension Store {
         // asking for `base_regions` gets from it. `feature` is the file's Feature; `shown`, when
         // not NULL, the one the event showed (a plant's watering as the monitor had it).
         // `base_layer`: the key (the files' hash) of the layer last announced, and its record.
+        // The rows of a database from before are the layer in force, announced by their own
+        // `region_added` events (still in the journal): they belong to no record (`from_seq` -1).
         try db.execute(sql: """
             CREATE TABLE base_row (
                 n INTEGER PRIMARY KEY,
@@ -184,11 +186,9 @@ extension Store {
             CREATE INDEX base_row_from ON base_row(from_seq);
             CREATE TABLE base_layer (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL, seq INTEGER NOT NULL);
             INSERT INTO base_row (id, position, kind, change, feature, time, from_seq)
-              SELECT b.id, b.position, COALESCE(j.kind, ''), 'added', b.feature, COALESCE(j.time, 0), COALESCE(j.seq, 0)
-              FROM base_region b LEFT JOIN (
-                SELECT region, kind, MIN(time) AS time, MIN(seq) AS seq FROM journal WHERE type = 'region_added' GROUP BY region
-              ) j ON j.region = b.id
-              ORDER BY b.position;
+              SELECT b.id, b.position, COALESCE((SELECT kind FROM journal WHERE type = 'region_added' AND region = b.id ORDER BY seq LIMIT 1), ''),
+                     'added', b.feature, COALESCE((SELECT MIN(time) FROM journal WHERE type = 'region_added' AND region = b.id), 0), -1
+              FROM base_region b ORDER BY b.position;
             DROP TABLE base_region;
             """)
     }

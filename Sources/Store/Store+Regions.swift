@@ -15,18 +15,10 @@ extension Store {
         }
     }
 
-    /// Every id a layer ever had (all layers' when `layer` is nil), removed ones too. The base
-    /// layer's are its rows' (`base_row`; a database from before them has them in `used_id` too).
+    /// Every id a layer ever had (both when `layer` is nil), removed ones too.
     public func usedIDs(layer: String? = nil) throws(StoreError) -> Set<String> {
         try wrap("reading the ids used") {
-            try pool.read { db in
-                var ids = Set(try String.fetchAll(db, sql: "SELECT id FROM used_id WHERE ?1 IS NULL OR layer = ?1", arguments: [layer]))
-                if layer == nil || layer == "base" {
-                    let rows = try String.fetchCursor(db, sql: "SELECT id FROM base_row")
-                    while let id = try rows.next() { ids.insert(id) }
-                }
-                return ids
-            }
+            try pool.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM used_id WHERE ?1 IS NULL OR layer = ?1", arguments: [layer])) }
         }
     }
 

@@ -45,7 +45,14 @@ extension Store {
                     highest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) AS highest \(doomed)", arguments: [journalBefore.nanoseconds]) ?? 0
                     try db.execute(sql: "DELETE \(doomed)", arguments: [journalBefore.nanoseconds])
                     events = db.changesCount
-                    try db.execute(sql: "DELETE FROM base_row WHERE to_seq IS NOT NULL AND from_seq NOT IN (SELECT seq FROM journal WHERE type = 'base_layer')")
+                    // A closed row goes with its own record, and with the record that closed it:
+                    // read from seq 0, a region whose removal was pruned is not announced either
+                    // (as the region events of a region no longer in force went).
+                    try db.execute(sql: """
+                        DELETE FROM base_row WHERE to_seq IS NOT NULL
+                          AND (NOT EXISTS (SELECT 1 FROM journal j WHERE j.seq = base_row.from_seq)
+                               OR NOT EXISTS (SELECT 1 FROM journal j WHERE j.seq = base_row.to_seq))
+                        """)
                 }
                 try db.execute(sql: "DELETE FROM track WHERE time < ?", arguments: [trackBefore.nanoseconds])
                 let points = db.changesCount

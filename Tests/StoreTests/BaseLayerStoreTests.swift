@@ -181,4 +181,22 @@ private func described(_ e: JournalEvent) -> String {
             #expect(try store.announcedBase() == v3)
         }
     }
+
+    /// A region removed from the files, its removal pruned: read from seq 0 with base_regions,
+    /// the record that added it no longer announces it (the layer rebuilt is the one in force),
+    /// and its id is never given to a runtime region.
+    @Test func aRemovalPrunedTakesTheRegionsAnnouncementWithIt() throws {
+        try withStoreFile { path in
+            let store = try Store(path: path)
+            let v1 = [StoredFeature(id: "x", feature: lsFeature("x")), StoredFeature(id: "y", feature: lsFeature("y"))]
+            _ = try store.announceBase(.between(announced: [], now: v1), announcement(2, at: 1))
+            let v2 = [StoredFeature(id: "y", feature: lsFeature("y"))]
+            _ = try store.announceBase(.between(announced: v1, now: v2), announcement(1, at: 2))
+            let r = try store.prune(journalBefore: lsSeconds(100), trackBefore: lsSeconds(0), keeping: [], now: lsSeconds(200))
+            #expect(r.events == 1 && r.prunedThrough == 2, "the removal's record goes; the first stays (y is in force)")
+            let derived = try readAll(store, filter: EventFilter(baseRegions: true), limit: 256).events
+            #expect(derived.map { "\($0.seq) \($0.entry.type) \($0.entry.region)" } == ["1 base_layer ", "1 region_added y"])
+            #expect(try store.usedIDs(layer: "base") == ["x", "y"], "x stays a used id")
+        }
+    }
 }
