@@ -43,7 +43,7 @@ extension Engine {
         let gone = user.filter { fleetIDs.contains($0.id) && !given.contains($0.id) }
         for r in gone {
             let inside = index(of: r.id).map { monitor.inside[$0] }
-            changes.append((.remove(id: r.id), Self.removalEntry(id: r.id, kind: r.kind.rawValue, layer: "user", inside: inside, time: time), nil))
+            changes.append((.remove(id: r.id), JournalEntry.regionRemoved(id: r.id, kind: r.kind.rawValue, layer: "user", inside: inside, time: time), nil))
         }
         if !skipped.isEmpty {
             logger.warning("fleet regions: \(skipped.joined(separator: ", ")) left alone: the id is a regions file's or one added on this board (rename it in the fleet's collection)")

@@ -89,17 +89,19 @@ extension Engine {
     package static func prepare(base next: [(region: Region, file: String)], key: String? = nil, user: [Region], regionsVersion: Int, config: MonitorConfig,
                                 store: Store) throws(DaemonError) -> BasePlan {
         let regions = next.map(\.region)
-        var change = BaseLayerChange()
-        do {
-            // The same files as last announced: nothing to compare.
-            let announcedKey = try store.baseLayerKey()
-            if key == nil || announcedKey != key {
-                change = .between(announced: try store.announcedBase(), now: features(of: regions, parallel: false))
-            }
-        } catch { throw DaemonError(error.description) }
+        let change: BaseLayerChange
+        do { change = try Self.change(to: regions, key: key, store: store, parallel: false) ?? BaseLayerChange() } catch { throw DaemonError(error.description) }
         return BasePlan(
             base: regions, files: Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a }), key: key,
             change: change, monitor: RegionMonitor(regions: RegionSet(regions + user, parallel: false), config: config), regionsVersion: regionsVersion)
+    }
+
+    /// What `regions`, read from files of `key`, change in the base layer the journal last
+    /// announced: nil when the key is the one announced (the same files: nothing is read back or
+    /// compared); else each region's Feature compared with the rows in force.
+    static func change(to regions: [Region], key: String?, store: Store, parallel: Bool) throws(StoreError) -> BaseLayerChange? {
+        if let key, try store.baseLayerKey() == key { return nil }
+        return .between(announced: try store.announcedBase(), now: features(of: regions, parallel: parallel))
     }
 
     /// Each region's Feature as the journal keeps it, written across the cores when `parallel`.
@@ -117,8 +119,7 @@ extension Engine {
     /// the first time); returns the ids added. Files with the key last announced are the same
     /// layer: nothing is read back or compared.
     func announceBase(time: UTCTime) throws(StoreError) -> [String] {
-        if let baseKey, try store.baseLayerKey() == baseKey { return [] }
-        let change = BaseLayerChange.between(announced: try store.announcedBase(), now: Self.features(of: base, parallel: true))
+        guard let change = try Self.change(to: base, key: baseKey, store: store, parallel: true) else { return [] }
         return try announceBase(change, time: time)
     }
 
@@ -179,11 +180,6 @@ extension Engine {
         .region(type, id: r.id, kind: r.kind.rawValue, layer: layer, time: time) { json in
             if let feature { json.append(contentsOf: feature.utf8) } else { r.appendFeature(to: &json, lastWatered: lastWatered) }
         }
-    }
-
-    /// `region_removed`: whether the monitor was inside it (no `exit` follows).
-    static func removalEntry(id: String, kind: String, layer: String, inside: Bool?, lastWatered: UTCTime?? = .none, time: UTCTime) -> JournalEntry {
-        .regionRemoved(id: id, kind: kind, layer: layer, inside: inside, lastWatered: lastWatered, time: time)
     }
 
     /// Saves pending fix events first, so that a change's seq comes after theirs; false when the
@@ -349,7 +345,7 @@ extension Engine {
         guard flushUnsaved() else { return .failure(Self.databaseFailed) }
         // A plant's watering goes with the event, so that restore_region brings it back as it was.
         let watered: UTCTime?? = user[k].kind == .plant ? .some(monitor.lastWatered[i]) : .none
-        let entry = Self.removalEntry(id: id, kind: user[k].kind.rawValue, layer: "user", inside: monitor.inside[i], lastWatered: watered, time: eventTime)
+        let entry = JournalEntry.regionRemoved(id: id, kind: user[k].kind.rawValue, layer: "user", inside: monitor.inside[i], lastWatered: watered, time: eventTime)
         let event: JournalEvent
         do { event = try store.apply(.remove(id: id), event: entry) } catch {
             logger.error("\(error)")

@@ -40,8 +40,6 @@ extension Store {
         /// The files' key (`BaseLayerKey`) and their paths.
         public var key: String
         public var files: [String]
-        /// How many regions the layer has.
-        public var regions: Int
         public var time: UTCTime
         /// By id: the Feature an updated region's event shows when it is not the file's (a
         /// plant's watering as the monitor has it), and whether the monitor was inside a removed one.
@@ -51,11 +49,12 @@ extension Store {
         public var kinds: [String]
         /// A removed region's kind, from its last Feature.
         public var kindOf: @Sendable (String) -> String
+        /// How many regions the layer has.
+        public var regions: Int { kinds.count }
 
         public init(key: String, files: [String], kinds: [String], time: UTCTime, kindOf: @escaping @Sendable (String) -> String) {
             self.key = key
             self.files = files
-            self.regions = kinds.count
             self.kinds = kinds
             self.time = time
             self.kindOf = kindOf
@@ -150,11 +149,8 @@ extension Store {
         var sql = "SELECT n, id, kind, change, feature, shown, inside, time FROM base_row WHERE from_seq = ? AND n > ?"
         var arguments: StatementArguments = [seq, after]
         let types = filter.types.map { Set($0.compactMap { t in t.hasPrefix("region_") ? String(t.dropFirst(7)) : nil }) }
-        for (column, values) in [("kind", filter.kinds), ("id", filter.regions), ("change", types)] {
-            guard let values else { continue }
-            let marks = values.isEmpty ? "NULL" : Array(repeating: "?", count: values.count).joined(separator: ",")
-            sql += " AND \(column) IN (\(marks))"
-            for v in values.sorted() { _ = arguments.append(contentsOf: [v]) }
+        for condition in Self.inLists([("kind", filter.kinds), ("id", filter.regions), ("change", types)], arguments: &arguments) {
+            sql += " AND \(condition)"
         }
         sql += " ORDER BY n LIMIT ?"
         _ = arguments.append(contentsOf: [limit + 1])
@@ -246,14 +242,8 @@ extension Store {
     /// every `base_layer` record: its region events may pass when it does not), in order.
     static func journalRows(after seq: Int64, filter: EventFilter, orBaseLayer: Bool, limit: Int, _ db: Database) throws -> [JournalEvent] {
         guard limit > 0 else { return [] }
-        var conditions: [String] = []
         var arguments: StatementArguments = [seq]
-        for (column, values) in [("kind", filter.kinds), ("region", filter.regions), ("type", filter.types)] {
-            guard let values else { continue }
-            let marks = values.isEmpty ? "NULL" : Array(repeating: "?", count: values.count).joined(separator: ",")
-            conditions.append("\(column) IN (\(marks))")
-            for v in values.sorted() { _ = arguments.append(contentsOf: [v]) }
-        }
+        let conditions = inLists([("kind", filter.kinds), ("region", filter.regions), ("type", filter.types)], arguments: &arguments)
         var sql = "SELECT seq, time, type, region, kind, json FROM journal WHERE seq > ?"
         if !conditions.isEmpty {
             let all = conditions.joined(separator: " AND ")
@@ -262,5 +252,18 @@ extension Store {
         sql += " ORDER BY seq LIMIT ?"
         _ = arguments.append(contentsOf: [limit])
         return try Array(Row.fetchCursor(db, sql: sql, arguments: arguments).map(Self.journalEvent))
+    }
+
+    /// A filter's lists as SQL: `column IN (?,…)` for each list given (nil: no condition; an
+    /// empty list matches nothing), their values appended to `arguments` in the same order.
+    static func inLists(_ lists: [(column: String, values: Set<String>?)], arguments: inout StatementArguments) -> [String] {
+        var conditions: [String] = []
+        for (column, values) in lists {
+            guard let values else { continue }
+            let marks = values.isEmpty ? "NULL" : Array(repeating: "?", count: values.count).joined(separator: ",")
+            conditions.append("\(column) IN (\(marks))")
+            for v in values.sorted() { _ = arguments.append(contentsOf: [v]) }
+        }
+        return conditions
     }
 }
