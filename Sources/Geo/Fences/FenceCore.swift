@@ -50,8 +50,9 @@ public struct FenceCore: Sendable {
     /// polygon's coordinates instead of in its local frame.
     public static let farMargin = 25_000.0
 
-    /// Cell states in the raster.
-    @usableFromInline static let cellOutside: UInt64 = 0, cellInside: UInt64 = 1, cellEdge: UInt64 = 2
+    /// Cell states in the raster. An edge cell is zero: a raster not marked is all edges, and its
+    /// words are pages never written (`RasterWords`).
+    @usableFromInline static let cellOutside: UInt64 = 2, cellInside: UInt64 = 1, cellEdge: UInt64 = 0
 
     /// Whether `c` (with ECEF `p`) is inside. Circles decide by the chord when it is clear by more
     /// than the chord/geodesic difference, else by the geodesic.

@@ -26,7 +26,9 @@ public struct FenceSet: Sendable {
     static let generations = Atomic<UInt64>(0)
     @usableFromInline let vertices: [Planar]
     @usableFromInline let ringEnds: [Int32]
-    @usableFromInline let grids: [UInt64]
+    /// The polygons' rasters, `FenceCore.gridWords` each (all zero, every cell an edge, when built
+    /// without rasters: see `RasterWords`).
+    @usableFromInline let grids: RasterWords
     /// The polygons' `EdgeBlock`s, ring after ring (see `FenceCore.blockStart`).
     @usableFromInline let blocks: [EdgeBlock]
     /// Per core, a box covering its fence (for a fence across the antimeridian, every longitude).
@@ -75,12 +77,10 @@ public struct FenceSet: Sendable {
                 for ring in rings { vertexCount += ring.count }
             }
         }
-        var vertices: [Planar] = []
+        var vertices = [Planar](), ringEnds = [Int32](), gridCount = 0
         vertices.reserveCapacity(vertexCount)
-        var ringEnds: [Int32] = []
         ringEnds.reserveCapacity(ringCount)
-        var grids: [UInt64] = []
-        grids.reserveCapacity(polygonCount * FenceCore.gridWords)
+        let grids = RasterWords(count: polygonCount * FenceCore.gridWords)
         var blocks: [EdgeBlock] = []
         // The fences in the index's order, a block at a time: built across the cores, then
         // copied into the store in order.
@@ -99,11 +99,12 @@ public struct FenceSet: Sendable {
             coreOf[Int(item)] = Int32(cores.count)
             regionOf.append(item)
             let offset = vertices.count
-            cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: grids.count, blockOffset: blocks.count))
+            cores.append(f.relocated(vertexOffset: offset, ringOffset: ringEnds.count, gridOffset: gridCount, blockOffset: blocks.count))
             blocks.append(contentsOf: built.blocks)
             vertices.append(contentsOf: f.vertices)
             ringEnds.append(contentsOf: f.ringEnds.map { $0 + Int32(offset) })
-            grids.append(contentsOf: f.grid)
+            if rasters { grids.write(f.grid, at: gridCount) }  // else left zero: every cell an edge
+            gridCount += f.grid.count
         }
         index.remapItems { coreOf[Int($0)] }
         self.index = index
@@ -130,10 +131,10 @@ public struct FenceSet: Sendable {
     public func withRasters(parallel: Bool = true) -> FenceSet { FenceSet(rasterizing: self, parallel: parallel) }
 
     private init(rasterizing o: FenceSet, parallel: Bool) {
-        var grids = o.grids
+        let grids = RasterWords(count: o.grids.count)
         let cores = o.cores, vertices = o.vertices, ringEnds = o.ringEnds
-        grids.withUnsafeMutableBufferPointer { buffer in
-            let out = buffer
+        do {
+            let out = grids.mutableBuffer
             Cores.forEach(cores.count, parallel: parallel) { c in
                 let core = cores[c]
                 guard core.radius == 0, core.ringEnd > core.ringStart else { return }  // a circle has no raster
@@ -189,7 +190,7 @@ public struct FenceSet: Sendable {
         cores.withUnsafeBufferPointer { cs in
             vertices.withUnsafeBufferPointer { v in
                 ringEnds.withUnsafeBufferPointer { r in
-                    grids.withUnsafeBufferPointer { g in body(cs, v, r, g) }
+                    body(cs, v, r, grids.buffer)
                 }
             }
         }

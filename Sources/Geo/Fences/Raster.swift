@@ -13,7 +13,7 @@ struct Raster {
 
     /// Every cell marked crossed: queries look at the edges everywhere on the grid (the same
     /// answers, found slower), and the grid's box still bounds the fence.
-    static let allEdgeWord: UInt64 = 0xAAAA_AAAA_AAAA_AAAA
+    static let allEdgeWord: UInt64 = 0
 
     /// `cells`: false leaves every cell marked crossed (`allEdgeWord`) and only places the grid.
     init(vertices v: [Planar], ringEnds: [Int32], cells: Bool = true) {
@@ -94,7 +94,8 @@ struct Raster {
                 }
                 for cy in 0..<n {
                     let crossed = edge[cy]
-                    words[cy] = Bits.spread(inside[cy] & ~crossed) * FenceCore.cellInside | Bits.spread(crossed) * FenceCore.cellEdge
+                    // An edge cell is zero (`FenceCore.cellEdge`).
+                    words[cy] = Bits.spread(inside[cy] & ~crossed) * FenceCore.cellInside | Bits.spread(~inside[cy] & ~crossed) * FenceCore.cellOutside
                 }
             }
         }
