@@ -162,20 +162,24 @@ public struct Treelined: AsyncParsableCommand {
     /// how many regions the files hold (the files' list itself is let go: the engine has them).
     static func openEngine(_ settings: TreelineConfig, hub: Hub, notifier: SystemdNotifier,
                            logger: Logger) async throws(DaemonError) -> (Engine, Store, regions: Int) {
-        let (regions, key) = try Self.loadRegions(settings.regions)
+        let (regions, key) = try Self.loadRegions(settings.regions, copyIn: Self.folder(of: settings.database))
         let store: Store
         do { store = try Store(path: settings.database) } catch { throw DaemonError(error.description) }
-        let engine = try Engine(store: store, base: regions, baseKey: key, config: settings.monitor, retention: Self.retention(settings), hub: hub,
+        let count = regions.count
+        // Consumed: the list is let go once the engine has taken its regions (17 MB for 100,000).
+        let engine = try Engine(store: store, base: consume regions, baseKey: key, config: settings.monitor, retention: Self.retention(settings), hub: hub,
                                 version: treelineVersion, logger: logger,
                                 onStatus: { notifier.notify(SystemdNotifier.status($0)) })
         try await engine.start()
+        releaseFreeMemory()  // the parse's and the announcement's blocks
         if let (set, version) = await engine.unrasteredSet() {
             Task {
                 guard let marked = try? await Self.onItsOwnThread({ () throws(DaemonError) in set.withRasters(parallel: true) }) else { return }
                 await engine.takeRasters(marked, builtAt: version)
+                releaseFreeMemory()
             }
         }
-        return (engine, store, regions.count)
+        return (engine, store, count)
     }
 
     /// SIGHUP: the config and the regions read again, the base layer swapped in; on any error the
@@ -189,7 +193,7 @@ public struct Treelined: AsyncParsableCommand {
             // on a thread of its own, not the few the engine's actor and the services share.
             let (user, version) = await engine.userLayerInForce()
             let plan = try await Self.onItsOwnThread { () throws(DaemonError) in
-                let (regions, key) = try Self.loadRegions(next.regions, parallel: false)
+                let (regions, key) = try Self.loadRegions(next.regions, parallel: false, copyIn: Self.folder(of: settings.database))
                 return try Engine.prepare(base: regions, key: key, user: user, regionsVersion: version, config: next.monitor, store: store)
             }
             let count = plan.base.count
@@ -201,7 +205,10 @@ public struct Treelined: AsyncParsableCommand {
             // threads the actor and the services share: a country's fences take tens of
             // milliseconds to free, which there would hold up the fixes.
             let retired = Handover(try await engine.reload(consume plan, config: next.monitor, retention: Self.retention(next)).get())
-            _ = try? await Self.onItsOwnThread { () throws(DaemonError) in retired.value = nil }
+            _ = try? await Self.onItsOwnThread { () throws(DaemonError) in
+                retired.value = nil
+                releaseFreeMemory()
+            }
             await engine.setCatalog(Self.loadCatalog(next.species, logger: logger))
             logger.notice("reloaded \(configPath): \(count) regions in the base layer from \(next.regions.joined(separator: ", "))")
             notifier.notify("READY=1\n" + SystemdNotifier.status(await engine.heartbeat()))
@@ -292,10 +299,12 @@ public struct Treelined: AsyncParsableCommand {
     /// read, not mapped: a file rewritten in place during a reload must give an error, not end
     /// the daemon.
     /// The regions files' regions, and their key (`BaseLayerKey`) from the bytes parsed.
-    static func loadRegions(_ paths: [String], parallel: Bool = true) throws(DaemonError) -> (regions: [(region: Region, file: String)], key: String) {
+    /// `copyIn`: the folder of the private copy each file is read from (the database's: on the
+    /// disk, where the daemon may write); nil reads each into memory.
+    static func loadRegions(_ paths: [String], parallel: Bool = true, copyIn: String? = nil) throws(DaemonError) -> (regions: [(region: Region, file: String)], key: String) {
         var key = BaseLayerKey(version: treelineVersion)
         do {
-            let regions = try Loader.regionList(paths, parallel: parallel, mapped: false) { key.add($0, $1) }
+            let regions = try Loader.regionList(paths, parallel: parallel, mapped: false, copyIn: copyIn) { key.add($0, $1) }
             return (regions, key.text)
         } catch { throw DaemonError(error.description) }
     }
@@ -373,3 +382,11 @@ public struct Treelined: AsyncParsableCommand {
 // swift-format-ignore: AvoidRetroactiveConformances
 // The log level as a command-line option: swift-log's type, swift-argument-parser's protocol.
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+extension Treelined {
+    /// The folder of `path` ("." for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

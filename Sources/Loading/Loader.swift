@@ -49,17 +49,17 @@ public enum Loader {
 
     /// The regions of several files, in order, each with the file it came from (a message about
     /// a region names the file to edit); ids unique across them.
-    /// `parallel`: see `RegionFile.parse`. `mapped`: see `regionFile`.
+    /// `parallel`: see `RegionFile.parse`. `mapped`, `copyIn`: see `withRegionsText`.
     /// `read`: given each file's path and bytes, the very bytes parsed, before they are (the
     /// daemon's key of the base layer is theirs).
     public static func regionList(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full,
-                                  parallel: Bool = true, mapped: Bool = true,
+                                  parallel: Bool = true, mapped: Bool = true, copyIn: String? = nil,
                                   read: ((String, UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(LoadError) -> [(region: Region, file: String)] {
         var all: [(region: Region, file: String)] = []
         var issues: [RegionIssue] = []
         var firstFile: [String: String] = [:]
         for path in paths {
-            let result = try regionFile(path, crs: crs, requirements: requirements, parallel: parallel, mapped: mapped, read: read)
+            let result = try regionFile(path, crs: crs, requirements: requirements, parallel: parallel, mapped: mapped, copyIn: copyIn, read: read)
             do {
                 let regions = try result.get()
                 for (k, r) in regions.enumerated() {
@@ -80,10 +80,10 @@ public enum Loader {
     }
 
     /// One regions file's regions, or what is wrong with them; throws only when the file cannot
-    /// be read. `mapped`: see `withRegionsText`.
-    static func regionFile(_ path: String, crs: String?, requirements: RegionFile.Requirements, parallel: Bool, mapped: Bool,
+    /// be read. `mapped`, `copyIn`: see `withRegionsText`.
+    static func regionFile(_ path: String, crs: String?, requirements: RegionFile.Requirements, parallel: Bool, mapped: Bool, copyIn: String? = nil,
                            read: ((String, UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(LoadError) -> Result<[Region], RegionFileError> {
-        try withRegionsText(path, mapped: mapped) { bytes, release in
+        try withRegionsText(path, mapped: mapped, copyIn: copyIn) { bytes, release in
             read?(path, bytes)
             return Result { () throws(RegionFileError) in
                 try RegionFile.parse(bytes, file: path, crs: crs, requirements: requirements, parallel: parallel, done: release)
@@ -102,15 +102,17 @@ public enum Loader {
     }
 
     /// `body` with a regions file's text, opened once, and a way to give back the pages of a
-    /// stretch it has read. `mapped`: a regular file is mapped and those pages given back, so that
-    /// 80 MB of text is never resident beside the regions made of it. A mapped file cut short
-    /// while it is read ends the process (SIGBUS): a long-running reader that must outlive a file
-    /// rewritten in place (the daemon) reads a copy instead, as standard input is read.
-    static func withRegionsText<T>(_ path: String, mapped: Bool,
+    /// stretch it has read, so that 80 MB of text is never resident beside the regions made of
+    /// it. `mapped`: a regular file is mapped. A mapped file cut short while it is read ends the
+    /// process (SIGBUS): a long-running reader that must outlive a file rewritten in place (the
+    /// daemon) reads a copy instead: with `copyIn`, a private copy in that folder, mapped
+    /// (`LogFile.withPrivateCopy`); else (or when that copy cannot be made) one in memory.
+    static func withRegionsText<T>(_ path: String, mapped: Bool, copyIn: String? = nil,
                                    _ body: (UnsafeBufferPointer<UInt8>, _ release: (Range<Int>) -> Void) -> T) throws(LoadError) -> T {
         do {
             let file = try LogFile(path: path)
             if mapped, let done = file.withMapping(body) { return done }
+            if !mapped, let copyIn, let done = try file.withPrivateCopy(in: copyIn, body) { return done }
             return try contents(of: file).withUnsafeBufferPointer { body($0, { _ in }) }
         } catch {
             throw LoadError(file: path, cause: .unreadable(error.renamed("regions file")))
@@ -152,8 +154,9 @@ public enum Loader {
 }
 
 /// Returns freed heap memory to the system (glibc's `malloc_trim`, which Glibc's module does not
-/// export); nothing elsewhere.
-func releaseFreeMemory() {
+/// export); nothing elsewhere. The daemon calls it once its start's and its rasters' temporary
+/// memory is freed: without it the heap keeps those pages for good.
+public func releaseFreeMemory() {
 #if canImport(Glibc)
     _ = glibcMallocTrim(0)
 #endif

@@ -75,6 +75,56 @@ public final class LogFile {
         }
     }
 
+    /// The file copied into an unnamed file of `directory` (on the disk: a tmpfs would hold the
+    /// copy in memory) and that copy mapped, for `body`, which may give back the pages of a range
+    /// it has read (`release(range)`, as `withMapping`'s): a file rewritten while it is read
+    /// cannot end the process, as a mapping of the file itself would (SIGBUS), and the pages read
+    /// are page cache the kernel may drop, not the process's memory. Nil for standard input or a
+    /// pipe, or when no such copy can be made (no room, a file that grew): read it whole instead.
+    public func withPrivateCopy<T>(in directory: String, _ body: (UnsafeBufferPointer<UInt8>, _ release: (Range<Int>) -> Void) -> T) throws(LogFileError) -> T? {
+        guard let size, size > 0 else { return nil }
+        // O_TMPFILE: a file no other process can open; it goes with its last descriptor.
+        var copy = open(directory, O_DIRECTORY | 0o20000000 | O_RDWR | O_CLOEXEC, 0o600)
+        if copy < 0 {  // a file system without unnamed files: a named one, unlinked at once
+            var template = Array("\(directory)/.treeline-regions-XXXXXX".utf8CString)
+            copy = mkstemp(&template)
+            guard copy >= 0 else { return nil }
+            unlink(template)
+            _ = fcntl(copy, F_SETFD, FD_CLOEXEC)
+        }
+        defer { close(copy) }
+        var copied = 0
+        var readFailure: String?
+        try forEachChunk { chunk in
+            guard readFailure == nil, copied + chunk.count <= size else {
+                readFailure = readFailure ?? "grew"
+                return
+            }
+            var at = 0
+            while at < chunk.count {
+                let n = pwrite(copy, chunk.baseAddress! + at, chunk.count - at, off_t(copied + at))
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else {
+                    readFailure = "no room"
+                    return
+                }
+                at += n
+            }
+            copied += chunk.count
+        }
+        guard readFailure == nil, copied > 0, let base = mmap(nil, copied, PROT_READ, MAP_PRIVATE, copy, 0), base != MAP_FAILED else {
+            lseek(fd, 0, SEEK_SET)  // read again from the start by whoever reads it instead
+            return nil
+        }
+        defer { munmap(base, copied) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: copied)
+        return body(bytes) { range in
+            let start = (max(0, range.lowerBound) + page - 1) / page * page, end = min(range.upperBound, copied) / page * page
+            if end > start { _ = madvise(base + start, end - start, MADV_DONTNEED) }
+        }
+    }
+
     /// Reads the whole log through an `NMEAReader`, calling `onFix` for every epoch and
     /// `progress` with the bytes read so far after each chunk.
     @discardableResult
