@@ -18,10 +18,24 @@ public struct BaseLayerChange: Sendable, Equatable {
     /// Feature last announced (its kind names the removal).
     public var removed: [StoredFeature] = []
 
+    /// Whether the added rows' Features are left to the writer (`firstAnnouncement`): their
+    /// `feature.feature` is empty, and `Store.announceBase` asks for them a stretch at a time.
+    public private(set) var featuresDeferred = false
+
     /// Whether the layer is as announced.
     public var isEmpty: Bool { added.isEmpty && updated.isEmpty && moved.isEmpty && removed.isEmpty }
 
     public init() {}
+
+    /// A layer of `ids`, in file order, when none was announced before: every region added,
+    /// without its Feature. 100,000 Features are 85 MB; the writer makes them a stretch at a time
+    /// (`Store.announceBase`'s `features`), so they are never all held at once.
+    public static func firstAnnouncement(ids: [String]) -> BaseLayerChange {
+        var change = BaseLayerChange()
+        change.added = ids.enumerated().map { Row(position: $0, feature: StoredFeature(id: $1, feature: "")) }
+        change.featuresDeferred = true
+        return change
+    }
 
     /// The change from `announced` (as `Store.announcedBase()` reads it, in file order) to `now`.
     public static func between(announced: [StoredFeature], now: [StoredFeature]) -> BaseLayerChange {

@@ -79,12 +79,19 @@ extension Store {
         }
     }
 
+    /// The Features made at once for a deferred change: a few megabytes.
+    public static let featureStretch = 4096
+
     /// Writes `change` to the base layer and, when it adds, changes or removes a region,
     /// journals one `base_layer` record for it, in one transaction synced to disk: all or none.
     /// The key is kept either way (a file only reordered or reformatted needs no record).
     /// Returns the record, when there is one.
+    ///
+    /// `features`: for a change whose Features are deferred (`featuresDeferred`), the Features
+    /// of the layer's regions at some positions, in order; asked `featureStretch` at a time.
     @discardableResult
-    public func announceBase(_ change: BaseLayerChange, _ a: BaseAnnouncement) throws(StoreError) -> JournalEvent? {
+    public func announceBase(_ change: BaseLayerChange, _ a: BaseAnnouncement,
+                             features: (Range<Int>) -> [String] = { _ in [] }) throws(StoreError) -> JournalEvent? {
         try wrap("saving the regions files' changes") {
             try durably { db in
                 var record: JournalEvent?
@@ -103,10 +110,22 @@ extension Store {
                     """)
                 // In file order, then the removals: the order of the record's region events.
                 let rows = (change.added.map { ($0, "added") } + change.updated.map { ($0, "updated") }).sorted { $0.0.position < $1.0.position }
-                for (r, how) in rows {
+                var made: [String] = []
+                var madeFrom = 0
+                for (k, (r, how)) in rows.enumerated() {
                     let id = r.feature.id
+                    var feature = r.feature.feature
+                    if change.featuresDeferred {
+                        // Rows in file order, every position once (`firstAnnouncement`).
+                        if k - madeFrom >= made.count {
+                            madeFrom = k
+                            made = features(r.position..<min(rows.count, r.position + Self.featureStretch))
+                            precondition(made.count == min(rows.count - k, Self.featureStretch), "a Feature for every region of the stretch")
+                        }
+                        feature = made[k - madeFrom]
+                    }
                     if how == "updated" { try close.execute(arguments: [seq, id]) } else { try use.execute(arguments: [id]) }
-                    try insert.execute(arguments: [id, r.position, a.kinds[r.position], how, r.feature.feature, a.shown[id], nil, t, seq, nil])
+                    try insert.execute(arguments: [id, r.position, a.kinds[r.position], how, feature, a.shown[id], nil, t, seq, nil])
                 }
                 for r in change.removed {
                     try close.execute(arguments: [seq, r.id])

@@ -50,6 +50,32 @@ private func described(_ e: JournalEvent) -> String {
 }
 
 @Suite struct BaseLayerStoreTests {
+    /// A first announcement leaves its Features to the writer, which asks for them a stretch at
+    /// a time (`featureStretch`): 2.5 stretches of regions read back as the layer, in file order,
+    /// each asked for once, and no stretch longer than the limit.
+    @Test func aFirstAnnouncementMakesItsFeaturesAStretchAtATime() throws {
+        try withStoreFile { path in
+            let store = try Store(path: path)
+            let n = Store.featureStretch * 5 / 2
+            let now = (0..<n).map { StoredFeature(id: "p\($0)", feature: lsFeature("p\($0)", radius: 10 + $0 % 80)) }
+            let change = BaseLayerChange.firstAnnouncement(ids: now.map(\.id))
+            #expect(change.featuresDeferred && change.added.count == n && change.added.allSatisfy { $0.feature.feature.isEmpty })
+            var asked: [Range<Int>] = []
+            let record = try store.announceBase(change, announcement(n)) { range in
+                asked.append(range)
+                return now[range].map(\.feature)
+            }
+            let s = Store.featureStretch
+            #expect(asked == [0..<s, s..<2 * s, 2 * s..<n])
+            #expect(try store.announcedBase() == now)
+            let derived = try readAll(store, from: JournalCursor(seq: record!.seq - 1), filter: EventFilter(baseRegions: true), limit: 1000).events
+            #expect(derived.map(described) == ["base_layer  "] + now.map { "region_added \($0.id) \($0.feature)" })
+            // Announced again from the same regions: nothing changed, nothing made.
+            let again = BaseLayerChange.between(announced: try store.announcedBase(), now: now)
+            #expect(again.isEmpty && !again.featuresDeferred)
+        }
+    }
+
     /// 300 seeded changes (removed, edited, moved, new regions): each is one record, the layer
     /// reads back as the files say, and the record's region events are exactly the change's.
     @Test func eachChangeIsOneRecordWhoseRegionEventsAreTheChange() throws {
