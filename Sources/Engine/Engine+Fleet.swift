@@ -20,7 +20,7 @@ extension Engine {
             given.insert(r.id)
             // A file's id, one a board used (its own regions, removed ones too), a bad id or a
             // watering in the future: not the fleet's to take.
-            if baseFiles[r.id] != nil || (usedIDs.contains(r.id) && !fleetIDs.contains(r.id))
+            if baseFile(of: r.id) != nil || (usedIDs.contains(r.id) && !fleetIDs.contains(r.id))
                 || (try? Command.checkID(r.id)) == nil || futureWatering(r.lastWatered) != nil {
                 skipped.append(r.id)
                 continue

@@ -17,8 +17,8 @@ extension Engine {
     /// `regionsVersion`.
     package struct BasePlan: Sendable {
         package var base: [Region]
-        /// The file of each region, by id.
-        package var files: [String: String]
+        /// The file of each region.
+        package var files: BaseFiles
         /// The files' key (`BaseLayerKey`); nil: compare with the journal's layer whatever it is.
         package var key: String?
         package var change: BaseLayerChange
@@ -53,6 +53,16 @@ extension Engine {
     /// `base` or `user`, for region index `i`.
     package func layer(_ i: Int) -> String { i < base.count ? "base" : "user" }
 
+    /// The regions in force, `base + user`: the base layer's own array when there is no user
+    /// layer (a country's 100,000 regions are 16 MB of `Region`s; the set shares them).
+    static func inForce(_ base: [Region], _ user: [Region]) -> [Region] { user.isEmpty ? base : base + user }
+
+    /// The regions file of base region `id`, or nil when `id` is not one of the base layer.
+    func baseFile(of id: String) -> String? {
+        guard let i = index(of: id), i < base.count else { return nil }
+        return baseFiles[i]
+    }
+
     /// The monitor over `base + user`, taking over the state by id; `new` are ids that appeared
     /// (their first enter is `initial`). State changes not yet saved are saved under the new
     /// indices. `prepared` is a monitor without state over the new set, built off the actor at
@@ -68,7 +78,7 @@ extension Engine {
         if builtAt == regionsVersion, let fresh = prepared.take() {
             monitor = old.carried(into: fresh)
         } else {
-            monitor = old.carried(to: RegionSet(base + user), config: config ?? old.config)
+            monitor = old.carried(to: RegionSet(Self.inForce(base, user)), config: config ?? old.config)
         }
         regionsVersion += 1
         rastersPending = false  // a set built here has its rasters
@@ -92,8 +102,8 @@ extension Engine {
         let change: BaseLayerChange
         do { change = try Self.change(to: regions, key: key, store: store, parallel: false) ?? BaseLayerChange() } catch { throw DaemonError(error.description) }
         return BasePlan(
-            base: regions, files: Dictionary(next.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a }), key: key,
-            change: change, monitor: RegionMonitor(regions: RegionSet(regions + user, parallel: false), config: config), regionsVersion: regionsVersion)
+            base: regions, files: BaseFiles(next), key: key,
+            change: change, monitor: RegionMonitor(regions: RegionSet(inForce(regions, user), parallel: false), config: config), regionsVersion: regionsVersion)
     }
 
     /// What `regions`, read from files of `key`, change in the base layer the journal last
@@ -101,14 +111,19 @@ extension Engine {
     /// compared); else each region's Feature compared with the rows in force.
     static func change(to regions: [Region], key: String?, store: Store, parallel: Bool) throws(StoreError) -> BaseLayerChange? {
         if let key, try store.baseLayerKey() == key { return nil }
-        return .between(announced: try store.announcedBase(), now: features(of: regions, parallel: parallel))
+        let announced = try store.announcedBase()
+        // Nothing to compare with (a first start): the Features are made as they are written.
+        if announced.isEmpty { return BaseLayerChange.firstAnnouncement(ids: regions.map(\.id)) }
+        return .between(announced: announced, now: features(of: regions[...], parallel: parallel))
     }
 
     /// Each region's Feature as the journal keeps it, written across the cores when `parallel`.
-    static func features(of regions: [Region], parallel: Bool) -> [StoredFeature] {
+    static func features(of regions: ArraySlice<Region>, parallel: Bool) -> [StoredFeature] {
         var out: [StoredFeature] = []
         out.reserveCapacity(regions.count)
-        Cores.inOrder(regions.count, parallel: parallel, make: { StoredFeature(id: regions[$0].id, feature: regions[$0].featureJSON) }, take: { out.append($1) })
+        let first = regions.startIndex
+        Cores.inOrder(regions.count, parallel: parallel, make: { StoredFeature(id: regions[first + $0].id, feature: regions[first + $0].featureJSON) },
+                      take: { out.append($1) })
         return out
     }
 
@@ -120,18 +135,17 @@ extension Engine {
     /// layer: nothing is read back or compared.
     func announceBase(time: UTCTime) throws(StoreError) -> [String] {
         guard let change = try Self.change(to: base, key: baseKey, store: store, parallel: true) else { return [] }
-        return try announceBase(change, time: time)
+        return try announceBase(change, time: time, parallel: true)
     }
 
     /// Journals `change` (the base layer in force against the journal's last announcement) as
     /// one `base_layer` record, written with the rows that changed in one transaction; returns
     /// the ids added. The record's region events (`Store.page`) are what an event per region
     /// said before: each added or changed region's Feature in file order, then the removals.
-    func announceBase(_ change: BaseLayerChange, time: UTCTime) throws(StoreError) -> [String] {
-        var files: [String] = []
-        var seen = Set<String>()
-        for r in base { if let f = baseFiles[r.id], seen.insert(f).inserted { files.append(f) } }
-        var a = Store.BaseAnnouncement(key: baseKey ?? "", files: files, kinds: base.map(\.kind.rawValue),
+    /// `parallel`: whether deferred Features (`BaseLayerChange.firstAnnouncement`) are made
+    /// across the cores.
+    func announceBase(_ change: BaseLayerChange, time: UTCTime, parallel: Bool = false) throws(StoreError) -> [String] {
+        var a = Store.BaseAnnouncement(key: baseKey ?? "", files: baseFiles.names, kinds: base.map(\.kind.rawValue),
                                        time: time, kindOf: Self.kind(ofFeature:))
         for row in change.updated {
             // A plant's watering as the monitor has it (the later of the file's and the keeper's).
@@ -146,9 +160,11 @@ extension Engine {
             }
         }
         for r in change.removed { a.inside[r.id] = index(of: r.id).map { monitor.inside[$0] } }
-        let record = try store.announceBase(change, a)
-        // Ids the files have had are never given to a runtime region (a reload may add some).
-        for row in change.added { usedIDs.insert(row.feature.id) }
+        let base = self.base
+        let record = try store.announceBase(change, a) { range in Self.features(of: base[range], parallel: parallel).map(\.feature) }
+        // Ids the files have had are never given to a runtime region: those in force are known
+        // by `baseFile(of:)`, those no longer in force are used ids from now on.
+        for r in change.removed { usedIDs.insert(r.id) }
         guard let record else { return [] }
         if regionsAddedRead != nil { for row in change.added where regionsAdded[row.feature.id] == nil { regionsAdded[row.feature.id] = time } }
         published([record])
@@ -364,7 +380,7 @@ extension Engine {
         if fleetIDs.contains(id), user.contains(where: { $0.id == id }) {
             return CommandError("'\(id)' comes from the fleet's collection (treeline/fleet/regions): change it there")
         }
-        if let file = baseFiles[id] {
+        if let file = baseFile(of: id) {
             return CommandError("'\(id)' comes from the regions file \(file) (the read-only base layer): edit it there, then reload (systemctl reload treelined)")
         }
         return CommandError("no region '\(id)': treeline regions (or {\"cmd\":\"regions\"}) lists them")
@@ -373,7 +389,7 @@ extension Engine {
     /// Why `id` cannot be given to a new region, or nil.
     func idTaken(_ id: String) -> CommandError? {
         do { try Command.checkID(id) } catch { return error }
-        if let file = baseFiles[id] { return CommandError("id '\(id)' is taken by a region of \(file): choose another, or leave \"id\" out for one to be made") }
+        if let file = baseFile(of: id) { return CommandError("id '\(id)' is taken by a region of \(file): choose another, or leave \"id\" out for one to be made") }
         if user.contains(where: { $0.id == id }) { return CommandError("id '\(id)' is taken by a region added before: choose another, or leave \"id\" out") }
         if usedIDs.contains(id) {
             return CommandError("id '\(id)' belonged to a region removed before, and ids are never given again (old events name it): choose another")
@@ -387,7 +403,7 @@ extension Engine {
         var n = 1
         while true {
             let id = "\(kind.rawValue)-\(n)"
-            if baseFiles[id] == nil, !usedIDs.contains(id), !avoiding.contains(id), !user.contains(where: { $0.id == id }) { return id }
+            if baseFile(of: id) == nil, !usedIDs.contains(id), !avoiding.contains(id), !user.contains(where: { $0.id == id }) { return id }
             n += 1
         }
     }

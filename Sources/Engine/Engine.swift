@@ -35,13 +35,14 @@ package actor Engine: ServerDelegate {
     /// The two layers: the regions files' (read-only here; `baseFiles` names each one's file)
     /// and the database's, which commands change. The monitor watches `base + user`, in that order.
     package var base: [Region]
-    var baseFiles: [String: String]
+    var baseFiles: BaseFiles
     /// The regions files' key (`BaseLayerKey`): files with the key the journal last announced
     /// are that layer, and a start on them compares nothing. Nil: always compare.
     var baseKey: String?
     package var user: [Region]
-    /// Every id either layer ever had (never given again by a command), and those the user
-    /// layer had (a regions file may not take one).
+    /// Every id either layer ever had (never given again by a command) but the base layer's in
+    /// force (`baseFile(of:)` knows those), and those the user layer had (a regions file may not
+    /// take one).
     var usedIDs: Set<String>
     var userUsedIDs: Set<String>
     /// Whether an MQTT bridge publishes the journal: retention keeps what it has not sent.
@@ -111,12 +112,12 @@ package actor Engine: ServerDelegate {
         self.retention = retention
         self.base = base.map(\.region)
         self.baseKey = baseKey
-        baseFiles = Dictionary(base.map { ($0.region.id, $0.file) }, uniquingKeysWith: { a, _ in a })
+        baseFiles = BaseFiles(base)
         do {
             seq = Atomic(try store.lastSeq())
             pruned = Atomic(try store.retention().prunedThrough)
             user = try Self.userLayer(store)
-            usedIDs = try store.usedIDs()
+            usedIDs = try store.usedIDsBesideTheBaseLayer()
             userUsedIDs = try store.usedIDs(layer: "user")
             fleetIDs = try store.usedIDs(layer: "fleet")
             thinner = TrackThinner(last: try store.lastTrackPoint())
@@ -133,8 +134,10 @@ package actor Engine: ServerDelegate {
         for (r, file) in base where userUsedIDs.contains(r.id) && !userIDs.contains(r.id) && !announced.contains(r.id) {
             throw DaemonError("\(file): region '\(r.id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file")
         }
+        var fileOfBaseID: [String: String] = [:]
+        if !user.isEmpty { for (r, file) in base where userIDs.contains(r.id) { fileOfBaseID[r.id] = file } }
         for r in user {
-            if let file = baseFiles[r.id] {
+            if let file = fileOfBaseID[r.id] {
                 throw DaemonError("\(file): region '\(r.id)' has the id of a region added at runtime (in \(store.path)): rename it in the file, or remove the runtime one first (treeline regions remove \(r.id))")
             }
         }
@@ -145,7 +148,7 @@ package actor Engine: ServerDelegate {
         let stored: StoredState
         do { stored = try store.state() } catch { throw DaemonError(error.description) }
         // Without the rasters: the daemon is up sooner, and marks them after (`unrasteredSet`).
-        var monitor = RegionMonitor(regions: RegionSet(self.base + user, rasters: false), config: config)
+        var monitor = RegionMonitor(regions: RegionSet(Self.inForce(self.base, user), rasters: false), config: config)
         monitor.restore(last: stored.lastFix, regions: stored.regions)
         _ = monitor.takeChangedRegions()
         self.monitor = monitor
@@ -428,12 +431,12 @@ package actor Engine: ServerDelegate {
     package func reload(_ plan: consuming BasePlan, config: MonitorConfig, retention: Retention) -> Result<Retired, DaemonError> {
         let userIDs = Set(user.map(\.id))
         if !userIDs.isEmpty, let clash = plan.base.first(where: { userIDs.contains($0.id) }) {
-            return .failure(DaemonError("\(plan.files[clash.id] ?? ""): region '\(clash.id)' has the id of a region added at runtime: rename it in the file, or remove the runtime one first (treeline regions remove \(clash.id))"))
+            return .failure(DaemonError("\(plan.files.file(of: clash.id, in: plan.base) ?? ""): region '\(clash.id)' has the id of a region added at runtime: rename it in the file, or remove the runtime one first (treeline regions remove \(clash.id))"))
         }
         // The regions not announced before are the plan's added ones.
         if let reused = plan.change.added.first(where: { userUsedIDs.contains($0.feature.id) }) {
             let id = reused.feature.id
-            return .failure(DaemonError("\(plan.files[id] ?? ""): region '\(id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file"))
+            return .failure(DaemonError("\(plan.files.file(of: id, in: plan.base) ?? ""): region '\(id)' has the id of a region once added at runtime and removed; ids are never given again (old events name it): rename it in the file"))
         }
         _ = flushUnsaved()  // the fixes' events before the files' (best effort: else they follow)
         let previous = (base, baseFiles, self.retention, baseKey)
@@ -460,7 +463,7 @@ package actor Engine: ServerDelegate {
     /// back to the caller, which lets it go off the actor.
     package struct Retired: Sendable {
         package var base: [Region]
-        package var files: [String: String]
+        package var files: BaseFiles
         package var monitor: RegionMonitor?
     }
 
