@@ -295,12 +295,11 @@ public struct Treelined: AsyncParsableCommand {
         init(_ value: consuming T) { self.value = value }
     }
 
-    /// `parallel`: false for a reload, which leaves the other cores to the fixes. The files are
-    /// read, not mapped: a file rewritten in place during a reload must give an error, not end
-    /// the daemon.
     /// The regions files' regions, and their key (`BaseLayerKey`) from the bytes parsed.
-    /// `copyIn`: the folder of the private copy each file is read from (the database's: on the
-    /// disk, where the daemon may write); nil reads each into memory.
+    /// `parallel`: false for a reload, which leaves the other cores to the fixes. The files
+    /// themselves are not mapped: a file rewritten in place while it is read must give an error,
+    /// not end the daemon. Each is read from a private copy in `copyIn` (the database's folder,
+    /// on the disk: `LogFile.withPrivateCopy`), or into memory when there is none.
     static func loadRegions(_ paths: [String], parallel: Bool = true, copyIn: String? = nil) throws(DaemonError) -> (regions: [(region: Region, file: String)], key: String) {
         var key = BaseLayerKey(version: treelineVersion)
         do {

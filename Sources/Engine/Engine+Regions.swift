@@ -100,7 +100,10 @@ extension Engine {
                                 store: Store) throws(DaemonError) -> BasePlan {
         let regions = next.map(\.region)
         let change: BaseLayerChange
-        do { change = try Self.change(to: regions, key: key, store: store, parallel: false) ?? BaseLayerChange() } catch { throw DaemonError(error.description) }
+        // Every Feature made here, off the actor (`reload` only journals them), even a first.
+        do { change = try Self.change(to: regions, key: key, store: store, parallel: false, deferring: false) ?? BaseLayerChange() } catch {
+            throw DaemonError(error.description)
+        }
         return BasePlan(
             base: regions, files: BaseFiles(next), key: key,
             change: change, monitor: RegionMonitor(regions: RegionSet(inForce(regions, user), parallel: false), config: config), regionsVersion: regionsVersion)
@@ -109,11 +112,13 @@ extension Engine {
     /// What `regions`, read from files of `key`, change in the base layer the journal last
     /// announced: nil when the key is the one announced (the same files: nothing is read back or
     /// compared); else each region's Feature compared with the rows in force.
-    static func change(to regions: [Region], key: String?, store: Store, parallel: Bool) throws(StoreError) -> BaseLayerChange? {
+    /// `deferring`: a first announcement leaves its Features to be made as they are written
+    /// (`BaseLayerChange.firstAnnouncement`), on the caller of `announceBase`.
+    static func change(to regions: [Region], key: String?, store: Store, parallel: Bool, deferring: Bool = true) throws(StoreError) -> BaseLayerChange? {
         if let key, try store.baseLayerKey() == key { return nil }
         let announced = try store.announcedBase()
         // Nothing to compare with (a first start): the Features are made as they are written.
-        if announced.isEmpty { return BaseLayerChange.firstAnnouncement(ids: regions.map(\.id)) }
+        if announced.isEmpty, deferring { return BaseLayerChange.firstAnnouncement(ids: regions.map(\.id)) }
         return .between(announced: announced, now: features(of: regions[...], parallel: parallel))
     }
 

@@ -75,12 +75,14 @@ public final class LogFile {
         }
     }
 
-    /// The file copied into an unnamed file of `directory` (on the disk: a tmpfs would hold the
-    /// copy in memory) and that copy mapped, for `body`, which may give back the pages of a range
-    /// it has read (`release(range)`, as `withMapping`'s): a file rewritten while it is read
-    /// cannot end the process, as a mapping of the file itself would (SIGBUS), and the pages read
-    /// are page cache the kernel may drop, not the process's memory. Nil for standard input or a
-    /// pipe, or when no such copy can be made (no room, a file that grew): read it whole instead.
+    /// The file copied into an unnamed file of `directory` and that copy mapped, for `body`,
+    /// which may give back the pages of a range it has read (`release(range)`, as
+    /// `withMapping`'s): a file rewritten while it is read cannot end the process, as a mapping of
+    /// the file itself would (SIGBUS). The copy's pages are page cache, not the process's
+    /// memory: under pressure the kernel may write them out and drop them (which it cannot do
+    /// with a read into memory, without swap); else they go, unwritten, with the copy, a second
+    /// or two later. Nil for standard input or a pipe, or when no such copy can be made (a tmpfs,
+    /// too little room: `roomForCopy`; a file that grew): read it whole instead.
     public func withPrivateCopy<T>(in directory: String, _ body: (UnsafeBufferPointer<UInt8>, _ release: (Range<Int>) -> Void) -> T) throws(LogFileError) -> T? {
         guard let size, size > 0 else { return nil }
         // O_TMPFILE: a file no other process can open; it goes with its last descriptor.
@@ -93,6 +95,7 @@ public final class LogFile {
             _ = fcntl(copy, F_SETFD, FD_CLOEXEC)
         }
         defer { close(copy) }
+        guard Self.roomForCopy(copy, size) else { return nil }
         var copied = 0
         var readFailure: String?
         try forEachChunk { chunk in
@@ -125,6 +128,26 @@ public final class LogFile {
         }
     }
 
+    /// Whether the file system of `fd` takes a copy of `size` bytes as `withPrivateCopy` means
+    /// it: on a disk (a tmpfs or ramfs copy is memory, and beside the file's page cache, more
+    /// of it than a read), with the copy's size and 64 MB more free (the database on the same
+    /// disk must not run out of room for it).
+    static func roomForCopy(_ fd: Int32, _ size: Int) -> Bool {
+        // statfs's first field is the file system's type (a long on every 64-bit Linux); the
+        // struct is 120 bytes there. Glibc's module does not export statfs.
+        var type = 0
+        let read = withUnsafeTemporaryAllocation(byteCount: 256, alignment: 16) { buffer -> Bool in
+            guard linuxFstatfs(fd, buffer.baseAddress!) == 0 else { return false }
+            type = buffer.load(as: Int.self)
+            return true
+        }
+        guard read, type != 0x0102_1994, type != 0x8584_58f6 else { return false }  // TMPFS_MAGIC, RAMFS_MAGIC
+        var v = statvfs()
+        guard fstatvfs(fd, &v) == 0 else { return false }
+        let free = Double(v.f_bavail) * Double(v.f_frsize)
+        return free >= Double(size) + 64 * 1_048_576
+    }
+
     /// Reads the whole log through an `NMEAReader`, calling `onFix` for every epoch and
     /// `progress` with the bytes read so far after each chunk.
     @discardableResult
@@ -140,3 +163,5 @@ public final class LogFile {
         return reader.statistics
     }
 }
+
+@_silgen_name("fstatfs") private func linuxFstatfs(_ fd: Int32, _ buffer: UnsafeMutableRawPointer) -> Int32

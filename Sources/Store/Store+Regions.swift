@@ -15,7 +15,6 @@ extension Store {
         }
     }
 
-    /// Every id a layer ever had (both when `layer` is nil), removed ones too.
     /// Every id used but those of the base layer's regions in force: an engine knows those from
     /// its files (100,000 of them are 6 MB held for nothing), and learns of each removal.
     public func usedIDsBesideTheBaseLayer() throws(StoreError) -> Set<String> {
@@ -26,6 +25,7 @@ extension Store {
         }
     }
 
+    /// Every id a layer ever had (both when `layer` is nil), removed ones too.
     public func usedIDs(layer: String? = nil) throws(StoreError) -> Set<String> {
         try wrap("reading the ids used") {
             try pool.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM used_id WHERE ?1 IS NULL OR layer = ?1", arguments: [layer])) }

@@ -50,6 +50,21 @@ import Testing
         #expect(try Data(contentsOf: file).isEmpty)
     }
 
+    /// A folder in memory (tmpfs): a copy there would be memory too, beside the file's page
+    /// cache, so the file is read into memory instead, with the same regions.
+    @Test func aFolderInMemoryTakesNoCopy() throws {
+        let shm = "/dev/shm"
+        guard FileManager.default.fileExists(atPath: shm) else { return }
+        let expected = try Loader.regionList([Self.regions]).map(\.region)
+        var copied = true
+        let got = try Loader.regionList([Self.regions], mapped: false, copyIn: shm) { _, _ in
+            let maps = String(decoding: (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd()) ?? Data(), as: UTF8.self)
+            copied = maps.split(separator: "\n").contains { $0.contains(shm) && $0.hasSuffix("(deleted)") }
+        }.map(\.region)
+        #expect(!copied)
+        #expect(got == expected)
+    }
+
     /// No folder to copy into: the file is read into memory instead, with the same regions.
     @Test func withoutTheFolderTheFileIsReadInMemory() throws {
         let expected = try Loader.regionList([Self.regions]).map(\.region)
