@@ -64,7 +64,13 @@ public final class LogFile {
     public func withMapping<T>(_ body: (UnsafeBufferPointer<UInt8>, _ release: (Range<Int>) -> Void) -> T) -> T? {
         guard let size else { return nil }
         if size == 0 { return body(UnsafeBufferPointer(start: nil, count: 0), { _ in }) }
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+        return Self.mapped(fd, size, body)
+    }
+
+    /// `size` bytes of `descriptor` mapped read-only for `body`, with the `release` of
+    /// `withMapping`; nil when they cannot be mapped.
+    private static func mapped<T>(_ descriptor: Int32, _ size: Int, _ body: (UnsafeBufferPointer<UInt8>, _ release: (Range<Int>) -> Void) -> T) -> T? {
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else { return nil }
         defer { munmap(base, size) }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
@@ -115,17 +121,9 @@ public final class LogFile {
             }
             copied += chunk.count
         }
-        guard readFailure == nil, copied > 0, let base = mmap(nil, copied, PROT_READ, MAP_PRIVATE, copy, 0), base != MAP_FAILED else {
-            lseek(fd, 0, SEEK_SET)  // read again from the start by whoever reads it instead
-            return nil
-        }
-        defer { munmap(base, copied) }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: copied)
-        return body(bytes) { range in
-            let start = (max(0, range.lowerBound) + page - 1) / page * page, end = min(range.upperBound, copied) / page * page
-            if end > start { _ = madvise(base + start, end - start, MADV_DONTNEED) }
-        }
+        if readFailure == nil, copied > 0, let done = Self.mapped(copy, copied, body) { return done }
+        lseek(fd, 0, SEEK_SET)  // read again from the start by whoever reads it instead
+        return nil
     }
 
     /// Whether the file system of `fd` takes a copy of `size` bytes as `withPrivateCopy` means
