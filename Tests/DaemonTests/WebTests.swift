@@ -84,7 +84,9 @@ extension Daemon {
 
     /// Runs `Tests/Browser/<name>.py` beside a daemon that serves the web app, with gpsd fed the
     /// walk at `linesPerTick` lines every `tick` seconds from the moment the script prints READY.
+    /// `faster`: once the script prints `line`, the walk goes on at `linesPerTick` lines a tick.
     func walkWith(_ name: String, linesPerTick: Int, tick: Double, timeout: Double, arguments: (_ gpsdPort: Int) -> [String] = { _ in [] },
+                  faster: (line: String, linesPerTick: Int)? = nil,
                   _ check: ((status: Int32, results: [String: Any], stderr: String), DaemonProcess) -> Void) async throws {
         try await withGPSD(log: walk, linesPerTick: linesPerTick, tick: tick) { feeder, gpsd in
             feeder.pause()
@@ -95,7 +97,9 @@ extension Daemon {
             let script = try BrowserScript(name, arguments: webArguments(daemon, port: port) + arguments(gpsd.port))
             #expect(await script.waitFor("READY", timeout: 90))
             feeder.resume()
+            let speedUp = faster.map { f in Task { if await script.waitFor(f.line, timeout: timeout) { feeder.pace(linesPerTick: f.linesPerTick) } } }
             let r = await script.finish(timeout: timeout)
+            speedUp?.cancel()
             report(name, r)
             #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
             check(r, daemon)

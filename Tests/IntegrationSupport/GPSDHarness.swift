@@ -22,6 +22,8 @@ public final class NMEAFeeder: Sendable {
         let paused = Atomic<Bool>(false)
         /// Serving stops (as paused) once this many lines are out.
         let pauseAt = Atomic<Int>(Int.max)
+        /// Lines served each tick (`pace`).
+        let linesPerTick = Atomic<Int>(40)
     }
 
     /// `linesPerTick` lines every `tick` seconds; comment lines (`#`) are left out. `verbatim`
@@ -44,6 +46,7 @@ public final class NMEAFeeder: Sendable {
         self.listener = listener
         count = lines.count
         let state = self.state
+        state.linesPerTick.store(max(1, linesPerTick), ordering: .releasing)
         Thread.detachNewThread {
             while !state.stopped.load(ordering: .acquiring) {
                 let c = accept(listener, nil, nil)
@@ -57,7 +60,7 @@ public final class NMEAFeeder: Sendable {
                     }
                     let at = state.position.load(ordering: .acquiring)
                     if at >= lines.count { break }
-                    let end = max(at, min(lines.count, at + linesPerTick, state.pauseAt.load(ordering: .acquiring)))
+                    let end = max(at, min(lines.count, at + state.linesPerTick.load(ordering: .acquiring), state.pauseAt.load(ordering: .acquiring)))
                     let chunk = lines[at..<end].flatMap { $0 }
                     let sent = chunk.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     if sent < chunk.count { break }  // gpsd went away: wait for the next one
@@ -89,6 +92,9 @@ public final class NMEAFeeder: Sendable {
         state.pauseAt.store(Int.max, ordering: .releasing)
         state.paused.store(false, ordering: .releasing)
     }
+    /// Serves `linesPerTick` lines a tick from now on (a walk sped up once what needs its pace is
+    /// done).
+    public func pace(linesPerTick: Int) { state.linesPerTick.store(max(1, linesPerTick), ordering: .releasing) }
     /// Serves until `line` lines are out (never part of a tick beyond), then waits for `resume`.
     public func pause(atLine line: Int) { state.pauseAt.store(line, ordering: .releasing) }
     /// Serves on after `pause` until `line` lines are out, then waits for `resume`.
