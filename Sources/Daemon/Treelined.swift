@@ -162,7 +162,7 @@ public struct Treelined: AsyncParsableCommand {
     /// how many regions the files hold (the files' list itself is let go: the engine has them).
     static func openEngine(_ settings: TreelineConfig, hub: Hub, notifier: SystemdNotifier,
                            logger: Logger) async throws(DaemonError) -> (Engine, Store, regions: Int) {
-        let (regions, key) = try Self.loadRegions(settings.regions, copyIn: Self.folder(of: settings.database))
+        let (regions, key) = try Self.loadRegions(settings.regions, copyIn: Self.stateFolder(of: settings.database))
         let store: Store
         do { store = try Store(path: settings.database) } catch { throw DaemonError(error.description) }
         let count = regions.count
@@ -193,7 +193,7 @@ public struct Treelined: AsyncParsableCommand {
             // on a thread of its own, not the few the engine's actor and the services share.
             let (user, version) = await engine.userLayerInForce()
             let plan = try await Self.onItsOwnThread { () throws(DaemonError) in
-                let (regions, key) = try Self.loadRegions(next.regions, parallel: false, copyIn: Self.folder(of: settings.database))
+                let (regions, key) = try Self.loadRegions(next.regions, parallel: false, copyIn: Self.stateFolder(of: settings.database))
                 return try Engine.prepare(base: regions, key: key, user: user, regionsVersion: version, config: next.monitor, store: store)
             }
             let count = plan.base.count
@@ -330,7 +330,7 @@ public struct Treelined: AsyncParsableCommand {
     /// database unless the config says where), the page's files installed beside this
     /// executable unless `http.root` names them.
     static func webSettings(_ h: HTTPConfig, database: String, queueLimit: Int, configPath: String, logger: Logger) throws(DaemonError) -> WebSettings {
-        let state = URL(fileURLWithPath: database).deletingLastPathComponent().path
+        let state = stateFolder(of: database)
         let root = h.root ?? installed("web")
         guard FileManager.default.fileExists(atPath: root + "/index.html") else {
             throw DaemonError("\(configPath): http: the web app's files are not in \(root) (no index.html): set http.root to the folder (web/ in Treeline's source), or reinstall")
@@ -383,9 +383,7 @@ public struct Treelined: AsyncParsableCommand {
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 extension Treelined {
-    /// The folder of `path` ("." for a bare name).
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    /// The folder of the database at `path`, where the daemon keeps what it writes besides
+    /// (the web's token and certificate, the regions files' private copies).
+    static func stateFolder(of database: String) -> String { URL(fileURLWithPath: database).deletingLastPathComponent().path }
 }

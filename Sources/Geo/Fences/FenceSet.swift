@@ -133,18 +133,16 @@ public struct FenceSet: Sendable {
     private init(rasterizing o: FenceSet, parallel: Bool) {
         let grids = RasterWords(count: o.grids.count)
         let cores = o.cores, vertices = o.vertices, ringEnds = o.ringEnds
-        do {
-            let out = grids.mutableBuffer
-            Cores.forEach(cores.count, parallel: parallel) { c in
-                let core = cores[c]
-                guard core.radius == 0, core.ringEnd > core.ringStart else { return }  // a circle has no raster
-                let first = Int(core.vertexStart)
-                let ends = ringEnds[Int(core.ringStart)..<Int(core.ringEnd)].map { $0 - Int32(first) }
-                let raster = Raster(vertices: Array(vertices[first..<(first + Int(ends.last!))]), ringEnds: ends)
-                // The grid is placed by the vertices alone: the same box whether marked or not.
-                assert(raster.minX == core.gridMinX && raster.scaleY == core.gridScaleY)
-                for w in 0..<FenceCore.gridWords { out[Int(core.gridStart) + w] = raster.words[w] }
-            }
+        // Each core writes its own words: the threads never share one.
+        Cores.forEach(cores.count, parallel: parallel) { c in
+            let core = cores[c]
+            guard core.radius == 0, core.ringEnd > core.ringStart else { return }  // a circle has no raster
+            let first = Int(core.vertexStart)
+            let ends = ringEnds[Int(core.ringStart)..<Int(core.ringEnd)].map { $0 - Int32(first) }
+            let raster = Raster(vertices: Array(vertices[first..<(first + Int(ends.last!))]), ringEnds: ends)
+            // The grid is placed by the vertices alone: the same box whether marked or not.
+            assert(raster.minX == core.gridMinX && raster.scaleY == core.gridScaleY)
+            grids.write(raster.words, at: Int(core.gridStart))
         }
         shapes = o.shapes
         boxes = o.boxes

@@ -43,10 +43,8 @@ public final class RasterWords: @unchecked Sendable {
     /// The words, for the queries.
     @inlinable public var buffer: UnsafeBufferPointer<UInt64> { UnsafeBufferPointer(start: base, count: count) }
 
-    /// The words, for the store's build alone (before the store is shared).
-    var mutableBuffer: UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: base, count: count) }
-
-    /// Writes `words` from `offset` on, for the store's build alone.
+    /// Writes `words` from `offset` on, for the store's build alone (before the store is
+    /// shared; threads building it at once write words apart).
     func write(_ words: [UInt64], at offset: Int) {
         precondition(offset >= 0 && offset + words.count <= count, "raster words \(offset)..<\(offset + words.count) of \(count)")
         for (k, w) in words.enumerated() { base[offset + k] = w }
