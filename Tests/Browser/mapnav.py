@@ -557,9 +557,9 @@ entered = [json.loads(l) for l in board.subscribe(json.dumps({"cmd": "subscribe"
 check(any(e.get("region") == TARGET for e in entered), f"the journal's enter for {TARGET}: {entered}")
 result(arrived=text.startswith("Arrived"), arrived_text=text)
 mark("arrived")
-print("ARRIVED", flush=True)  # the test feeds the rest of the walk ten times faster
 shot("arrived-390x844")
 check_layout("arrived")
+print("ARRIVED", flush=True)  # shown: the test feeds the rest of the walk ten times faster
 
 # --- The distance against REGIONS' at the same fix ---
 until("the walk's end", lambda: (ask({"cmd": "state"}).get("last_fix") or {}).get("time") == args.last_fix, 200)
