@@ -299,7 +299,7 @@ public enum RegionFile {
             return circle(tree, properties: properties, kind: kind, reader: reader, problems: &problems)
         case "Polygon":
             guard let p = reader.polygon(tree, where: "Polygon", problems: &problems) else { return nil }
-            return Self.checked(.polygons([p]), context: context, issues: &issues)
+            return Self.checked(.polygons(Polygons([p])), context: context, issues: &issues)
         case "MultiPolygon":
             guard case let .list(parts) = tree, !parts.isEmpty else {
                 problems.append("a MultiPolygon's coordinates must be an array of polygons")
@@ -310,7 +310,7 @@ public enum RegionFile {
                 if let p = reader.polygon(part, where: "MultiPolygon part \(k + 1)", problems: &problems) { out.append(p) }
             }
             guard out.count == parts.count else { return nil }
-            return Self.checked(.polygons(out), context: context, issues: &issues)
+            return Self.checked(.polygons(Polygons(out)), context: context, issues: &issues)
         default:
             problems.append("geometry type \(type) is not a fence (use Polygon, MultiPolygon, or Point with radius_m)")
             return nil

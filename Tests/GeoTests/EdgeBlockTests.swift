@@ -16,7 +16,7 @@ import TestSupport
             let centre = Coordinate(latitude: rng.uniform(-70, 70), longitude: rng.uniform(-179, 179))
             let size = rng.uniform(20, 2_000)
             let n = [3, 5, 8, 9, 16, 17, 40, 64, 200][k % 9]
-            let shape = Shape.polygons(starPolygon(k, centre, size: size, n: n, rng: &rng))
+            let shape = Shape.polygons(Polygons(starPolygon(k, centre, size: size, n: n, rng: &rng)))
             regions.append(Region(id: "p\(k)", kind: .album, name: "p\(k)", shape: shape))
             fences.append(Fence(shape))
         }

@@ -20,7 +20,7 @@ import Rules
             let centre = g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 5_000))
             let size = rng.uniform(20, 1_500)
             let parts = starPolygon(k, centre, size: size, n: [3, 5, 8, 17, 40, 64, 65, 200][k % 8], rng: &rng)
-            regions.append(Region(id: "p\(k)", kind: .album, name: "p\(k)", shape: k % 10 == 9 ? .circle(center: centre, radius: size) : .polygons(parts)))
+            regions.append(Region(id: "p\(k)", kind: .album, name: "p\(k)", shape: k % 10 == 9 ? .circle(center: centre, radius: size) : .polygons(Polygons(parts))))
         }
         let with = RegionSet(regions), without = RegionSet(regions, rasters: false)
         #expect(without.fences.grids.allSatisfy { $0 == Raster.allEdgeWord } && !with.fences.grids.elementsEqual(without.fences.grids))

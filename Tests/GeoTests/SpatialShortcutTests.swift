@@ -58,7 +58,7 @@ private func ssRandomFence(_ centre: Coordinate, rng: inout SplitMix64, maxSize:
         parts.append([ssStar(c2, n: 5 + rng.ssInt(8), lo: size * 0.1, hi: size * 0.3, rng: &rng)])
     }
     let bound = parts.flatMap { $0.flatMap { $0 } }.map { ssGeo.distance(centre, $0) }.max()! * 1.001 + 1
-    return SSFence(shape: .polygons(parts), centre: centre, bound: bound, holeInner: holeInner)
+    return SSFence(shape: .polygons(Polygons(parts)), centre: centre, bound: bound, holeInner: holeInner)
 }
 
 private func ssRegions(_ fences: [SSFence], prefix: String = "f") -> [Region] {

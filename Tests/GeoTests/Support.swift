@@ -94,7 +94,7 @@ func starRegions(_ count: Int, around base: Coordinate, within: Double, sizes: C
         let centre = g.direct(from: base, bearing: rng.uniform(0, 360), distance: rng.uniform(0, within))
         let size = rng.uniform(sizes.lowerBound, sizes.upperBound)
         let shape: Shape = k % circleEvery == circleEvery - 1 ? .circle(center: centre, radius: size)
-            : .polygons(starPolygon(k, centre, size: size, n: vertices[k % vertices.count], rng: &rng))
+            : .polygons(Polygons(starPolygon(k, centre, size: size, n: vertices[k % vertices.count], rng: &rng)))
         return Region(id: "r\(k)", kind: .album, name: "r\(k)", shape: shape)
     }
 }

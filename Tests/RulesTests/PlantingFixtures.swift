@@ -71,7 +71,7 @@ enum PlantingFixtures {
     }
 
     static func reforestation(_ parts: [[[Coordinate]]], id: String = "area") -> Region {
-        Region(id: id, kind: .reforestation, name: id, shape: .polygons(parts), species: [])
+        Region(id: id, kind: .reforestation, name: id, shape: .polygons(Polygons(parts)), species: [])
     }
 
     /// A random point inside region 0 of `set` (within `scale` of `c`), or nil after many tries.

@@ -148,7 +148,7 @@ private struct SquareWithHole {
 
     init(kind: RegionKind = .reforestation) {
         parts = [[F.rectangle(c, west: -50, south: -50, east: 50, north: 50), F.rectangle(c, west: -10, south: -10, east: 10, north: 10)]]
-        set = RegionSet([Region(id: "sq", kind: kind, name: "square", shape: .polygons(parts))])
+        set = RegionSet([Region(id: "sq", kind: kind, name: "square", shape: .polygons(Polygons(parts)))])
     }
 }
 

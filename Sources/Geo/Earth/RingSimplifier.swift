@@ -114,10 +114,10 @@ public enum RingSimplifier {
         for rings in parts {
             var thinned: [[Coordinate]] = []
             thinned.reserveCapacity(rings.count)
-            for ring in rings { thinned.append(simplify(ring, zoom: zoom, tolerance: tolerance, scratch: &scratch)) }
+            for ring in rings { thinned.append(simplify(Array(ring), zoom: zoom, tolerance: tolerance, scratch: &scratch)) }
             out.append(thinned)
         }
-        return .polygons(out)
+        return .polygons(Polygons(out))
     }
 
     /// The vertex strictly between `a` and `b` farthest from the segment a–b, and its squared

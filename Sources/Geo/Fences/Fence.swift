@@ -207,7 +207,7 @@ public struct Fence: Sendable {
         return [GeoBox(minLat: minLat, minLon: lo, maxLat: maxLat, maxLon: hi)]
     }
 
-    static func polygonBoxes(_ parts: [[[Coordinate]]], origin: Coordinate, longestEdge: Double) -> [GeoBox] {
+    static func polygonBoxes(_ parts: Polygons, origin: Coordinate, longestEdge: Double) -> [GeoBox] {
         var minLat = 90.0, maxLat = -90.0, relMin = 180.0, relMax = -180.0
         for rings in parts {
             for ring in rings {

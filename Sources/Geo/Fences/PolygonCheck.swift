@@ -9,7 +9,7 @@ package enum PolygonCheck {
     /// its check. The first ones are what to mend first.
     package static let maxProblems = 10
 
-    package static func problems(_ parts: [[[Coordinate]]]) -> [String] {
+    package static func problems(_ parts: Polygons) -> [String] {
         var out: [String] = []
         let multi = parts.count > 1
         func label(_ part: Int, _ ring: Int) -> String {

@@ -10,5 +10,5 @@ public enum Shape: Sendable, Equatable {
     case circle(center: Coordinate, radius: Double)
     /// One or more polygons; each is an outer ring followed by its holes. Rings are open
     /// (the closing position is not repeated).
-    case polygons([[[Coordinate]]])
+    case polygons(Polygons)
 }

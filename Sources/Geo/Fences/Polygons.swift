@@ -1,0 +1,161 @@
+/// A region's polygons in WGS84 degrees, held in one flat buffer: each polygon an outer ring and
+/// its holes, each ring open (the closing position is not repeated).
+///
+/// A country's fences are millions of positions, and a region keeps its shape for as long as it
+/// is in force (to write its Feature, to answer a query). Nested arrays cost three allocations per
+/// polygon and 16 bytes per position; here a shape is one allocation, and a position of at most
+/// seven decimals (about a centimetre, what GIS exports and the GeoJSON specification's advice
+/// give) takes 8 bytes: two 32-bit integers in units of 10⁻⁷ degree. The choice is per shape and
+/// exact: a shape any of whose numbers that would not give back bit for bit keeps them all as
+/// `Double`s, so a position read back is always the `Double` it was made from.
+///
+/// It reads as a collection of `Polygon`s, each a collection of `Ring`s, each a collection of
+/// `Coordinate`s, indexed from zero; `arrays` gives the nested arrays.
+public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLiteral {
+    /// Layout: `[polygons, rings, fixed, ringEnd × polygons, vertexEnd × rings, coordinates...]`;
+    /// a position is two words (latitude then longitude, each an `Int32` of 10⁻⁷ degree) when
+    /// `fixed` is 1, otherwise four (each a `Double`'s bit pattern, low word first).
+    let words: [UInt32]
+
+    /// 10⁻⁷ degree per unit of a fixed-point position.
+    static let unitsPerDegree = 1e7
+    static let header = 3
+
+    /// The polygons given, each an outer ring then its holes.
+    public init(_ parts: [[[Coordinate]]]) {
+        let rings = parts.reduce(0) { $0 + $1.count }
+        let vertices = parts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        precondition(parts.count < Int(UInt32.max) && rings < Int(UInt32.max) && vertices < Int(UInt32.max) / 4,
+                     "too many polygons, rings or positions for one shape")
+        let fixed = parts.allSatisfy { $0.allSatisfy { $0.allSatisfy(Self.isFixedPoint) } }
+        var w: [UInt32] = []
+        w.reserveCapacity(Self.header + parts.count + rings + vertices * (fixed ? 2 : 4))
+        w.append(UInt32(parts.count))
+        w.append(UInt32(rings))
+        w.append(fixed ? 1 : 0)
+        var ringEnd = 0
+        for polygon in parts {
+            ringEnd += polygon.count
+            w.append(UInt32(ringEnd))
+        }
+        var vertexEnd = 0
+        for polygon in parts {
+            for ring in polygon {
+                vertexEnd += ring.count
+                w.append(UInt32(vertexEnd))
+            }
+        }
+        for polygon in parts {
+            for ring in polygon {
+                for c in ring {
+                    if fixed {
+                        w.append(UInt32(bitPattern: Int32((c.latitude * Self.unitsPerDegree).rounded())))
+                        w.append(UInt32(bitPattern: Int32((c.longitude * Self.unitsPerDegree).rounded())))
+                    } else {
+                        let lat = c.latitude.bitPattern, lon = c.longitude.bitPattern
+                        w.append(UInt32(truncatingIfNeeded: lat))
+                        w.append(UInt32(truncatingIfNeeded: lat >> 32))
+                        w.append(UInt32(truncatingIfNeeded: lon))
+                        w.append(UInt32(truncatingIfNeeded: lon >> 32))
+                    }
+                }
+            }
+        }
+        words = w
+    }
+
+    public init(arrayLiteral elements: [[Coordinate]]...) { self.init(elements) }
+
+    /// Whether `c` is exactly two 32-bit counts of 10⁻⁷ degree: the `Double`s made back from them
+    /// are `c`'s, bit for bit (so −0.0 is not, and keeps its sign as a `Double`).
+    static func isFixedPoint(_ c: Coordinate) -> Bool {
+        isFixedPoint(c.latitude) && isFixedPoint(c.longitude)
+    }
+
+    static func isFixedPoint(_ d: Double) -> Bool {
+        let units = (d * unitsPerDegree).rounded()
+        guard units.magnitude <= Double(Int32.max) else { return false }  // also refuses NaN
+        return (Double(Int32(units)) / unitsPerDegree).bitPattern == d.bitPattern  // what `coordinate(at:)` reads
+    }
+
+    /// Whether positions are held in 32-bit fixed point (8 bytes each) rather than as `Double`s.
+    public var isFixedPoint: Bool { words[2] == 1 }
+    /// How many positions all the rings have.
+    public var positionCount: Int { ringCount == 0 ? 0 : Int(words[Self.header + count + ringCount - 1]) }
+    /// How many rings all the polygons have.
+    public var ringCount: Int { Int(words[1]) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { Int(words[0]) }
+
+    public subscript(polygon: Int) -> Polygon {
+        precondition(polygon >= 0 && polygon < count, "polygon index out of range")
+        let first = polygon == 0 ? 0 : Int(words[Self.header + polygon - 1])
+        return Polygon(shape: self, firstRing: first, ringCount: Int(words[Self.header + polygon]) - first)
+    }
+
+    /// The nested arrays these polygons were made from.
+    public var arrays: [[[Coordinate]]] { map { $0.map(Array.init) } }
+
+    /// Vertices `start..<end` of ring `ring` (counted across all polygons).
+    func vertexRange(ofRing ring: Int) -> Range<Int> {
+        let ends = Self.header + count
+        let start = ring == 0 ? 0 : Int(words[ends + ring - 1])
+        return start..<Int(words[ends + ring])
+    }
+
+    /// Position `vertex` (counted across all rings).
+    func coordinate(at vertex: Int) -> Coordinate {
+        let base = Self.header + Int(words[0]) + Int(words[1])
+        if words[2] == 1 {
+            let i = base + 2 * vertex
+            return Coordinate(latitude: Double(Int32(bitPattern: words[i])) / Self.unitsPerDegree,
+                              longitude: Double(Int32(bitPattern: words[i + 1])) / Self.unitsPerDegree)
+        }
+        let i = base + 4 * vertex
+        return Coordinate(latitude: Double(bitPattern: UInt64(words[i]) | UInt64(words[i + 1]) << 32),
+                          longitude: Double(bitPattern: UInt64(words[i + 2]) | UInt64(words[i + 3]) << 32))
+    }
+
+    /// One polygon: its outer ring, then its holes.
+    public struct Polygon: Sendable, RandomAccessCollection {
+        let shape: Polygons
+        let firstRing: Int
+        let ringCount: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { ringCount }
+
+        public subscript(ring: Int) -> Ring {
+            precondition(ring >= 0 && ring < ringCount, "ring index out of range")
+            let range = shape.vertexRange(ofRing: firstRing + ring)
+            return Ring(shape: shape, start: range.lowerBound, count: range.count)
+        }
+    }
+
+    /// One ring's positions, open (the first is not repeated at the end).
+    public struct Ring: Sendable, RandomAccessCollection {
+        let shape: Polygons
+        let start: Int
+        public let count: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+
+        public subscript(i: Int) -> Coordinate {
+            precondition(i >= 0 && i < count, "position index out of range")
+            return shape.coordinate(at: start + i)
+        }
+    }
+}
+
+extension Polygons: Equatable {
+    /// The same polygons, rings and positions (`==` on each `Double`, as the nested arrays compare).
+    public static func == (a: Polygons, b: Polygons) -> Bool {
+        a.words == b.words || a.elementsEqual(b) { $0.elementsEqual($1) { $0.elementsEqual($1) } }
+    }
+}
+
+extension Polygons: CustomStringConvertible {
+    public var description: String { "\(arrays)" }
+}
