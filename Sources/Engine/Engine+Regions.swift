@@ -48,7 +48,7 @@ extension Engine {
 
     /// The index in force of region `id` (from the set's index of ids: a first start announces
     /// every region, and a scan each would be quadratic).
-    package func index(of id: String) -> Int? { monitor.regions.indexOfID[id] }
+    package func index(of id: String) -> Int? { monitor.regions.index(ofID: id) }
 
     /// `base` or `user`, for region index `i`.
     package func layer(_ i: Int) -> String { i < base.count ? "base" : "user" }

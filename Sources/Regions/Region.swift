@@ -9,19 +9,41 @@ public struct Region: Sendable, Equatable {
     public var name: String
     /// The fence, WGS84 degrees.
     public var shape: Shape
+    /// The properties most regions go without, in one box shared by copies: a bare fence (most of
+    /// a country's) costs no more than its id, name and shape; nil when all are unset.
+    private var details: DetailsBox?
+
     /// Plants: days between waterings (`intervalLimits`).
-    public var intervalDays: Int?
+    public var intervalDays: Int? {
+        get { details?.value.intervalDays }
+        set { change { $0.intervalDays = newValue } }
+    }
     /// Plants: when the plant was last watered (`last_watered`); nil when never (it is due now).
-    public var lastWatered: UTCTime?
+    public var lastWatered: UTCTime? {
+        get { details?.value.lastWatered }
+        set { change { $0.lastWatered = newValue } }
+    }
     /// Reforestation areas: species that may be planted. A plant: its species, one name (`species`
     /// in its feature is a string), or none.
-    public var species: [String]
+    public var species: [String] {
+        get { details?.value.species ?? [] }
+        set { change { $0.species = newValue } }
+    }
     /// Optional ordering hint for AR front-ends.
-    public var priority: Double?
+    public var priority: Double? {
+        get { details?.value.priority }
+        set { change { $0.priority = newValue } }
+    }
     /// A free note (`note`): what the plant is, where the album's pictures go.
-    public var note: String?
+    public var note: String? {
+        get { details?.value.note }
+        set { change { $0.note = newValue } }
+    }
     /// The planting project an area belongs to (`project`), for `treeline project export`.
-    public var project: String?
+    public var project: String? {
+        get { details?.value.project }
+        set { change { $0.project = newValue } }
+    }
 
     /// A region as given; nothing is checked (`RegionFile` checks what it reads).
     public init(id: String, kind: RegionKind, name: String, shape: Shape, intervalDays: Int? = nil,
@@ -31,12 +53,33 @@ public struct Region: Sendable, Equatable {
         self.kind = kind
         self.name = name
         self.shape = shape
-        self.intervalDays = intervalDays
-        self.lastWatered = lastWatered
-        self.species = species
-        self.priority = priority
-        self.note = note
-        self.project = project
+        let d = Details(intervalDays: intervalDays, lastWatered: lastWatered, species: species, priority: priority,
+                        note: note, project: project)
+        details = d.isEmpty ? nil : DetailsBox(d)
+    }
+
+    /// Sets one of the boxed properties: a new box (copies of this region keep theirs), or none.
+    private mutating func change(_ body: (inout Details) -> Void) {
+        var d = details?.value ?? Details()
+        body(&d)
+        details = d.isEmpty ? nil : DetailsBox(d)
+    }
+
+    private struct Details: Sendable, Equatable {
+        var intervalDays: Int?
+        var lastWatered: UTCTime?
+        var species: [String] = []
+        var priority: Double?
+        var note: String?
+        var project: String?
+
+        var isEmpty: Bool { self == Details() }
+    }
+
+    private final class DetailsBox: Sendable, Equatable {
+        let value: Details
+        init(_ value: Details) { self.value = value }
+        static func == (a: DetailsBox, b: DetailsBox) -> Bool { a === b || a.value == b.value }
     }
 
     /// Default radii when a Point feature has no `radius_m`.

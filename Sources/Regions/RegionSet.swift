@@ -10,8 +10,8 @@ public struct RegionSet: Sendable {
     public let regions: [Region]
     /// Their fences, in the same order.
     public let fences: FenceSet
-    /// Each region's index by its id (ids are unique in force; the first wins otherwise).
-    public let indexOfID: [String: Int]
+    /// Each region's index by its id (`index(ofID:)`).
+    let ids: IDIndex
     /// The regions by the size of their boxes, largest first (the earlier on a tie): what a map
     /// that cannot show them all shows (`RegionsSelection`).
     public let bySize: [Int32]
@@ -23,7 +23,7 @@ public struct RegionSet: Sendable {
     public init(_ regions: [Region], rasters: Bool = true, parallel: Bool = true) {
         self.regions = regions
         fences = FenceSet(regions.map(\.shape), rasters: rasters, parallel: parallel)
-        indexOfID = Dictionary(regions.indices.map { (regions[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        ids = IDIndex(regions)
         (bySize, bounds) = RegionsSelection.sizes(fences.boxes)
     }
 
@@ -34,12 +34,14 @@ public struct RegionSet: Sendable {
     private init(_ o: RegionSet, fences: FenceSet) {
         regions = o.regions
         self.fences = fences
-        indexOfID = o.indexOfID
+        ids = o.ids
         bySize = o.bySize
         bounds = o.bounds
     }
 
     @inlinable public var count: Int { regions.count }
+    /// The index of the region whose id is `id` (ids are unique in force; the first wins otherwise).
+    public func index(ofID id: String) -> Int? { ids.index(of: id, in: regions) }
     /// Per region, the boxes covering its fence (two across the antimeridian).
     @inlinable public var boxes: [[GeoBox]] { fences.boxes }
 

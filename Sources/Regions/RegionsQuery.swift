@@ -94,7 +94,7 @@ public struct RegionsSelection: Sendable, Equatable {
             var matched: [Int] = []
             var seen: Set<Int> = []
             for id in ids {
-                guard let i = set.indexOfID[id] else {
+                guard let i = set.index(ofID: id) else {
                     missing.append(id)
                     continue
                 }
