@@ -22,7 +22,7 @@ public struct RegionSet: Sendable {
     /// `parallel`). Shapes must be as `RegionFile` leaves them.
     public init(_ regions: [Region], rasters: Bool = true, parallel: Bool = true) {
         self.regions = regions
-        fences = FenceSet(regions.map(\.shape), rasters: rasters, parallel: parallel)
+        fences = FenceSet(count: regions.count, shape: { regions[$0].shape }, rasters: rasters, parallel: parallel)
         ids = IDIndex(regions)
         (bySize, bounds) = RegionsSelection.sizes(fences.boxes)
     }
@@ -43,7 +43,7 @@ public struct RegionSet: Sendable {
     /// The index of the region whose id is `id` (ids are unique in force; the first wins otherwise).
     public func index(ofID id: String) -> Int? { ids.index(of: id, in: regions) }
     /// Per region, the boxes covering its fence (two across the antimeridian).
-    @inlinable public var boxes: [[GeoBox]] { fences.boxes }
+    @inlinable public var boxes: FenceBoxes { fences.boxes }
 
     @inlinable public func forEachContaining(_ c: Coordinate, _ body: (Int) -> Void) { fences.forEachContaining(c, body) }
     @inlinable public func forEachContaining(_ points: [Coordinate], parallel: Bool = true, _ body: (Int, Int) -> Void) {

@@ -122,7 +122,7 @@ public struct RegionsSelection: Sendable, Equatable {
 
     /// The regions by size (largest first, the earlier on a tie) and the box around them all,
     /// worked out once per set (`RegionSet.init`).
-    public static func sizes(_ boxes: [[GeoBox]]) -> (bySize: [Int32], bounds: GeoBox?) {
+    public static func sizes(_ boxes: FenceBoxes) -> (bySize: [Int32], bounds: GeoBox?) {
         let size = boxes.map(extent)
         var order = Array(0..<Int32(boxes.count))
         order.sort { size[Int($0)] != size[Int($1)] ? size[Int($0)] > size[Int($1)] : $0 < $1 }
@@ -167,12 +167,12 @@ public struct RegionsSelection: Sendable, Equatable {
         return u
     }
 
-    static func meets(_ boxes: [GeoBox], _ view: (GeoBox, GeoBox?)) -> Bool {
+    static func meets(_ boxes: some Collection<GeoBox>, _ view: (GeoBox, GeoBox?)) -> Bool {
         boxes.contains { $0.intersects(view.0) || (view.1.map($0.intersects) ?? false) }
     }
 
     /// The squared diagonal of a region's boxes, in degrees of latitude.
-    static func extent(_ boxes: [GeoBox]) -> Double {
+    static func extent(_ boxes: some Collection<GeoBox>) -> Double {
         var d = 0.0
         for b in boxes {
             let k = cos((b.minLat + b.maxLat) / 2 * Double.pi / 180)

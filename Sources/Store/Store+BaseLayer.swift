@@ -79,8 +79,8 @@ extension Store {
         }
     }
 
-    /// The Features made at once for a deferred change: a few megabytes.
-    public static let featureStretch = 4096
+    /// The Features made at once for a deferred change: a megabyte or two of a country's.
+    public static let featureStretch = 1024
 
     /// Writes `change` to the base layer and, when it adds, changes or removes a region,
     /// journals one `base_layer` record for it, in one transaction synced to disk: all or none.
@@ -108,19 +108,26 @@ extension Store {
                 let insert = try db.cachedStatement(sql: """
                     INSERT INTO base_row (id, position, kind, change, feature, shown, inside, time, from_seq, to_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-                // In file order, then the removals: the order of the record's region events.
-                let rows = (change.added.map { ($0, "added") } + change.updated.map { ($0, "updated") }).sorted { $0.0.position < $1.0.position }
+                // In file order, then the removals: the order of the record's region events. A
+                // first announcement's rows are that order already (every position once, all
+                // added): they are not copied, nor sorted.
+                let deferred = change.featuresDeferred
+                precondition(!deferred || (change.updated.isEmpty && change.removed.isEmpty && change.moved.isEmpty),
+                             "a first announcement only adds")
+                let rows = deferred ? [] : (change.added.map { ($0, "added") } + change.updated.map { ($0, "updated") }).sorted { $0.0.position < $1.0.position }
+                let count = deferred ? change.added.count : rows.count
                 var made: [String] = []
                 var madeFrom = 0
-                for (k, (r, how)) in rows.enumerated() {
+                for k in 0..<count {
+                    let (r, how) = deferred ? (change.added[k], "added") : rows[k]
                     let id = r.feature.id
                     var feature = r.feature.feature
-                    if change.featuresDeferred {
+                    if deferred {
                         // Rows in file order, every position once (`firstAnnouncement`).
                         if k - madeFrom >= made.count {
                             madeFrom = k
-                            made = features(r.position..<min(rows.count, r.position + Self.featureStretch))
-                            precondition(made.count == min(rows.count - k, Self.featureStretch), "a Feature for every region of the stretch")
+                            made = features(r.position..<min(count, r.position + Self.featureStretch))
+                            precondition(made.count == min(count - k, Self.featureStretch), "a Feature for every region of the stretch")
                         }
                         feature = made[k - madeFrom]
                     }

@@ -12,10 +12,13 @@ import Darwin
 /// The fences' hot data lives in three flat arrays without references, ordered as the index
 /// packs them, so that fences near each other on the ground are near each other in memory.
 public struct FenceSet: Sendable {
-    /// The shapes in the order given; every query names one by its index here.
-    public let shapes: [Shape]
+    /// The number of regions; every query names one by its index, 0 up to this.
+    public let count: Int
+    /// Region `i`'s shape (a far point's distance is measured on it): the caller's own array,
+    /// not a copy of a country's shapes.
+    let shape: @Sendable (Int) -> Shape
     /// Per region, the boxes covering its fence (two across the antimeridian).
-    public let boxes: [[GeoBox]]
+    public let boxes: FenceBoxes
     @usableFromInline let index: BoxIndex
     /// Fence cores in packed order; `regionOfCore` and `coreOfRegion` translate.
     @usableFromInline let cores: [FenceCore]
@@ -45,16 +48,26 @@ public struct FenceSet: Sendable {
     ///
     /// `parallel`: false builds on the calling thread alone (see `RegionFile.parse`).
     public init(_ shapes: [Shape], rasters: Bool = true, parallel: Bool = true) {
-        self.shapes = shapes
+        self.init(count: shapes.count, shape: { shapes[$0] }, rasters: rasters, parallel: parallel)
+    }
+
+    /// The same from `count` shapes that `shape` gives by index (a `RegionSet`'s regions'): the
+    /// set keeps `shape` to read them again.
+    public init(count: Int, shape: @escaping @Sendable (Int) -> Shape, rasters: Bool = true, parallel: Bool = true) {
+        self.count = count
+        self.shape = shape
+        let shapes = (0..<count).lazy.map(shape)
         generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
         // The boxes first, then each fence built in the index's order, copied to the store and
         // dropped: the store's arrays are the only whole copy of the vertices and rasters, and a
         // fence's own arrays are reused by the next (100,000 fences built all first held 60 MB more).
-        var boxes = [[GeoBox]](repeating: [], count: shapes.count)
-        boxes.withUnsafeMutableBufferPointer { buffer in
+        var each = [[GeoBox]](repeating: [], count: shapes.count)
+        each.withUnsafeMutableBufferPointer { buffer in
             let out = buffer
             Cores.forEach(shapes.count, parallel: parallel) { out[$0] = Fence.boxes(of: shapes[$0]) }
         }
+        let boxes = FenceBoxes(each)
+        each = []
         self.boxes = boxes
         var entries: [(box: GeoBox, item: Int32)] = []
         entries.reserveCapacity(shapes.count)
@@ -95,7 +108,7 @@ public struct FenceSet: Sendable {
             return (fence: f, blocks: EdgeBlock.blocks(f.vertices, f.ringEnds))
         } take: { k, built in
             let item = order[k], f = built.fence
-            assert(f.boxes == boxes[Int(item)], "Fence.boxes(of:) must give the fence's own boxes")
+            assert(boxes[Int(item)].elementsEqual(f.boxes), "Fence.boxes(of:) must give the fence's own boxes")
             coreOf[Int(item)] = Int32(cores.count)
             regionOf.append(item)
             let offset = vertices.count
@@ -144,7 +157,8 @@ public struct FenceSet: Sendable {
             assert(raster.minX == core.gridMinX && raster.scaleY == core.gridScaleY)
             grids.write(raster.words, at: Int(core.gridStart))
         }
-        shapes = o.shapes
+        count = o.count
+        shape = o.shape
         boxes = o.boxes
         index = o.index
         self.cores = cores
@@ -158,8 +172,6 @@ public struct FenceSet: Sendable {
         coreBoxes = o.coreBoxes
     }
 
-    /// The number of regions.
-    public var count: Int { shapes.count }
 
     /// Calls `body` with the index of every region that contains `c`. Allocates nothing.
     @inlinable
@@ -232,7 +244,7 @@ public struct FenceSet: Sendable {
                   _ r: UnsafeBufferPointer<Int32>) -> Double {
         let radius = core.pointee.radius
         if radius > 0 { return radius - Geodesic.wgs84.distance(core.pointee.frame.origin, c) }
-        if FenceCore.chord(at: core, p) > core.pointee.reach + FenceCore.farMargin { return -Fence.farDistance(c, shapes[i]) }
+        if FenceCore.chord(at: core, p) > core.pointee.reach + FenceCore.farMargin { return -Fence.farDistance(c, shape(i)) }
         return blocks.withUnsafeBufferPointer { FenceCore.planarSignedDistance(at: core, FenceCore.planar(at: core, p), v, r, $0) }
     }
 
@@ -485,7 +497,7 @@ public struct FenceSet: Sendable {
     /// within it; candidates whose chord lower bound is already beaten are skipped. Nil only when
     /// there are no regions.
     public func nearestBoundary(_ c: Coordinate) -> (index: Int, signedDistance: Double)? {
-        guard !shapes.isEmpty else { return nil }
+        guard count > 0 else { return nil }
         let p = ECEF(c)
         var radius = 100.0
         return withStore { cs, v, r, _ in
