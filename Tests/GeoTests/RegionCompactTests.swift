@@ -20,6 +20,22 @@ import Testing
         }
     }
 
+    /// Each region's boxes read back in order, one or two (a second only across the
+    /// antimeridian, kept apart): the first, the last and neighbours of two-box regions.
+    @Test func eachRegionsBoxesReadBackFromTheFlatStore() {
+        let boxes: [[GeoBox]] = (0..<1_000).map { i in
+            let b = GeoBox(minLat: Double(i) / 20 - 25, minLon: 170, maxLat: Double(i) / 20 - 24, maxLon: 180)
+            return i % 7 == 3 || i == 0 || i == 999 ? [b, GeoBox(minLat: b.minLat, minLon: -180, maxLat: b.maxLat, maxLon: -179)] : [b]
+        }
+        let flat = FenceBoxes(boxes)
+        #expect(flat.count == 1_000 && flat.map(Array.init) == boxes)
+        #expect(flat[3].count == 2 && flat[4].count == 1 && flat[999].count == 2 && flat[998].count == 1)
+        let set = RegionSet([Region(id: "far", kind: .album, name: "far", shape: .circle(center: Coordinate(latitude: 10, longitude: 179.9999), radius: 500)),
+                             Region(id: "near", kind: .album, name: "near", shape: Self.square)])
+        #expect(set.boxes[0].count == 2 && set.boxes[1].count == 1)
+        #expect(set.boxes.map(Array.init) == [Fence.boxes(of: set.regions[0].shape), Fence.boxes(of: set.regions[1].shape)])
+    }
+
     /// The boxed properties read back as set, a copy keeps its own, and a region with none of
     /// them holds no box.
     @Test func theRarerPropertiesReadBackAndCopiesKeepTheirOwn() {

@@ -75,7 +75,7 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
     static func isFixedPoint(_ d: Double) -> Bool {
         let units = (d * unitsPerDegree).rounded()
         guard units.magnitude <= Double(Int32.max) else { return false }  // also refuses NaN
-        return (Double(Int32(units)) / unitsPerDegree).bitPattern == d.bitPattern  // what `coordinate(at:)` reads
+        return (Double(Int32(units)) / unitsPerDegree).bitPattern == d.bitPattern  // what `fixedPoint(_:_:)` reads
     }
 
     /// Whether positions are held in 32-bit fixed point (8 bytes each) rather than as `Double`s.
@@ -94,6 +94,9 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
         return Polygon(shape: self, firstRing: first, ringCount: Int(words[Self.header + polygon]) - first)
     }
 
+    /// Where the positions start in `words`.
+    var coordinatesStart: Int { Self.header + Int(words[0]) + Int(words[1]) }
+
     /// The nested arrays these polygons were made from.
     public var arrays: [[[Coordinate]]] { map { $0.map(Array.init) } }
 
@@ -104,17 +107,16 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
         return start..<Int(words[ends + ring])
     }
 
-    /// Position `vertex` (counted across all rings).
-    func coordinate(at vertex: Int) -> Coordinate {
-        let base = Self.header + Int(words[0]) + Int(words[1])
-        if words[2] == 1 {
-            let i = base + 2 * vertex
-            return Coordinate(latitude: Double(Int32(bitPattern: words[i])) / Self.unitsPerDegree,
-                              longitude: Double(Int32(bitPattern: words[i + 1])) / Self.unitsPerDegree)
-        }
-        let i = base + 4 * vertex
-        return Coordinate(latitude: Double(bitPattern: UInt64(words[i]) | UInt64(words[i + 1]) << 32),
-                          longitude: Double(bitPattern: UInt64(words[i + 2]) | UInt64(words[i + 3]) << 32))
+    /// The fixed-point position whose latitude is `words[i]`.
+    static func fixedPoint(_ words: [UInt32], _ i: Int) -> Coordinate {
+        Coordinate(latitude: Double(Int32(bitPattern: words[i])) / unitsPerDegree,
+                   longitude: Double(Int32(bitPattern: words[i + 1])) / unitsPerDegree)
+    }
+
+    /// The position of `Double`s whose latitude starts at `words[i]`.
+    static func doubles(_ words: [UInt32], _ i: Int) -> Coordinate {
+        Coordinate(latitude: Double(bitPattern: UInt64(words[i]) | UInt64(words[i + 1]) << 32),
+                   longitude: Double(bitPattern: UInt64(words[i + 2]) | UInt64(words[i + 3]) << 32))
     }
 
     /// One polygon: its outer ring, then its holes.
@@ -129,22 +131,26 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
         public subscript(ring: Int) -> Ring {
             precondition(ring >= 0 && ring < ringCount, "ring index out of range")
             let range = shape.vertexRange(ofRing: firstRing + ring)
-            return Ring(shape: shape, start: range.lowerBound, count: range.count)
+            let fixed = shape.isFixedPoint
+            return Ring(words: shape.words, start: shape.coordinatesStart + range.lowerBound * (fixed ? 2 : 4), count: range.count,
+                        fixed: fixed)
         }
     }
 
     /// One ring's positions, open (the first is not repeated at the end).
     public struct Ring: Sendable, RandomAccessCollection {
-        let shape: Polygons
+        let words: [UInt32]
+        /// The first position's first word.
         let start: Int
         public let count: Int
+        let fixed: Bool
 
         public var startIndex: Int { 0 }
         public var endIndex: Int { count }
 
         public subscript(i: Int) -> Coordinate {
             precondition(i >= 0 && i < count, "position index out of range")
-            return shape.coordinate(at: start + i)
+            return fixed ? Polygons.fixedPoint(words, start + 2 * i) : Polygons.doubles(words, start + 4 * i)
         }
     }
 }
