@@ -3,7 +3,7 @@ import IntegrationSupport
 import Testing
 
 /// The page with the board out of reach (Tests/Browser/offline.py), in Debian's chromium while
-/// gpsd is fed the walk: its service worker registers and chromium finds it installable; with
+/// gpsd is fed the walk (fast up to the album, then at the page's pace): its service worker registers and chromium finds it installable; with
 /// treelined stopped (inside an album and an area) the page loads from the cache with the regions
 /// it last got, and Water, Add plant here, Capture with a photo and Plant here wait in its queue;
 /// once treelined is started again each is recorded exactly once (one `watered`, one
@@ -20,6 +20,16 @@ extension Daemon {
             try await daemon.start()
             let script = try BrowserScript("offline", arguments: webArguments(daemon, port: port) + ["--shots", Self.artefacts.path])
             #expect(await script.waitFor("READY", timeout: 120))
+            // What the page needs of the walk starts in the album (entered at 09:07:13, left 1,000
+            // lines later): fed at 400 lines a second to 10 fixes inside, at the page's pace from
+            // there, which keeps the board inside for 50 s, long past the script's PAUSE.
+            let inside = try (NMEAFeeder.servedLines(walk).firstIndex { $0.hasPrefix("$GPRMC,090713") } ?? 0) + 40
+            feeder.pace(linesPerTick: 40)
+            feeder.resume(until: inside)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while feeder.served < inside, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(feeder.served == inside, "the walk fed to the album")
+            feeder.pace(linesPerTick: 2)
             feeder.resume()
             // The board's last fix stays put from PAUSE to START: "here" is where it stopped.
             // Started again, it needs fixes to tell its time (an action's ago_s waits for one).
