@@ -61,13 +61,7 @@ public struct FenceSet: Sendable {
         // The boxes first, then each fence built in the index's order, copied to the store and
         // dropped: the store's arrays are the only whole copy of the vertices and rasters, and a
         // fence's own arrays are reused by the next (100,000 fences built all first held 60 MB more).
-        var each = [[GeoBox]](repeating: [], count: shapes.count)
-        each.withUnsafeMutableBufferPointer { buffer in
-            let out = buffer
-            Cores.forEach(shapes.count, parallel: parallel) { out[$0] = Fence.boxes(of: shapes[$0]) }
-        }
-        let boxes = FenceBoxes(each)
-        each = []
+        let boxes = Self.boxes(of: shapes, parallel: parallel)
         self.boxes = boxes
         var entries: [(box: GeoBox, item: Int32)] = []
         entries.reserveCapacity(shapes.count)
@@ -135,6 +129,16 @@ public struct FenceSet: Sendable {
         self.ringEnds = ringEnds
         self.grids = grids
         self.blocks = blocks
+    }
+
+    /// Each shape's boxes (`Fence.boxes(of:)`), made across the cores.
+    private static func boxes(of shapes: LazyMapCollection<Range<Int>, Shape>, parallel: Bool) -> FenceBoxes {
+        var each = [[GeoBox]](repeating: [], count: shapes.count)
+        each.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer
+            Cores.forEach(shapes.count, parallel: parallel) { out[$0] = Fence.boxes(of: shapes[$0]) }
+        }
+        return FenceBoxes(each)
     }
 
     /// This set with every polygon's raster marked, for a set built with `rasters: false`: the
