@@ -20,17 +20,21 @@ extension Daemon {
             try await daemon.start()
             let script = try BrowserScript("offline", arguments: webArguments(daemon, port: port) + ["--shots", Self.artefacts.path])
             #expect(await script.waitFor("READY", timeout: 120))
-            // What the page needs of the walk starts in the album (entered at 09:07:13, left 1,000
-            // lines later): fed at 400 lines a second to 10 fixes inside, at the page's pace from
-            // there, which keeps the board inside for 50 s, long past the script's PAUSE.
-            let inside = try (NMEAFeeder.servedLines(walk).firstIndex { $0.hasPrefix("$GPRMC,090713") } ?? 0) + 40
+            // What the page needs of the walk starts in the album (entered at 09:07:13, left at
+            // 09:11:25): fed at 400 lines a second to 10 fixes inside, at the page's pace from
+            // there, and held 10 fixes before the exit: whenever the script says PAUSE, the board
+            // is inside (START's resume lifts the hold).
+            let lines = try NMEAFeeder.servedLines(walk)
+            let entered = try #require(lines.firstIndex { $0.hasPrefix("$GPRMC,090713") }, "the walk enters the album at 09:07:13")
+            let left = try #require(lines.firstIndex { $0.hasPrefix("$GPRMC,091125") }, "the walk leaves the album at 09:11:25")
+            let inside = entered + 40
             feeder.pace(linesPerTick: 40)
             feeder.resume(until: inside)
             let deadline = ContinuousClock.now + .seconds(60)
             while feeder.served < inside, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(feeder.served == inside, "the walk fed to the album")
+            try #require(feeder.served == inside, "the walk fed to the album")
             feeder.pace(linesPerTick: 2)
-            feeder.resume()
+            feeder.resume(until: left - 40)
             // The board's last fix stays put from PAUSE to START: "here" is where it stopped.
             // Started again, it needs fixes to tell its time (an action's ago_s waits for one).
             if await script.waitFor("PAUSE", timeout: 400) { feeder.pause() }

@@ -339,7 +339,8 @@ public struct FenceSet: Sendable {
         index.forEach(intersecting: first) { body(Int($0)) }
         index.forEach(intersecting: second) { k in
             let i = Int(regionOfCore[Int(k)])
-            if self.boxes[i].count > 1, self.boxes[i].contains(where: { $0.intersects(first) }) { return }
+            let own = self.boxes[i]
+            if own.count > 1, own.contains(where: { $0.intersects(first) }) { return }
             body(Int(k))
         }
     }
