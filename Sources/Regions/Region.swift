@@ -15,34 +15,34 @@ public struct Region: Sendable, Equatable {
 
     /// Plants: days between waterings (`intervalLimits`).
     public var intervalDays: Int? {
-        get { details?.value.intervalDays }
-        set { change { $0.intervalDays = newValue } }
+        get { self[\.intervalDays] }
+        set { self[\.intervalDays] = newValue }
     }
     /// Plants: when the plant was last watered (`last_watered`); nil when never (it is due now).
     public var lastWatered: UTCTime? {
-        get { details?.value.lastWatered }
-        set { change { $0.lastWatered = newValue } }
+        get { self[\.lastWatered] }
+        set { self[\.lastWatered] = newValue }
     }
     /// Reforestation areas: species that may be planted. A plant: its species, one name (`species`
     /// in its feature is a string), or none.
     public var species: [String] {
-        get { details?.value.species ?? [] }
-        set { change { $0.species = newValue } }
+        get { self[\.species] }
+        set { self[\.species] = newValue }
     }
     /// Optional ordering hint for AR front-ends.
     public var priority: Double? {
-        get { details?.value.priority }
-        set { change { $0.priority = newValue } }
+        get { self[\.priority] }
+        set { self[\.priority] = newValue }
     }
     /// A free note (`note`): what the plant is, where the album's pictures go.
     public var note: String? {
-        get { details?.value.note }
-        set { change { $0.note = newValue } }
+        get { self[\.note] }
+        set { self[\.note] = newValue }
     }
     /// The planting project an area belongs to (`project`), for `treeline project export`.
     public var project: String? {
-        get { details?.value.project }
-        set { change { $0.project = newValue } }
+        get { self[\.project] }
+        set { self[\.project] = newValue }
     }
 
     /// A region as given; nothing is checked (`RegionFile` checks what it reads).
@@ -58,11 +58,15 @@ public struct Region: Sendable, Equatable {
         details = d.isEmpty ? nil : DetailsBox(d)
     }
 
-    /// Sets one of the boxed properties: a new box (copies of this region keep theirs), or none.
-    private mutating func change(_ body: (inout Details) -> Void) {
-        var d = details?.value ?? Details()
-        body(&d)
-        details = d.isEmpty ? nil : DetailsBox(d)
+    /// One of the boxed properties. Setting one makes a new box (copies of this region keep
+    /// theirs), or none when all are unset.
+    private subscript<T>(_ property: WritableKeyPath<Details, T>) -> T {
+        get { (details?.value ?? Details())[keyPath: property] }
+        set {
+            var d = details?.value ?? Details()
+            d[keyPath: property] = newValue
+            details = d.isEmpty ? nil : DetailsBox(d)
+        }
     }
 
     private struct Details: Sendable, Equatable {
