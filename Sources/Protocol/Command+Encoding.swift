@@ -344,36 +344,14 @@ enum RegionFeature {
             appendPosition(center, to: &out)
         case let .polygons(parts):
             out.append(contentsOf: (parts.count == 1 ? #"{"type":"Polygon","coordinates":"# : #"{"type":"MultiPolygon","coordinates":"#).utf8)
-            if parts.count == 1 {
-                appendRings(parts[0], to: &out)
-            } else {
-                out.append(UInt8(ascii: "["))
-                for (k, polygon) in parts.enumerated() {
-                    if k > 0 { out.append(UInt8(ascii: ",")) }
-                    appendRings(polygon, to: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            }
+            if parts.count == 1 { appendRings(parts[0], to: &out) } else { JSONWriter.appendArray(parts, to: &out, appendRings) }
         }
         out.append(UInt8(ascii: "}"))
     }
 
     /// A polygon's rings, each closed (its first position again at the end).
     static func appendRings(_ polygon: Polygons.Polygon, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "["))
-        for (k, ring) in polygon.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "["))
-            if let first = ring.first {
-                for c in ring {
-                    appendPosition(c, to: &out)
-                    out.append(UInt8(ascii: ","))
-                }
-                appendPosition(first, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        }
-        out.append(UInt8(ascii: "]"))
+        JSONWriter.appendArray(polygon, to: &out) { ring, out in JSONWriter.appendArray(ring.closed, to: &out, appendPosition) }
     }
 
     /// `[longitude, latitude]`.

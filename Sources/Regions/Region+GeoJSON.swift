@@ -78,18 +78,9 @@ extension Region {
             out.append(contentsOf: (parts.count == 1 ? #"{"type":"Polygon","coordinates":"# : #"{"type":"MultiPolygon","coordinates":["#).utf8)
             for (p, rings) in parts.enumerated() {
                 if p > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "["))
-                for (k, ring) in rings.enumerated() {
-                    if k > 0 { out.append(UInt8(ascii: ",")) }
-                    out.append(UInt8(ascii: "["))
-                    for c in ring {
-                        Self.appendPosition(c, to: &out, decimals: decimals)
-                        out.append(UInt8(ascii: ","))
-                    }
-                    if let first = ring.first { Self.appendPosition(first, to: &out, decimals: decimals) } else { out.removeLast() }
-                    out.append(UInt8(ascii: "]"))
+                JSONWriter.appendArray(rings, to: &out) { ring, out in
+                    JSONWriter.appendArray(ring.closed, to: &out) { Self.appendPosition($0, to: &$1, decimals: decimals) }
                 }
-                out.append(UInt8(ascii: "]"))
             }
             out.append(contentsOf: (parts.count == 1 ? "}" : "]}").utf8)
         }

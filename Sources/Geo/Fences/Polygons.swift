@@ -27,7 +27,7 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
         let vertices = parts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
         precondition(parts.count < Int(UInt32.max) && rings < Int(UInt32.max) && vertices < Int(UInt32.max) / 4,
                      "too many polygons, rings or positions for one shape")
-        let fixed = parts.allSatisfy { $0.allSatisfy { $0.allSatisfy(Self.isFixedPoint) } }
+        let fixed = parts.allSatisfy { $0.allSatisfy { $0.allSatisfy { Self.units($0.latitude) != nil && Self.units($0.longitude) != nil } } }
         var w: [UInt32] = []
         w.reserveCapacity(Self.header + parts.count + rings + vertices * (fixed ? 2 : 4))
         w.append(UInt32(parts.count))
@@ -48,9 +48,9 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
         for polygon in parts {
             for ring in polygon {
                 for c in ring {
-                    if fixed {
-                        w.append(UInt32(bitPattern: Int32((c.latitude * Self.unitsPerDegree).rounded())))
-                        w.append(UInt32(bitPattern: Int32((c.longitude * Self.unitsPerDegree).rounded())))
+                    if fixed, let lat = Self.units(c.latitude), let lon = Self.units(c.longitude) {
+                        w.append(UInt32(bitPattern: lat))
+                        w.append(UInt32(bitPattern: lon))
                     } else {
                         let lat = c.latitude.bitPattern, lon = c.longitude.bitPattern
                         w.append(UInt32(truncatingIfNeeded: lat))
@@ -66,16 +66,13 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
 
     public init(arrayLiteral elements: [[Coordinate]]...) { self.init(elements) }
 
-    /// Whether `c` is exactly two 32-bit counts of 10⁻⁷ degree: the `Double`s made back from them
-    /// are `c`'s, bit for bit (so −0.0 is not, and keeps its sign as a `Double`).
-    static func isFixedPoint(_ c: Coordinate) -> Bool {
-        isFixedPoint(c.latitude) && isFixedPoint(c.longitude)
-    }
-
-    static func isFixedPoint(_ d: Double) -> Bool {
+    /// `d` as a 32-bit count of 10⁻⁷ degree, when the `Double` made back from it is `d` bit for
+    /// bit (so not −0.0, which keeps its sign as a `Double`); nil otherwise.
+    static func units(_ d: Double) -> Int32? {
         let units = (d * unitsPerDegree).rounded()
-        guard units.magnitude <= Double(Int32.max) else { return false }  // also refuses NaN
-        return (Double(Int32(units)) / unitsPerDegree).bitPattern == d.bitPattern  // what `fixedPoint(_:_:)` reads
+        guard units.magnitude <= Double(Int32.max) else { return nil }  // also refuses NaN
+        let n = Int32(units)
+        return (Double(n) / unitsPerDegree).bitPattern == d.bitPattern ? n : nil  // what `fixedPoint(_:_:)` reads
     }
 
     /// Whether positions are held in 32-bit fixed point (8 bytes each) rather than as `Double`s.
@@ -151,6 +148,11 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
         public subscript(i: Int) -> Coordinate {
             precondition(i >= 0 && i < count, "position index out of range")
             return fixed ? Polygons.fixedPoint(words, start + 2 * i) : Polygons.doubles(words, start + 4 * i)
+        }
+
+        /// The positions with the first again at the end, as GeoJSON closes a ring.
+        public var closed: LazyMapSequence<Range<Int>, Coordinate> {
+            (0..<(isEmpty ? 0 : count + 1)).lazy.map { self[$0 % count] }
         }
     }
 }
