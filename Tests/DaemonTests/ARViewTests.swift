@@ -6,7 +6,7 @@ import Testing
 /// fed a receiver that stands, walks 20 m north and stands again (Tests/Browser/ar_scene.py):
 /// boxes where `treeline layout` puts them, a heading sweep that asks the board nothing, a new
 /// layout after the walk and one after two regions are added at once, focus with Water and Capture, the radar.
-extension Daemon {
+extension InBrowser {
     /// The scene's files in a fresh folder: regions.geojson, stand-walk.nmea, scene.json.
     func arScene() throws -> URL {
         let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("tl-ar-\(UUID().uuidString.prefix(8))")

@@ -9,7 +9,7 @@ import Testing
 /// 44×44 px, no text cut by its box nor out of the screen, AR boxes whole at three headings, the
 /// stale-position banner, a lost session, Water's and Remove's undo, the plant form's species.
 /// Screenshots in out/web/a11y-<view>-<size>[-sun].png.
-extension Daemon {
+extension InBrowser {
     @Test func theAccessibilityWebAuditFindsNothingAtAnySizeOrTheme() async throws {
         let arguments: @Sendable (Int) -> [String] = { ["--gpsd-port", String($0), "--shots", Self.artefacts.path, "--last-fix", walkLastFix] }
         try await walkWith("a11y", linesPerTick: 10, tick: 0.1, timeout: 900, arguments: arguments) { r, daemon in

@@ -63,8 +63,16 @@ func firstDifference(_ a: [String], _ b: [String]) -> String? {
     return a.count == b.count ? nil : "\(a.count) events vs \(b.count)"
 }
 
+/// What the daemon's suites share: the helpers in `extension DaemonSuite`.
+///
+/// Each suite runs its tests one at a time, and the three suites run side by side: a test
+/// spends most of its time waiting (on NMEA fed at a walker's pace, on a page), so the three
+/// together take about as long as the longest alone (a whole run's CPU averages under one core
+/// of two). The browser tests are split in two lanes of about the same length.
+protocol DaemonSuite {}
+
 /// The daemon with a real gpsd fed an NMEA log, a real socket and a real SQLite file.
-@Suite(.serialized) struct Daemon {
+@Suite(.serialized) struct Daemon: DaemonSuite {
     @Test func aSubscriberGetsTheEventsReplayGives() async throws {
         let expected = try replayed(walk, regions: sampleRegions)
         #expect(expected.count == 28)
@@ -109,6 +117,13 @@ func firstDifference(_ a: [String], _ b: [String]) -> String? {
         }
     }
 }
+
+/// The daemon's tests that drive a browser (chromium or firefox, through Tests/Browser's
+/// scripts): the map's guidance, the accessibility audit, many regions, the AR view, firefox.
+@Suite(.serialized) struct InBrowser: DaemonSuite {}
+
+/// The other browser lane: trails, the crew, the walk in chromium, offline, tiles, a cold load.
+@Suite(.serialized) struct InSecondBrowser: DaemonSuite {}
 
 extension Daemon {
     /// Every kind of bad input gets an ERROR that says what is wrong, and the same connection

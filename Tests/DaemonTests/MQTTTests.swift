@@ -5,8 +5,8 @@ import Testing
 import Glibc
 #endif
 
-/// The MQTT bridge with Debian's mosquitto broker, a password file, and gpsd fed the walk.
-extension Daemon {
+/// A daemon's MQTT settings and a broker with a subscriber (the crew's web test uses them too).
+extension DaemonSuite {
     /// Adds an `mqtt:` section to the daemon's config: the broker, the user, a password file.
     func connect(_ daemon: DaemonProcess, to broker: MosquittoProcess, clientID: String, extra: String = "", user: String? = nil) throws {
         let passwordFile = daemon.folder.appendingPathComponent("mqtt-password")
@@ -25,7 +25,10 @@ extension Daemon {
         #expect(await subscriber.waitUntilSubscribed())
         return (broker, subscriber)
     }
+}
 
+/// The MQTT bridge with Debian's mosquitto broker, a password file, and gpsd fed the walk.
+extension Daemon {
     /// The events a subscriber got, by seq: each seq's payloads must all be the same line.
     func bySeq(_ messages: [(topic: String, payload: String)]) -> (events: [Int64: String], repeats: Int, conflicts: [Int64]) {
         var events: [Int64: String] = [:]

@@ -9,7 +9,7 @@ import Testing
 /// load is reported), the live JS heap under 60 MB at every step (after a collection: zoomed
 /// in, panned, zoomed in and out, the whole set, the Events view paged back), no console
 /// error; the bytes fetched are counted. Screenshots in out/web/many-*.png.
-extension Daemon {
+extension InBrowser {
     @Test func aHundredThousandRegionsDrawByTheView() async throws {
         let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("tl-many-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -13,7 +13,7 @@ import Testing
 /// region names from zoom 16 on never overlap; the AR view frames the target. axe-core on the
 /// map with the bar open; screenshots at 390×844, 320×568 (both themes) and 844×390 in
 /// out/web/mapnav-*.png.
-extension Daemon {
+extension InBrowser {
     @Test func theMapFollowsTheWalkerAndGuidesToAnyTarget() async throws {
         let arguments: @Sendable (Int) -> [String] = { ["--gpsd-port", String($0), "--shots", Self.artefacts.path, "--last-fix", walkLastFix] }
         try await walkWith("mapnav", linesPerTick: 2, tick: 0.1, timeout: 600, arguments: arguments, faster: ("ARRIVED", 20)) { r, daemon in

@@ -4,12 +4,7 @@ import Testing
 
 /// A name that would drive a terminal (set its title, clear it) never reaches one: the daemon
 /// refuses it at every entry, and what the command line prints escapes anything unprintable.
-extension Daemon {
-    /// `treeline ARGS`: exit status, standard output and standard error.
-    func treelineBytes(_ arguments: [String]) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
-        try Self.run(TreelineProcess.binary.path, arguments)
-    }
-
+extension DaemonSuite {
     /// `executable ARGS` (in `folder`, else here): exit status, standard output and standard error.
     static func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
         let p = Process()
@@ -23,6 +18,13 @@ extension Daemon {
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return (p.terminationStatus, Array(o), Array(e))
+    }
+}
+
+extension Daemon {
+    /// `treeline ARGS`: exit status, standard output and standard error.
+    func treelineBytes(_ arguments: [String]) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
+        try Self.run(TreelineProcess.binary.path, arguments)
     }
 
     /// ESC, BEL, C1 (U+0080–U+009F as UTF-8) or a bidi override in bytes a terminal gets.

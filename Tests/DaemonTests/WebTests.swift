@@ -7,8 +7,8 @@ import Glibc
 
 /// The web app and HTTP API: treelined with an `http:` section (HTTPS with its own certificate,
 /// a token), gpsd fed the walk, checked by the Python scripts of Tests/Browser: plain HTTPS
-/// clients, and Selenium driving Debian's chromium.
-extension Daemon {
+/// clients, and Selenium driving Debian's chromium. What the tests of both suites share:
+extension DaemonSuite {
     /// Adds an `http:` section: a free port on loopback, the page from web/.
     func serveWeb(_ daemon: DaemonProcess, extra: String = "") throws -> Int {
         let port = NMEAFeeder.freePort()
@@ -53,35 +53,6 @@ extension Daemon {
         }
     }
 
-    /// Without the token every path is 401; with it, `POST /api` answers byte for byte what the
-    /// socket answers; the certificate pinned, the names it was made for; SSE resumes by
-    /// `Last-Event-ID` and filters as the socket's subscription.
-    @Test func theHTTPAPIIsTheSocketsBehindATokenOverPinnedTLS() async throws {
-        try await afterTheWalk("http_api", timeout: 120) { r in
-            #expect((r.results["unauthorized_paths"] as? Int ?? 0) >= 15)
-            #expect((r.results["parity_commands"] as? Int ?? 0) >= 15)
-        }
-    }
-
-    /// A cold load of the page over the wire, until the map has drawn the regions: at most
-    /// 150 KB (Debian's brotli Leaflet, the app's files gzipped once at start, nothing twice).
-    @Test func aColdLoadOfThePageIsSmall() async throws {
-        try await afterTheWalk("page_weight", timeout: 120) { r in
-            let bytes = r.results["cold_load_bytes"] as? Int ?? .max
-            #expect(bytes <= 150 * 1024, "\(bytes) bytes")
-            #expect((r.results["responses"] as? Int ?? 0) >= 10, "the page's files, Leaflet's, the API's answers")
-        }
-    }
-
-    /// The page in Firefox too (Debian's firefox-esr over Marionette): the journal, the regions,
-    /// every view, no error; screenshots in out/web.
-    @Test func theWebAppWorksInFirefox() async throws {
-        try await afterTheWalk("firefox", timeout: 180, arguments: ["--shots", Self.artefacts.path]) { r in
-            #expect(r.results["firefox_events"] as? Int == Int(announcedSeqs) + 28 + 1, "the walk's events and the script's marker, on screen")
-            #expect(r.results["firefox_errors"] as? Int == 0)
-        }
-    }
-
     /// Runs `Tests/Browser/<name>.py` beside a daemon that serves the web app, with gpsd fed the
     /// walk at `linesPerTick` lines every `tick` seconds from the moment the script prints READY.
     /// `faster`: once the script prints `line`, the walk goes on at `linesPerTick` lines a tick.
@@ -103,6 +74,19 @@ extension Daemon {
             report(name, r)
             #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
             check(r, daemon)
+        }
+    }
+}
+
+/// The HTTP API and the web server against hostile clients, without a browser.
+extension Daemon {
+    /// Without the token every path is 401; with it, `POST /api` answers byte for byte what the
+    /// socket answers; the certificate pinned, the names it was made for; SSE resumes by
+    /// `Last-Event-ID` and filters as the socket's subscription.
+    @Test func theHTTPAPIIsTheSocketsBehindATokenOverPinnedTLS() async throws {
+        try await afterTheWalk("http_api", timeout: 120) { r in
+            #expect((r.results["unauthorized_paths"] as? Int ?? 0) >= 15)
+            #expect((r.results["parity_commands"] as? Int ?? 0) >= 15)
         }
     }
 
@@ -130,15 +114,6 @@ extension Daemon {
         }
     }
 
-    /// The cross-port attack in chromium: a page on another port of the board's host (the same
-    /// site, so the cookie goes along) posts to /api by fetch no-cors and by a form; nothing is
-    /// added, and the board's own page still posts.
-    @Test func aPageOnAnotherPortCannotChangeTheBoardWithItsCookie() async throws {
-        try await afterTheWalk("cross_port", timeout: 120) { r in
-            #expect((r.results["own_page"] as? [Any])?.first as? Int == 200)
-        }
-    }
-
     /// SIGTERM ends the daemon within 2 s (as the README says) with a page open: an event
     /// stream, the AR view's layout stream and an idle keep-alive connection, over TLS, whose
     /// client never answers the close with its own close_notify.
@@ -157,6 +132,39 @@ extension Daemon {
             #expect((stopped?.seconds ?? 99) < 2, "SIGTERM took \(stopped?.seconds ?? 99) s with a page open")
             let r = await script.finish(timeout: 30)
             #expect(r.status == 0, "\(r.stderr)")
+        }
+    }
+}
+
+/// The web app in a browser.
+extension InBrowser {
+    /// The page in Firefox too (Debian's firefox-esr over Marionette): the journal, the regions,
+    /// every view, no error; screenshots in out/web.
+    @Test func theWebAppWorksInFirefox() async throws {
+        try await afterTheWalk("firefox", timeout: 180, arguments: ["--shots", Self.artefacts.path]) { r in
+            #expect(r.results["firefox_events"] as? Int == Int(announcedSeqs) + 28 + 1, "the walk's events and the script's marker, on screen")
+            #expect(r.results["firefox_errors"] as? Int == 0)
+        }
+    }
+
+    /// The cross-port attack in chromium: a page on another port of the board's host (the same
+    /// site, so the cookie goes along) posts to /api by fetch no-cors and by a form; nothing is
+    /// added, and the board's own page still posts.
+    @Test func aPageOnAnotherPortCannotChangeTheBoardWithItsCookie() async throws {
+        try await afterTheWalk("cross_port", timeout: 120) { r in
+            #expect((r.results["own_page"] as? [Any])?.first as? Int == 200)
+        }
+    }
+}
+
+extension InSecondBrowser {
+    /// A cold load of the page over the wire, until the map has drawn the regions: at most
+    /// 150 KB (Debian's brotli Leaflet, the app's files gzipped once at start, nothing twice).
+    @Test func aColdLoadOfThePageIsSmall() async throws {
+        try await afterTheWalk("page_weight", timeout: 120) { r in
+            let bytes = r.results["cold_load_bytes"] as? Int ?? .max
+            #expect(bytes <= 150 * 1024, "\(bytes) bytes")
+            #expect((r.results["responses"] as? Int ?? 0) >= 10, "the page's files, Leaflet's, the API's answers")
         }
     }
 
