@@ -13,8 +13,9 @@ photo, Planting, Events) and on the AR view (/ar/, boxes drawn):
 - the AR boxes whole (name and distance, not cut) at three headings, no edge arrow over a box,
   and no box over another (each is stacked at the size it is drawn);
 - an album's photo as a thumbnail that loads, its gallery, full size on tap;
-- the stale-position banner (amber past 10 s, red past 60 s) and, last, a lost session (the
-  cookie gone: the page says access ended and how to get a new link, and stops retrying).
+- the stale-position banner (amber past 10 s, red past 60 s) in both themes and, last, a lost
+  session (the cookie gone: the page says access ended and how to get a new link, and stops
+  retrying).
 
 Screenshots: out/web/a11y-<view>-<W>x<H>[-sun].png."""
 import json
@@ -97,9 +98,25 @@ small_total = overflow_total = tiny_total = 0
 tiny_examples = set()
 
 
+# The stream badge's own text and background, as drawn (axe may leave a small badge over a dark
+# bar "incomplete" rather than failed): its contrast ratio, WCAG's formula.
+BADGE_CONTRAST_JS = r"""
+const e = document.getElementById('status-stream');
+if (!e || !e.checkVisibility()) return null;
+const s = getComputedStyle(e);
+const rgb = (c) => c.match(/[\d.]+/g).map(Number);
+const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+  .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+const [a, b] = [lum(rgb(s.color)), lum(rgb(s.backgroundColor))];
+return {ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), text: e.textContent, color: s.color, background: s.backgroundColor};
+"""
+
+
 def audit(where):
     """axe and the layout checks on the page as it is now."""
     global small_total, overflow_total, tiny_total
+    badge = js(BADGE_CONTRAST_JS)
+    check(badge is None or badge["ratio"] >= 4.5, f"{where}: the stream badge at {badge and round(badge['ratio'], 2)}:1: {badge}")
     axe.inject()
     found = axe.run(options=json.dumps(AXE_OPTIONS))
     impacts = {}
@@ -297,6 +314,16 @@ check(js("return document.getElementById('status-stream').dataset.fresh") == "fa
 result(stale_banner=driver.find_element(By.ID, "stale").text)
 audit("stale-360x740")
 shot("stale-360x740")
+# The same in the sun theme: its badge colours are its own, the not-fresh one too.
+theme(True)
+check(js("return document.getElementById('status-stream').dataset.fresh") == "false", "still not fresh in the sun theme")
+audit("stale-360x740-sun")
+shot("stale-360x740-sun")
+size(844, 390)
+audit("stale-844x390-sun")
+shot("stale-844x390-sun")
+size(360, 740)
+theme(False)
 
 # --- The AR view with its boxes drawn, at each size and theme, at three headings.
 ORIENT_JS = """const [a, n] = arguments;
