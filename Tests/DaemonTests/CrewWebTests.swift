@@ -14,7 +14,7 @@ import Testing
 /// stale; out of reach the page keeps the last answer and its ages go on counting; it asks only
 /// while the map is shown. axe-core with the list open, 44 px targets; screenshots at 320×640,
 /// 390×844 and 844×390 in out/web/crew-*.png.
-extension InSecondBrowser {
+extension InBrowser {
     @Test func theCrewShowsOnEveryBoardsMap() async throws {
         let broker = try MosquittoProcess()
         try await broker.start()

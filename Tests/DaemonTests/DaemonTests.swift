@@ -65,10 +65,9 @@ func firstDifference(_ a: [String], _ b: [String]) -> String? {
 
 /// What the daemon's suites share: the helpers in `extension DaemonSuite`.
 ///
-/// Each suite runs its tests one at a time, and the three suites run side by side: a test
-/// spends most of its time waiting (on NMEA fed at a walker's pace, on a page), so the three
-/// together take about as long as the longest alone (a whole run's CPU averages under one core
-/// of two). The browser tests are split in two lanes of about the same length.
+/// Each suite runs its tests one at a time, and the two suites run side by side: a test spends
+/// most of its time waiting (on NMEA fed at a walker's pace, on a page), so the two together
+/// take about as long as the longer alone (a whole run's CPU averages under one core of two).
 protocol DaemonSuite {}
 
 /// The daemon with a real gpsd fed an NMEA log, a real socket and a real SQLite file.
@@ -119,11 +118,9 @@ protocol DaemonSuite {}
 }
 
 /// The daemon's tests that drive a browser (chromium or firefox, through Tests/Browser's
-/// scripts): the map's guidance, the accessibility audit, many regions, the AR view, firefox.
+/// scripts), one at a time: two pages at once on two cores slow each other's drawing past what
+/// the tests time (the first draw of 100,000 regions went from 0.8 s to 1.2 s).
 @Suite(.serialized) struct InBrowser: DaemonSuite {}
-
-/// The other browser lane: trails, the crew, the walk in chromium, offline, tiles, a cold load.
-@Suite(.serialized) struct InSecondBrowser: DaemonSuite {}
 
 extension Daemon {
     /// Every kind of bad input gets an ERROR that says what is wrong, and the same connection

@@ -10,7 +10,7 @@ import Testing
 /// `region_added`, one capture with its photo, one tree), the plant where the board last was;
 /// sent again with the same Idempotency-Key each gets its first answer and nothing is recorded.
 /// Screenshots in out/web/offline-*.png.
-extension InSecondBrowser {
+extension InBrowser {
     @Test func actionsDoneOutOfReachAreRecordedOnceWhenTheBoardAnswers() async throws {
         try await withGPSD(log: walk, linesPerTick: 2, tick: 0.1) { feeder, gpsd in
             feeder.pause()

@@ -10,7 +10,7 @@ struct ToolFailed: Error, CustomStringConvertible {
     var description: String
 }
 
-extension InSecondBrowser {
+extension InBrowser {
     /// `executable ARGS` in `folder`, its output as text.
     static func runText(_ executable: String, _ arguments: [String], in folder: URL) throws -> (status: Int32, stdout: String, stderr: String) {
         let r = try run(executable, arguments, in: folder)

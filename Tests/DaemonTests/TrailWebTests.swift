@@ -10,7 +10,7 @@ import Testing
 /// reached, the one out of order and the completion, and is drawn on the map and framed in the
 /// AR view; a locked trail unlocks; Remove asks first; a plan's spots are put in walking order.
 /// Screenshots at 390×844 and 320×568 in out/web/trail-*.png.
-extension InSecondBrowser {
+extension InBrowser {
     @Test func theTrailWebViewsGuideTheWalkerThroughARoundAndATrail() async throws {
         let arguments: @Sendable (Int) -> [String] = { ["--gpsd-port", String($0), "--shots", Self.artefacts.path, "--last-fix", walkLastFix] }
         try await walkWith("trail", linesPerTick: 4, tick: 0.1, timeout: 420, arguments: arguments) { r, daemon in

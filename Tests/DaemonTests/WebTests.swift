@@ -155,9 +155,7 @@ extension InBrowser {
             #expect((r.results["own_page"] as? [Any])?.first as? Int == 200)
         }
     }
-}
 
-extension InSecondBrowser {
     /// A cold load of the page over the wire, until the map has drawn the regions: at most
     /// 150 KB (Debian's brotli Leaflet, the app's files gzipped once at start, nothing twice).
     @Test func aColdLoadOfThePageIsSmall() async throws {
