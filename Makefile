@@ -126,14 +126,15 @@ demo: build
 # time reconnections and latencies, and on a 2-core machine the CPU-bound suites would otherwise
 # hold the threads their waits run on.
 INTEGRATION := GPSDTests.GPSDIntegration|DaemonTests
-# Integration tests that time what a page draws run alone, after the others: beside the other
-# tests a busy core slowed the first draw of 100,000 regions past the second it is allowed.
-ALONE := aHundredThousandRegionsDrawByTheView
+# The browser tests run after the others, not beside them: beside the daemon's other tests a
+# busy core slowed the first draw of 100,000 regions past the second it is allowed, and the AR
+# view's script once failed to reach the board (docs/testing.md).
+BROWSER := DaemonTests.InBrowser
 test: test-deps browser-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(INTEGRATION)'
-	$(SWIFT) test --skip-build --filter '$(INTEGRATION)' --skip '$(ALONE)'
-	$(SWIFT) test --skip-build --filter '$(ALONE)'
+	$(SWIFT) test --skip-build --filter '$(INTEGRATION)' --skip '$(BROWSER)'
+	$(SWIFT) test --skip-build --filter '$(BROWSER)'
 
 bench: release
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BENCH_PACKAGES)"

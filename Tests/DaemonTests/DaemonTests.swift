@@ -65,9 +65,9 @@ func firstDifference(_ a: [String], _ b: [String]) -> String? {
 
 /// What the daemon's suites share: the helpers in `extension DaemonSuite`.
 ///
-/// Each suite runs its tests one at a time, and the two suites run side by side: a test spends
-/// most of its time waiting (on NMEA fed at a walker's pace, on a page), so the two together
-/// take about as long as the longer alone (a whole run's CPU averages under one core of two).
+/// Each suite runs its tests one at a time. `make test` runs the two suites one after the other:
+/// side by side (a test mostly waits, so they took 750 s instead of 1,210) the timed browser
+/// tests were slowed past their limits (docs/testing.md).
 protocol DaemonSuite {}
 
 /// The daemon with a real gpsd fed an NMEA log, a real socket and a real SQLite file.
