@@ -27,9 +27,21 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
         let vertices = parts.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
         precondition(parts.count < Int(UInt32.max) && rings < Int(UInt32.max) && vertices < Int(UInt32.max) / 4,
                      "too many polygons, rings or positions for one shape")
-        let fixed = parts.allSatisfy { $0.allSatisfy { $0.allSatisfy { Self.units($0.latitude) != nil && Self.units($0.longitude) != nil } } }
+        // Fixed point first, each number converted once; the first that does not come back bit
+        // for bit starts the positions again as `Double`s.
+        let head = Self.header + parts.count + rings
+        if let w = Self.words(parts, rings: rings, capacity: head + vertices * 2, fixed: true) {
+            words = w
+        } else {
+            words = Self.words(parts, rings: rings, capacity: head + vertices * 4, fixed: false)!
+        }
+    }
+
+    /// The layout's words for `parts`, positions in fixed point or as `Double`s; nil when a
+    /// position has no fixed-point form.
+    private static func words(_ parts: [[[Coordinate]]], rings: Int, capacity: Int, fixed: Bool) -> [UInt32]? {
         var w: [UInt32] = []
-        w.reserveCapacity(Self.header + parts.count + rings + vertices * (fixed ? 2 : 4))
+        w.reserveCapacity(capacity)
         w.append(UInt32(parts.count))
         w.append(UInt32(rings))
         w.append(fixed ? 1 : 0)
@@ -48,7 +60,8 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
         for polygon in parts {
             for ring in polygon {
                 for c in ring {
-                    if fixed, let lat = Self.units(c.latitude), let lon = Self.units(c.longitude) {
+                    if fixed {
+                        guard let lat = units(c.latitude), let lon = units(c.longitude) else { return nil }
                         w.append(UInt32(bitPattern: lat))
                         w.append(UInt32(bitPattern: lon))
                     } else {
@@ -61,7 +74,7 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
                 }
             }
         }
-        words = w
+        return w
     }
 
     public init(arrayLiteral elements: [[Coordinate]]...) { self.init(elements) }
