@@ -564,6 +564,11 @@ async function startEvents() {
   } catch (e) {
     console.warn(`state: ${e.message}`);
   }
+  // The stream starts after lastSeq: nothing it brings is the journal's history, so every
+  // region's event is news (regions.js asks for the regions it names again: a plant added or
+  // watered elsewhere gets its due dot here). Without this, regions.js waits for the Events
+  // view's word on where history ends, which this page never gives, and skips every event.
+  emit("journal-history", lastSeq);
   afterOutage(() => {
     scheduleRefresh();
     scheduleTrailsRefresh();
