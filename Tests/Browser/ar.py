@@ -10,7 +10,10 @@ sensors would send it, a 360×740 phone screen.
 - A 360° sweep of the heading makes no request to the board: the page's own count, chromium's
   network log, and the number of layouts received all stay put while the frames go on.
 - Walking 20 m (the gpsd feed, after "WALK") brings exactly one new layout, from where it walked
-  to; adding two regions in one change brings one too.
+  to; adding two regions in one change brings one too, on the stream that was open (the page
+  then opens a new stream with the new boxes' sizes: its first layout is "connect"); removing
+  one then brings one, on the stream that is open. Each layout is told by the page with its
+  reason and its stream (`received()`), so a stream that dropped and came back would show.
 - Focus: aimed at an album for a second, its details and Capture (a frame of the camera, kept on
   the board); aimed at a plant the walker is outside, no Water (offered only inside its circle).
 - The radar's dots are the POIs within its radius; the options reach the projector."""
@@ -350,25 +353,52 @@ def plant(pid, name, dlat, dlon):
             "geometry": {"type": "Point", "coordinates": [moved["lon"] + dlon, moved["lat"] + dlat]}}
 
 
-def names():
-    return {i["name"] for i in ar("layout")["items"]}
+def received_after(n):
+    """The layouts the page received after its n-th: {n, reason, stream, ids}, in order."""
+    return [r for r in ar("received()") if r["n"] > n]
 
 
-board.api({"cmd": "add_regions", "features": [plant("plant-cherry", "Cherry by the AR test", -0.0002, -0.0001),
-                                                plant("plant-plum", "Plum by the AR test", -0.0003, 0.0001)]})
+CHERRY, PLUM = "plant-cherry", "plant-plum"
+before_add = ar("layouts")
+stream_before = ar("received()")[-1]["stream"]
+board.api({"cmd": "add_regions", "features": [plant(CHERRY, "Cherry by the AR test", -0.0002, -0.0001),
+                                                plant(PLUM, "Plum by the AR test", -0.0003, 0.0001)]})
 until("a layout with both plants added in one change",
-      lambda: ar("layout")["reason"] == "regions" and {"Cherry by the AR test", "Plum by the AR test"} <= names(), 10)
-with_both = ar("layouts")
-# Then a change known to bring one layout, the plum removed: once its layout is shown, whatever
-# the walk and the two regions brought has come. The layouts are counted between the known ones.
-board.api({"cmd": "remove_region", "region": "plant-plum"})
-until("the layout without the plum", lambda: "Plum by the AR test" not in names() and ar("layouts") > with_both, 10)
-marked = ar("layouts")
-check(ar("layout")["reason"] == "regions" and "Cherry by the AR test" in names(), f"the marker's layout: {ar('layout')['reason']}")
-moved_layouts = with_both - 1 - walk_count
-check(moved_layouts == 1, f"{moved_layouts} layouts for the walk of {scene['walk_m']} m")
-check(marked - with_both == 1, f"{marked - with_both} layouts for one change of two regions")
-result(moved_layouts=moved_layouts, moved_m=round(walked, 2), layouts_for_two_regions=marked - with_both)
+      lambda: any(r["reason"] == "regions" and {CHERRY, PLUM} <= set(r["ids"]) for r in received_after(before_add)), 10)
+# The page then measures the two new boxes (with their due dot once REGIONS has the plants) and
+# opens its stream again with those sizes: a new stream, whose first layout is "connect". When
+# and how often (once or twice) depends on how the page's answers interleave, so the layouts are
+# told apart by why each came and on which stream, not counted blind. Settled: the page knows
+# both plants (it asks REGIONS for the regions its events stream names; the AR view opens that
+# stream from the board's last seq, so every event on it is news) and has every box laid out at
+# the size it needs.
+until("the page knowing both plants from their events", lambda: ar(f"knows('{CHERRY}')") and ar(f"knows('{PLUM}')"), 10)
+until("the new boxes laid out at their sizes", lambda: ar("sized()"), 10)
+after_add = received_after(before_add)
+walk_layouts = [r for r in ar("received()") if walk_count < r["n"] <= before_add]
+check(len(walk_layouts) == 1 and walk_layouts[0]["reason"] == "moved", f"the walk of {scene['walk_m']} m brought {walk_layouts}")
+first = after_add[0]
+check(first["reason"] == "regions" and first["stream"] == stream_before and {CHERRY, PLUM} <= set(first["ids"]),
+      f"the first layout after adding two regions, on the stream that was open: {first}")
+for_the_change = [r for r in after_add if r["reason"] != "connect"]
+check(len(for_the_change) == 1, f"{len(for_the_change)} layouts for one change of two regions: {after_add}")
+# Any other is the first layout of a stream the page opened anew (for the boxes' sizes): never a
+# stream that dropped and came back by itself, nor a second layout of the change.
+streams = [stream_before]
+for r in after_add[1:]:
+    check(r["reason"] == "connect" and r["stream"] > streams[-1], f"after the change's layout, {r} (streams so far {streams})")
+    streams.append(r["stream"])
+# Then one change more, the plum removed: no new box to measure, so it comes as one layout on the
+# stream that is open.
+settled = ar("layouts")
+stream_now = ar("received()")[-1]["stream"]
+board.api({"cmd": "remove_region", "region": PLUM})
+until("the layout without the plum", lambda: any(PLUM not in r["ids"] for r in received_after(settled)), 10)
+after_remove = received_after(settled)
+check(len(after_remove) == 1 and after_remove[0]["reason"] == "regions" and after_remove[0]["stream"] == stream_now
+      and CHERRY in after_remove[0]["ids"], f"the removal's layout, on stream {stream_now}: {after_remove}")
+result(moved_layouts=len(walk_layouts), moved_m=round(walked, 2), layouts_for_two_regions=len(for_the_change),
+       streams_opened_for_new_boxes=len(streams) - 1)
 
 result(layouts_compared=compared["headings"], boxes_compared_all=compared["boxes"])
 errors = js("return window.treeline.errors")

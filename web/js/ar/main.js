@@ -40,6 +40,8 @@ let options = loadOptions();
 let request = null;           // {query, camera} of the open layout stream
 let layout = null;            // the last PANORAMA
 let layouts = 0;
+let streams = 0;              // layout streams opened; each layout is told with the one it came on
+const received = [];          // {n, reason, stream, ids} of the last layouts, for the tests
 let heading = 0;
 let pitch = 0;
 let frames = 0;
@@ -67,6 +69,12 @@ const ar = {
   // Each box as drawn: where the projector stacked it, its own size.
   sized: () => layout !== null && sizeTimer === null && sizedLayout === layout,
   drawn: () => [...boxes.entries()].filter(([, b]) => !b.node.hidden).map(([id, b]) => ({ id, ...b.rect })),
+  // The layouts received, in order: why each was laid out and on which stream the page had open
+  // (a new stream after a change of the query: the options, the stage, the boxes' sizes).
+  received: () => received.map((r) => ({ ...r, ids: r.ids.slice() })),
+  // Whether the page knows a region (REGIONS asked since it was added): a plant's box is
+  // measured with its due dot from then on.
+  knows: (id) => Boolean(regionById(id)),
   focus: null,
   radar: () => radar.dots.map((d) => ({ ...d })),
   arrows: () => arrows.filter((a) => !a.chip).map((a) => ({ ...a })),
@@ -479,12 +487,16 @@ function openLayoutFor(force = false, sizes = request && request.sizes) {
   if (!force && request && request.query === next.query) return;
   request = next;
   ar.query = next.query;
-  openLayout(next.query, { onLayout: receiveLayout, onState: showLayoutState });
+  streams += 1;
+  const stream = streams;
+  openLayout(next.query, { onLayout: (panorama) => receiveLayout(panorama, stream), onState: showLayoutState });
 }
 
-function receiveLayout(panorama) {
+function receiveLayout(panorama, stream) {
   layout = panorama;
   layouts += 1;
+  received.push({ n: layouts, reason: panorama.reason, stream, ids: panorama.items.map((i) => i.id) });
+  if (received.length > 100) received.shift();
   ar.layout = panorama;
   ar.layouts = layouts;
   renderStatus();
