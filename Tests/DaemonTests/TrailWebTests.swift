@@ -3,7 +3,8 @@ import IntegrationSupport
 import Testing
 
 /// Rounds and trails in the web app (Tests/Browser/trail.py), in Debian's chromium while gpsd is
-/// fed the walk at 10 fixes a second from the moment the script is ready: the Round button's
+/// fed the walk at 10 fixes a second from the moment the script is ready (25 from the guidance's
+/// first sample to half a minute before the first checkpoint): the Round button's
 /// list is the daemon's `round` order and is saved as a trail; a trail started from the page
 /// (refused before the first fix) is guided to checkpoint after checkpoint by an arrow along the
 /// geodesic (within 5° of Vincenty's bearing from the page's position), says each checkpoint
@@ -13,7 +14,11 @@ import Testing
 extension InBrowser {
     @Test func theTrailWebViewsGuideTheWalkerThroughARoundAndATrail() async throws {
         let arguments: @Sendable (Int) -> [String] = { ["--gpsd-port", String($0), "--shots", Self.artefacts.path, "--last-fix", walkLastFix] }
-        try await walkWith("trail", linesPerTick: 4, tick: 0.1, timeout: 420, arguments: arguments) { r, daemon in
+        // From the first sample of the guidance to half a minute of the walk before the first
+        // checkpoint (entered at 09:13:39), 25 fixes a second: the samples need no pace there.
+        let beforeTheFirst = try walkLine(at: "091309")
+        let faster = [PaceChange(line: "FAST", linesPerTick: 10, until: beforeTheFirst)]
+        try await walkWith("trail", linesPerTick: 4, tick: 0.1, timeout: 420, arguments: arguments, faster: faster) { r, daemon in
             #expect(r.results["round_order_matches"] as? Bool == true)
             #expect(r.results["round_stops"] as? Int == 5)
             #expect(r.results["checkpoints_reached"] as? Int == 4)

@@ -55,9 +55,11 @@ extension DaemonSuite {
 
     /// Runs `Tests/Browser/<name>.py` beside a daemon that serves the web app, with gpsd fed the
     /// walk at `linesPerTick` lines every `tick` seconds from the moment the script prints READY.
-    /// `faster`: once the script prints `line`, the walk goes on at `linesPerTick` lines a tick.
+    /// `faster`: the pace's changes, in order, each once the script prints its `line`: from
+    /// then on `linesPerTick` lines a tick, until the walk's line `until` when one is given (then
+    /// the test's own pace again, for the checks that need it).
     func walkWith(_ name: String, linesPerTick: Int, tick: Double, timeout: Double, arguments: (_ gpsdPort: Int) -> [String] = { _ in [] },
-                  faster: (line: String, linesPerTick: Int)? = nil,
+                  faster: [PaceChange] = [],
                   _ check: ((status: Int32, results: [String: Any], stderr: String), DaemonProcess) -> Void) async throws {
         try await withGPSD(log: walk, linesPerTick: linesPerTick, tick: tick) { feeder, gpsd in
             feeder.pause()
@@ -68,14 +70,41 @@ extension DaemonSuite {
             let script = try BrowserScript(name, arguments: webArguments(daemon, port: port) + arguments(gpsd.port))
             #expect(await script.waitFor("READY", timeout: 90))
             feeder.resume()
-            let speedUp = faster.map { f in Task { if await script.waitFor(f.line, timeout: timeout) { feeder.pace(linesPerTick: f.linesPerTick) } } }
+            let speedUp = Task {
+                for f in faster {
+                    guard await script.waitFor(f.line, timeout: timeout) else { return }
+                    if let until = f.until {
+                        feeder.pace(linesPerTick: f.linesPerTick, untilLine: until, then: linesPerTick)
+                    } else {
+                        feeder.pace(linesPerTick: f.linesPerTick)
+                    }
+                }
+            }
             let r = await script.finish(timeout: timeout)
-            speedUp?.cancel()
+            speedUp.cancel()
             report(name, r)
             #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
             check(r, daemon)
         }
     }
+}
+
+/// A change of the walk's pace in `walkWith`: once the script prints `line`, `linesPerTick`
+/// lines a tick, until the walk's line `until` (nil: to its end).
+struct PaceChange: Sendable {
+    let line: String
+    let linesPerTick: Int
+    var until: Int?
+}
+
+/// The index of the walk's first line of the fix at `time` (hhmmss, e.g. "091309"), as the
+/// feeder counts its lines: where a faster stretch of the walk ends.
+func walkLine(at time: String) throws -> Int {
+    let lines = try NMEAFeeder.servedLines(walk)
+    guard let k = lines.firstIndex(where: { $0.hasPrefix("$GPRMC,\(time)") }) else {
+        throw POSIXError(.EINVAL, "the walk has no fix at \(time)")
+    }
+    return k
 }
 
 /// The HTTP API and the web server against hostile clients, without a browser.

@@ -24,6 +24,9 @@ public final class NMEAFeeder: Sendable {
         let pauseAt = Atomic<Int>(Int.max)
         /// Lines served each tick (`pace`).
         let linesPerTick = Atomic<Int>(40)
+        /// Once this many lines are out, `linesPerTickAfter` lines a tick (`pace(_:untilLine:then:)`).
+        let paceUntil = Atomic<Int>(Int.max)
+        let linesPerTickAfter = Atomic<Int>(1)
     }
 
     /// `linesPerTick` lines every `tick` seconds; comment lines (`#`) are left out. `verbatim`
@@ -60,7 +63,10 @@ public final class NMEAFeeder: Sendable {
                     }
                     let at = state.position.load(ordering: .acquiring)
                     if at >= lines.count { break }
-                    let end = max(at, min(lines.count, at + state.linesPerTick.load(ordering: .acquiring), state.pauseAt.load(ordering: .acquiring)))
+                    // A faster stretch ends at its line (never part of a tick beyond it).
+                    let until = state.paceUntil.load(ordering: .acquiring)
+                    let perTick = at < until ? state.linesPerTick.load(ordering: .acquiring) : state.linesPerTickAfter.load(ordering: .acquiring)
+                    let end = max(at, min(lines.count, at + perTick, state.pauseAt.load(ordering: .acquiring), at < until ? until : Int.max))
                     let chunk = lines[at..<end].flatMap { $0 }
                     let sent = chunk.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     if sent < chunk.count { break }  // gpsd went away: wait for the next one
@@ -94,7 +100,18 @@ public final class NMEAFeeder: Sendable {
     }
     /// Serves `linesPerTick` lines a tick from now on (a walk sped up once what needs its pace is
     /// done).
-    public func pace(linesPerTick: Int) { state.linesPerTick.store(max(1, linesPerTick), ordering: .releasing) }
+    public func pace(linesPerTick: Int) {
+        state.paceUntil.store(Int.max, ordering: .releasing)
+        state.linesPerTick.store(max(1, linesPerTick), ordering: .releasing)
+    }
+    /// Serves `linesPerTick` lines a tick until `line` lines are out, then `after` a tick: a
+    /// stretch of the walk that no check needs at its pace, fed faster, back to the pace the
+    /// checks after it need before they come.
+    public func pace(linesPerTick: Int, untilLine line: Int, then after: Int) {
+        state.linesPerTickAfter.store(max(1, after), ordering: .releasing)
+        state.linesPerTick.store(max(1, linesPerTick), ordering: .releasing)
+        state.paceUntil.store(line, ordering: .releasing)
+    }
     /// Serves until `line` lines are out (never part of a tick beyond), then waits for `resume`.
     public func pause(atLine line: Int) { state.pauseAt.store(line, ordering: .releasing) }
     /// Serves on after `pause` until `line` lines are out, then waits for `resume`.
