@@ -97,7 +97,8 @@ extension Daemon {
         var seqs: [Int64] = []
         var end = since >= last ? marker(socket) : Int64.max
         while let line = c.line(timeout: 10) {
-            guard let seq = (json(line)["seq"] as? NSNumber)?.int64Value, json(line)["class"] as? String == "EVENT" else { continue }
+            let e = json(line)  // once: 100,000 lines a read at most
+            guard let seq = (e["seq"] as? NSNumber)?.int64Value, e["class"] as? String == "EVENT" else { continue }
             seqs.append(seq)
             if seq >= end { break }
             if seq >= last, end == .max { end = marker(socket) }
@@ -320,6 +321,9 @@ final class TCPClient {
 }
 
 /// A chunked body of Server-Sent Events taken apart: each frame's `data:` line.
+///
+/// What is taken is passed over by an offset and dropped once per call (a read of 64 KiB holds
+/// hundreds of chunks and frames: dropping each as it is taken moved the rest every time).
 struct SSEReader {
     private var raw: [UInt8] = []
     private var body: [UInt8] = []
@@ -327,18 +331,22 @@ struct SSEReader {
     mutating func take(_ bytes: [UInt8]) -> [String] {
         raw += bytes
         // Chunks: a hex size line, the bytes, CRLF.
-        while let lineEnd = raw.firstRange(of: [0x0D, 0x0A]) {
-            guard let size = Int(String(decoding: raw[..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? "", radix: 16) else { break }
+        var at = 0
+        while let lineEnd = raw[at...].firstRange(of: [0x0D, 0x0A]) {
+            guard let size = Int(String(decoding: raw[at..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? "", radix: 16) else { break }
             guard raw.count >= lineEnd.upperBound + size + 2 else { break }
             body += raw[lineEnd.upperBound..<(lineEnd.upperBound + size)]
-            raw.removeSubrange(..<(lineEnd.upperBound + size + 2))
+            at = lineEnd.upperBound + size + 2
         }
+        raw.removeSubrange(..<at)
         var out: [String] = []
-        while let end = body.firstRange(of: [0x0A, 0x0A]) {
-            let frame = String(decoding: body[..<end.lowerBound], as: UTF8.self)
-            body.removeSubrange(..<end.upperBound)
+        var from = 0
+        while let end = body[from...].firstRange(of: [0x0A, 0x0A]) {
+            let frame = String(decoding: body[from..<end.lowerBound], as: UTF8.self)
+            from = end.upperBound
             for line in frame.split(separator: "\n") where line.hasPrefix("data: ") { out.append(String(line.dropFirst(6))) }
         }
+        body.removeSubrange(..<from)
         return out
     }
 }
