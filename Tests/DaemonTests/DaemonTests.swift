@@ -65,9 +65,9 @@ func firstDifference(_ a: [String], _ b: [String]) -> String? {
 
 /// What the daemon's suites share: the helpers in `extension DaemonSuite`.
 ///
-/// Each suite runs its tests one at a time. `make test` runs the two suites one after the other:
-/// side by side (a test mostly waits, so they took 750 s instead of 1,210) the timed browser
-/// tests were slowed past their limits (docs/testing.md).
+/// Each suite runs its tests one at a time, and `make test` runs the two side by side (a test
+/// mostly waits: on a walk fed at a walker's pace, on a page), but for the first draw of 100,000
+/// regions, which a busy core slows past its limit: it runs alone after them (docs/testing.md).
 protocol DaemonSuite {}
 
 /// The daemon with a real gpsd fed an NMEA log, a real socket and a real SQLite file.
