@@ -24,7 +24,7 @@ public final class NMEAFeeder: Sendable {
         let pauseAt = Atomic<Int>(Int.max)
         /// Lines served each tick (`pace`).
         let linesPerTick = Atomic<Int>(40)
-        /// Once this many lines are out, `linesPerTickAfter` lines a tick (`pace(_:untilLine:then:)`).
+        /// Once this many lines are out, `linesPerTickAfter` lines a tick (`pace(linesPerTick:untilLine:then:)`).
         let paceUntil = Atomic<Int>(Int.max)
         let linesPerTickAfter = Atomic<Int>(1)
     }
