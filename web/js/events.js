@@ -58,6 +58,9 @@ export function checkJournal(serverSeq) {
   events = [];
   lastSeq = 0;
   sessionStorage.removeItem(STORAGE_KEY);
+  // The stream starts again from seq 0: the new journal up to serverSeq is history (the views
+  // ask again after the outage), and what comes after it is news.
+  emit("journal-history", serverSeq);
   render();
 }
 

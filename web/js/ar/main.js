@@ -592,7 +592,12 @@ async function startEvents() {
     emit("event", e);
   }, async () => {
     const s = await command({ cmd: "state" });
-    if (typeof s.seq === "number" && s.seq < lastSeq) lastSeq = s.seq; // a new journal
+    if (typeof s.seq === "number" && s.seq < lastSeq) {
+      // A new journal: the stream goes on from its last seq, and every event after it is news
+      // (else regions.js would skip them until the new journal passed the old one's seq).
+      lastSeq = s.seq;
+      emit("journal-history", s.seq);
+    }
   });
 }
 
