@@ -389,11 +389,15 @@ for r in after_add[1:]:
     check(r["reason"] == "connect" and r["stream"] > streams[-1], f"after the change's layout, {r} (streams so far {streams})")
     streams.append(r["stream"])
 # Then one change more, the plum removed: no new box to measure, so it comes as one layout on the
-# stream that is open.
-settled = ar("layouts")
-stream_now = ar("received()")[-1]["stream"]
+# stream that is open. Counted from the last layout checked above, so that one arriving in between
+# (a second for the change) is counted here; and after the page has settled again and a quiet
+# spell, so that a second layout for the removal is seen too.
+settled = after_add[-1]["n"]
+stream_now = after_add[-1]["stream"]
 board.api({"cmd": "remove_region", "region": PLUM})
 until("the layout without the plum", lambda: any(PLUM not in r["ids"] for r in received_after(settled)), 10)
+until("the boxes laid out after the removal", lambda: ar("sized()"), 10)
+time.sleep(1)
 after_remove = received_after(settled)
 check(len(after_remove) == 1 and after_remove[0]["reason"] == "regions" and after_remove[0]["stream"] == stream_now
       and CHERRY in after_remove[0]["ids"], f"the removal's layout, on stream {stream_now}: {after_remove}")

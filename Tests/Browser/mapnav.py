@@ -1,6 +1,7 @@
 """Finding the way on the map (Debian's chromium, Selenium) while gpsd is fed the walk at 5 fixes
-a second (faster between the AR view's check and a few fixes before the plant, where nothing is
-checked but the background samples of REGIONS' distance, each matched by its fix's time):
+a second (faster between the AR view's check and half a minute of the walk before the plant,
+where nothing is checked but the background samples of REGIONS' distance, each matched by its
+fix's time):
 
 - the map follows the position (its centre within a few metres of the last fix as fixes move
   it); a drag by hand stops it (the centre stays put while fixes come, ◎ not pressed); ◎ follows
