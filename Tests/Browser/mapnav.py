@@ -548,8 +548,8 @@ result(ar_target_framed=ar_framed)
 mark("ar")
 driver.close()
 driver.switch_to.window(main_window)
-# What needs the walker's pace is done until the plant: the test feeds the walk faster to a few
-# fixes before it, then at 5 fixes a second again for the arrival.
+# What needs the walker's pace is done until the plant: the test feeds the walk faster to half a
+# minute of the walk before it, then at 5 fixes a second again for the arrival.
 print("FAST", flush=True)
 
 # --- Arrived: the monitor's enter ---

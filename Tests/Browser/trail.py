@@ -277,8 +277,9 @@ news_seen = []
 regions_guided = []
 map_checked = False
 bar_shot = False
-# Until a few fixes before the first checkpoint the samples need no particular pace: the test
-# feeds that stretch of the walk faster, then 10 fixes a second again for the checkpoints' news.
+# Until half a minute of the walk before the first checkpoint the samples need no particular
+# pace: the test feeds that stretch faster, then 10 fixes a second again for the checkpoints'
+# news.
 print("FAST", flush=True)
 deadline = time.time() + 240
 while time.time() < deadline:

@@ -5,7 +5,8 @@ import Testing
 /// The AR view (`/ar/`) in Debian's chromium with a fake camera, against a daemon whose gpsd is
 /// fed a receiver that stands, walks 20 m north and stands again (Tests/Browser/ar_scene.py):
 /// boxes where `treeline layout` puts them, a heading sweep that asks the board nothing, a new
-/// layout after the walk, one after two regions are added at once (and one more after one is removed), focus with Water and Capture, the radar.
+/// layout after the walk, one after two regions are added at once and one after one is removed,
+/// focus with Water and Capture, the radar.
 extension InBrowser {
     /// The scene's files in a fresh folder: regions.geojson, stand-walk.nmea, scene.json.
     func arScene() throws -> URL {
