@@ -7,9 +7,18 @@
 // journal is no longer the one read before) is a new EventSource opened here, after a pause
 // and `beforeRetry()` (which may start the journal again), from the last seq it holds.
 import { emit, on } from "./bus.js";
+import { hooks } from "./hooks.js";
 import { loseSession, sessionLost } from "./session.js";
 
 const RETRY_MS = 5000;
+
+// For the tests: the stream's state, and how many times it went live (an outage ended).
+hooks.stream = null;
+hooks.streamLive = 0;
+on("stream", (s) => {
+  hooks.stream = s;
+  if (s === "live") hooks.streamLive += 1;
+});
 
 /**
  * Opens the stream; `since()` gives the seq to resume after; `onEvent(event)` gets EVENTs;

@@ -1,0 +1,34 @@
+import Foundation
+import IntegrationSupport
+import Testing
+
+/// Both pages when the board comes back on a new journal (Tests/Browser/new_journal.py): each
+/// time the script says RESTART (1, then 2), treelined is stopped, its database removed, and
+/// started again. A region added after that has a seq the page already read on the old journal:
+/// the map page draws it and the AR view knows it, from its event.
+extension InBrowser {
+    @Test func aNewJournalsRegionEventsReachBothPages() async throws {
+        try await withGPSD(log: walk) { feeder, gpsd in
+            feeder.pause()  // no fix: the journals hold only what the script adds
+            let daemon = try DaemonProcess(gpsdPort: gpsd.port, regions: sampleRegions)
+            defer { daemon.finish() }
+            let port = try serveWeb(daemon)
+            try await daemon.start()
+            let script = try BrowserScript("new_journal", arguments: webArguments(daemon, port: port))
+            var restarts = 0
+            for k in 1...2 {
+                guard await script.waitFor("RESTART \(k)", timeout: 120) else { break }
+                #expect(daemon.terminate()?.status == 0)
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: daemon.database + suffix) }
+                try await daemon.start()
+                restarts += 1
+            }
+            let r = await script.finish(timeout: 120)
+            report("new_journal", r)
+            #expect(r.status == 0, "\(r.stderr)\nlog: \(daemon.logText.suffix(3000))")
+            #expect(restarts == 2)
+            #expect(r.results["map_album_drawn"] as? Bool == true)
+            #expect(r.results["ar_plant_known"] as? Bool == true)
+        }
+    }
+}
