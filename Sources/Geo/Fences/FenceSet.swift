@@ -284,17 +284,15 @@ public struct FenceSet: Sendable {
         }
     }
 
-    /// Indices of `points` sorted along a Z-order curve of latitude and longitude.
+    /// Indices of `points` sorted along a Z-order curve of latitude and longitude; points of
+    /// the same key keep their order.
     static func mortonOrder(_ points: [Coordinate]) -> [Int32] {
-        var keyed = [(key: UInt64, index: Int32)]()
-        keyed.reserveCapacity(points.count)
-        for (i, c) in points.enumerated() {
+        let keys = points.map { c in
             let y = UInt32(max(0, min(4_294_967_295, (c.latitude + 90) / 180 * 4_294_967_295)))
             let x = UInt32(max(0, min(4_294_967_295, (c.longitude + 180) / 360 * 4_294_967_295)))
-            keyed.append((Bits.spread(x) | Bits.spread(y) << 1, Int32(i)))
+            return Bits.spread(x) | Bits.spread(y) << 1
         }
-        keyed.sort { $0.key < $1.key }
-        return keyed.map(\.index)
+        return Bits.stableOrder(keys)
     }
 
     /// Indices of the regions containing `c`, in ascending order of index.
