@@ -15,11 +15,14 @@ struct StableOrder {
     func keysOfEveryByteAndManyTies(count: Int) {
         var random = SplitMix64(seed: UInt64(count) &+ 7)
         // Keys over all 64 bits, keys that differ only in their low bytes (every high byte
-        // shared, so those passes are skipped), and many equal keys.
+        // shared, so those passes are skipped), and keys of 15 values, each many times.
         let wide = (0..<count).map { _ in random.next() }
         let narrow = (0..<count).map { _ in 0xABCD_EF01_2345_0000 | random.next() & 0xFFFF }
-        let ties = (0..<count).map { _ in random.next() % 5 << 40 }
-        for keys in [wide, narrow, ties, [UInt64](repeating: 42, count: count), Array(wide.sorted().reversed())] {
+        let ties = (0..<count).map { _ in (random.next() % 5) << 40 | (random.next() % 3) }
+        // One byte, three bytes, and two bytes with six shared between them: an odd number of
+        // passes, and a pass skipped between two that are not.
+        let oneByte = wide.map { $0 & 0xFF }, threeBytes = wide.map { $0 & 0xFF_FFFF }, apart = wide.map { $0 & 0xFF00_0000_0000_00FF }
+        for keys in [wide, narrow, ties, oneByte, threeBytes, apart, [UInt64](repeating: 42, count: count), Array(wide.sorted().reversed())] {
             #expect(Bits.stableOrder(keys) == Self.reference(keys))
         }
     }
