@@ -411,7 +411,7 @@ package actor Engine: ServerDelegate {
     package func snapshot(added: Bool = false) -> Snapshot {
         let at = monitor.lastFix.map { TrackPoint(time: $0.time, coordinate: $0.coordinate, error: $0.error) }
         let regions = RegionsInForce(set: monitor.regions, baseCount: base.count, inside: monitor.inside, lastWatered: monitor.lastWatered, at: at, now: eventTime)
-        let status = Snapshot.Status(version: version, seq: lastSeq(), counters: counters, used: monitor.gate.accepted, dropped: monitor.gate.dropped)
+        let status = Snapshot.Status(version: version, journal: store.journal, seq: lastSeq(), counters: counters, used: monitor.gate.accepted, dropped: monitor.gate.dropped)
         var snapshot = Snapshot(regions: regions, lastFix: monitor.lastFix, lastUsedFix: lastUsedFix, lastFixReceived: lastFixReceived,
                                 regionsVersion: regionsVersion, catalog: catalog, trails: trails, status: status)
         if added { snapshot.regionsAdded = regionsAdded }

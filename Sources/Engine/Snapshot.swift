@@ -31,6 +31,8 @@ package struct Snapshot: Sendable {
 
     package struct Status: Sendable {
         var version: String
+        /// The journal's name: another name is another journal (a replaced database).
+        var journal: String
         /// The last seq committed when the snapshot was taken.
         var seq: Int64
         var counters: Counters
@@ -63,6 +65,7 @@ package struct Snapshot: Sendable {
         JSONWriter.object { o in
             o.member("class", "STATE")
             o.member("version", status.version)
+            o.member("journal", status.journal)
             o.member("seq", status.seq)
             o.member("gpsd", status.counters.gpsd)
             o.member("last_fix") { w in

@@ -232,6 +232,7 @@ struct CommandObject {
         if s.filter.baseRegions { bool("base_regions", true) }
         if s.timing { bool("timing", true) }
         if s.positions { bool("positions", true) }
+        string("journal", s.journal)
     }
 
     mutating func shortRegion(_ s: ShortRegion) {

@@ -172,7 +172,7 @@ public enum Command: Equatable, Sendable {
     static func streamCommand(_ cmd: String, _ o: Members, document: JSONDocument) throws(CommandError) -> Command? {
         switch cmd {
         case "subscribe":
-            try Self.allowed(in: o, cmd: cmd, ["kinds", "regions", "types", "since", "part", "base_regions", "timing", "positions"])
+            try Self.allowed(in: o, cmd: cmd, ["kinds", "regions", "types", "since", "part", "base_regions", "timing", "positions", "journal"])
             return try subscribe(o)
         case "water", "undo_water":
             try Self.allowed(in: o, cmd: cmd, cmd == "water" ? ["plant", "ago_s"] : ["plant"])
@@ -316,7 +316,14 @@ public enum Command: Equatable, Sendable {
             guard let b = boolean(v) else { throw CommandError("\"positions\" must be true or false") }
             positions = b
         }
-        return .subscribe(Subscribe(filter: filter, since: since, part: part, timing: timing, positions: positions))
+        var journal: String?
+        if let v = o["journal"], !v.isNull {
+            guard let name = v.string, (1...Subscribe.journalNameBytes).contains(name.utf8.count) else {
+                throw CommandError("\"journal\" must be the journal's name as STATE or SUBSCRIBED gave it (1 to \(Subscribe.journalNameBytes) bytes)")
+            }
+            journal = name
+        }
+        return .subscribe(Subscribe(filter: filter, since: since, part: part, timing: timing, positions: positions, journal: journal))
     }
 
     /// The longest an action may have waited in a phone's queue, seconds (a week).

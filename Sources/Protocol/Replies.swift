@@ -37,14 +37,17 @@ public struct ErrorReply: DaemonReply, Equatable {
     }
 }
 
-/// A subscription taken: events after `since` follow.
+/// A subscription taken: events after `since` of the journal named `journal` follow.
 public struct Subscribed: DaemonReply, Equatable {
     public static let replyClass = "SUBSCRIBED"
     public var since: Int64
+    /// The journal's name (nil from a treelined that did not name its journal).
+    public var journal: String?
 
     public init(_ value: JSONValue) throws(ReplyError) {
         let o = try ReplyObject(value, class: Self.replyClass)
         since = try o.required("since", o.integer)
+        journal = try o.string("journal")
     }
 }
 

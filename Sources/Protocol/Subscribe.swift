@@ -15,13 +15,22 @@ public struct Subscribe: Equatable, Sendable {
     public var part: Int64?
     public var timing: Bool
     public var positions: Bool
+    /// The name of the journal `since` counts in (STATE's and SUBSCRIBED's `journal`): the
+    /// subscription is refused if the board's journal is another one (its database replaced),
+    /// whatever its seqs. Nil: not checked.
+    public var journal: String?
 
-    public init(filter: EventFilter = .all, since: Int64? = nil, part: Int64? = nil, timing: Bool = false, positions: Bool = false) {
+    /// The longest name `journal` may give (the board's are 32 hex digits).
+    public static let journalNameBytes = 64
+
+    public init(filter: EventFilter = .all, since: Int64? = nil, part: Int64? = nil, timing: Bool = false, positions: Bool = false,
+                journal: String? = nil) {
         self.filter = filter
         self.since = since
         self.part = part
         self.timing = timing
         self.positions = positions
+        self.journal = journal
     }
 }
 
@@ -41,6 +50,15 @@ extension Subscribe {
         return "since \(since) is after the last event, \(last): this journal is not the one you read before; subscribe with since 0 to read it from the start"
     }
 
+    /// The refusal of a subscription that names another journal than the board's (`journal`),
+    /// or asks for seqs past its last: the same words for both, which a page acts on alike.
+    package static func resumeProblem(_ s: Subscribe, last: Int64, journal: String) -> String? {
+        if let asked = s.journal, asked != journal {
+            return "journal \(TextExcerpt.short(asked)) is not this board's, \(journal): this journal is not the one you read before (its database was replaced); subscribe with since 0 and journal \(journal) to read it from the start"
+        }
+        return sinceProblem(s.since, last: last)
+    }
+
     /// Said first when some of what was asked for is gone; what remains follows.
     package static func prunedLine(since: Int64?, pruned: Int64) -> [UInt8]? {
         guard let since, since < pruned else { return nil }
@@ -51,8 +69,12 @@ extension Subscribe {
         }
     }
 
-    package static func subscribedLine(since: Int64) -> [UInt8] {
-        Array(#"{"class":"SUBSCRIBED","since":\#(since)}"#.utf8)
+    package static func subscribedLine(since: Int64, journal: String) -> [UInt8] {
+        JSONWriter.object { o in
+            o.member("class", "SUBSCRIBED")
+            o.member("since", since)
+            o.member("journal", journal)
+        }
     }
 
     package static func laggedLine(seq: Int64) -> [UInt8] {

@@ -261,7 +261,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         // loop after this step, when the subscription is set (and seqs at or below it are passed over).
         hub.add(self, on: context.eventLoop, positions: request.positions)
         let last = delegate.lastSeq()
-        if let message = Subscribe.sinceProblem(request.since, last: last) {
+        if let message = Subscribe.resumeProblem(request, last: last, journal: delegate.store.journal) {
             hub.remove(self)
             reply(error: message)
             return
@@ -269,7 +269,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if let line = Subscribe.prunedLine(since: request.since, pruned: delegate.prunedThrough()) { write(line: line) }
         subscription = Subscription(filter: request.filter, timing: request.timing, lastSeq: request.since ?? last, lastPart: request.part,
                                     catchingUp: request.since != nil)
-        write(line: Subscribe.subscribedLine(since: request.since ?? last))
+        write(line: Subscribe.subscribedLine(since: request.since ?? last, journal: delegate.store.journal))
         pump()
     }
 

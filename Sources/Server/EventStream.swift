@@ -63,13 +63,13 @@ public final class EventStream: Sendable {
         let mailbox = Mailbox(filter: s.filter, timing: s.timing, positions: s.positions, limit: queueLimit, catchingUp: s.since != nil)
         hub.add(mailbox)
         let last = delegate.lastSeq()
-        if let message = Subscribe.sinceProblem(s.since, last: last) {
+        if let message = Subscribe.resumeProblem(s, last: last, journal: delegate.store.journal) {
             hub.remove(mailbox)
             return .failure(CommandError(message))
         }
         var opening: [ByteBuffer] = []
         if let line = Subscribe.prunedLine(since: s.since, pruned: delegate.prunedThrough()) { opening.append(ByteBuffer(bytes: line)) }
-        opening.append(ByteBuffer(bytes: Subscribe.subscribedLine(since: s.since ?? last)))
+        opening.append(ByteBuffer(bytes: Subscribe.subscribedLine(since: s.since ?? last, journal: delegate.store.journal)))
         mailbox.startKeepalive(every: keepalive)
         return .success(EventStream(mailbox: mailbox, hub: hub, store: delegate.store, filter: s.filter, opening: opening, lastSeq: s.since ?? last, part: s.part))
     }

@@ -12,6 +12,7 @@ extension Store {
         m.registerMigration("v5: idempotency keys", migrate: createIdempotencyKeys)
         m.registerMigration("v6: trails", migrate: createTrails)
         m.registerMigration("v7: the base layer in one record", migrate: createBaseLayerHistory)
+        m.registerMigration("v8: the journal's name", migrate: createJournalName)
         return m
     }
 
@@ -192,4 +193,21 @@ extension Store {
             DROP TABLE base_region;
             """)
     }
+
+    /// Migration "v8": the journal's name, 32 random hex digits given once, when the database is
+    /// made (or first opened by a treelined that names journals). A page or subscriber that
+    /// read a journal tells by its name that the board's database was replaced, whatever its seqs.
+    static func createJournalName(_ db: Database) throws {
+        var random = SystemRandomNumberGenerator()
+        let name = (0..<2).map { _ in String(random.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
+        try db.execute(sql: """
+            CREATE TABLE journal_name (id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL);
+            INSERT INTO journal_name (id, name) VALUES (1, ?);
+            """, arguments: [name])
+    }
+}
+
+extension String {
+    /// Zeros before, to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

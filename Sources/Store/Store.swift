@@ -17,6 +17,8 @@ import Protocol
 /// holds up the monitor.
 public final class Store: Sendable {
     public let path: String
+    /// The journal's name (32 hex digits): another name is another journal, whatever its seqs.
+    public let journal: String
     let pool: DatabasePool
 
     public init(path: String) throws(StoreError) {
@@ -34,6 +36,7 @@ public final class Store: Sendable {
             }
             pool = try DatabasePool(path: path, configuration: config)
             try Self.migrator.migrate(pool)
+            journal = try pool.read { db in try String.fetchOne(db, sql: "SELECT name FROM journal_name WHERE id = 1") } ?? ""
         } catch let e as StoreError {
             throw e
         } catch let e as DatabaseError {

@@ -91,7 +91,7 @@ enum Commands {
         return nil
     }
 
-    static let subscribeParameters = ["since", "kinds", "types", "regions", "positions", "timing"]
+    static let subscribeParameters = ["since", "kinds", "types", "regions", "positions", "timing", "journal"]
 
     /// `GET /api/events?…`'s query as the socket's `subscribe` object, checked by the same
     /// parser (so the same messages). `Last-Event-ID` (an EventSource resuming) wins over `since`.
@@ -111,6 +111,8 @@ enum Commands {
             switch key {
             case "since":
                 literal(since ?? value, to: &out)
+            case "journal":
+                JSONBytes.appendString(value, to: &out)
             case "positions", "timing":
                 let v = value.lowercased()
                 if ["1", "true", "yes", ""].contains(v) { out.append(contentsOf: "true".utf8) } else if ["0", "false", "no"].contains(v) {

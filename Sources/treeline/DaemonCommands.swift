@@ -16,7 +16,9 @@ extension Treeline {
             {"class":"EVENT","seq":N,…}. With --since N it first prints the journal's
             events after N. When the daemon restarts, or drops this client for not
             reading fast enough, it reconnects and goes on after the last seq it printed
-            (waiting 0.1 s, doubling to 5 s). Ctrl-C stops.
+            (waiting 0.1 s, doubling to 5 s). If the daemon comes back on another journal
+            (its database replaced), it stops and says so: read that one with --since 0.
+            Ctrl-C stops.
 
             The regions files' regions are journaled as one base_layer event per change of
             the files. --base-regions follows each with the region events it stands for
@@ -70,6 +72,9 @@ extension Treeline {
             var last = since
             // Within a base_layer event's region events: the last part printed (0: the event).
             var part: Int64?
+            // The journal's name, from the first SUBSCRIBED: a resume on another journal (the
+            // daemon's database replaced) is refused and said, not read on from the old seq.
+            var journal: String?
             var printed = 0
             var delay = 0.1
             var connectedOnce = false
@@ -86,7 +91,7 @@ extension Treeline {
                 }
                 connectedOnce = true
                 delay = 0.1
-                try c.send(.subscribe(Protocol.Subscribe(filter: filter, since: last, part: last == nil ? nil : part)))
+                try c.send(.subscribe(Protocol.Subscribe(filter: filter, since: last, part: last == nil ? nil : part, journal: journal)))
                 while let line = c.object() {
                     switch line.className {
                     case EventReply.replyClass:
@@ -99,7 +104,10 @@ extension Treeline {
                         printed += 1
                         if let count, printed >= count { return }
                     case Subscribed.replyClass:
-                        if last == nil, let s = try? line.decoded(as: Subscribed.self) { last = s.since }
+                        if let s = try? line.decoded(as: Subscribed.self) {
+                            if last == nil { last = s.since }
+                            if journal == nil { journal = s.journal }
+                        }
                     case ErrorReply.replyClass:
                         let e = try? line.decoded(as: ErrorReply.self)
                         if e?.lagged == true {

@@ -162,7 +162,8 @@ check(added.get("region") in ids, f"the region added over HTTP is in the socket'
 board.ask(json.dumps({"cmd": "remove_region", "region": added.get("region")}))
 
 # --- Server-Sent Events: the socket's subscription, resumed by Last-Event-ID.
-last = json.loads(board.ask('{"cmd":"state"}'))["seq"]
+the_state = json.loads(board.ask('{"cmd":"state"}'))
+last, journal_name = the_state["seq"], the_state.get("journal")
 socket_lines = board.subscribe('{"cmd":"subscribe","since":0}', until_seq=last)
 status, sse = board.events("since=0", until_seq=last)
 check(status == 200, f"GET /api/events?since=0: {status}")
@@ -172,8 +173,14 @@ if status == 200:
 status, resumed = board.events("since=0", headers={"Last-Event-ID": "20"}, until_seq=last)
 if check(status == 200, f"resume: {status}"):
     seqs = [json.loads(d)["seq"] for _, _, d in resumed if json.loads(d).get("class") == "EVENT"]
-    check(json.loads(resumed[0][2]) == {"class": "SUBSCRIBED", "since": 20}, f"Last-Event-ID 20 wins over since=0: {resumed[0]}")
+    check(json.loads(resumed[0][2]) == {"class": "SUBSCRIBED", "since": 20, "journal": journal_name}, f"Last-Event-ID 20 wins over since=0: {resumed[0]}")
     check(seqs == list(range(21, last + 1)), f"resumed after 20: {seqs}")
+# The journal named: taken when it is the board's (as the page's own resumes are), refused when
+# it is another's, however low its seqs.
+status, named = board.events(f"since=0&journal={journal_name}", until_seq=last)
+check(status == 200 and [d for _, _, d in named] == socket_lines, f"since=0&journal=<the board's>: {status}")
+status, body = board.events("since=0&journal=0123456789abcdef0123456789abcdef")
+check(status == 400 and b"this journal is not the one you read before" in body, f"another journal's name: {status} {body[:160]!r}")
 # Filtered: the events of the full stream that pass, read to the last one that does.
 passing = [l for l in socket_lines[1:] if json.loads(l).get("kind") == "album" and json.loads(l).get("type") in ("enter", "exit")]
 until = json.loads(passing[-1])["seq"]

@@ -18,8 +18,8 @@ import Protocol
 /// the wire cannot change by accident. When it changes on purpose, write the file again with
 /// `TREELINE_GOLDEN_WRITE=1 swift test --filter ProtocolGoldenTests` and review its diff.
 ///
-/// Two things vary from run to run and are blanked in both: the commits' durations in `state`
-/// (`commit_ms`), and the temporary folder's path.
+/// Three things vary from run to run and are blanked in both: the commits' durations in `state`
+/// (`commit_ms`), the temporary folder's path, and the journal's name (random, `$JOURNAL`).
 final class ProtocolGoldenTests: XCTestCase {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("protocol.golden")
 
@@ -137,6 +137,8 @@ final class ProtocolGoldenTests: XCTestCase {
         #"{"cmd":"subscribe","kinds":[]}"#,
         #"{"cmd":"subscribe","since":-1}"#,
         #"{"cmd":"subscribe","since":0,"part":3,"base_regions":true,"types":["region_added"]}"#,
+        #"{"cmd":"subscribe","since":2,"journal":"0123456789abcdef0123456789abcdef"}"#,
+        #"{"cmd":"subscribe","journal":42}"#,
         #"{"cmd":"subscribe","part":3}"#,
         #"{"cmd":"subscribe","since":1,"part":0,"base_regions":true}"#,
         #"{"cmd":"species","query":"\u001b[2J"}"#,
@@ -163,6 +165,7 @@ final class ProtocolGoldenTests: XCTestCase {
         var out = ""
         func record(_ label: String, _ bytes: [UInt8]) {
             var text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: world.folder, with: "$FOLDER")
+                .replacingOccurrences(of: world.store.journal, with: "$JOURNAL")
             while text.hasSuffix("\n") { text.removeLast() }
             out += label + " " + world.blankClock(text) + "\n"
         }
@@ -221,7 +224,7 @@ final class ProtocolGoldenTests: XCTestCase {
         func list(_ set: Set<String>?) -> String { set.map { "[" + $0.sorted().joined(separator: ",") + "]" } ?? "all" }
         return "subscribe kinds=\(list(s.filter.kinds)) regions=\(list(s.filter.regions)) types=\(list(s.filter.types)) "
             + "since=\(s.since.map(String.init) ?? "now")\(s.part.map { " part=\($0)" } ?? "")\(s.filter.baseRegions ? " base_regions" : "") "
-            + "timing=\(s.timing) positions=\(s.positions)"
+            + "timing=\(s.timing) positions=\(s.positions)\(s.journal.map { " journal=\($0)" } ?? "")"
     }
 
     /// `"commit_ms":{"mean":…,"max":…}` measures the disk: blanked.

@@ -412,6 +412,9 @@ public final class TreelineProcess: @unchecked Sendable {
 
     public var status: Int32 { process.terminationStatus }
 
+    /// Whether it still runs (read `status` only once it does not).
+    public var isRunning: Bool { process.isRunning }
+
     public static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
         let p = Process()
         p.executableURL = binary

@@ -87,6 +87,7 @@ import Testing
         }
         roundTrip(.removeTree(id: 1 << 53))
         roundTrip(.subscribe(Subscribe(since: 1 << 53)))
+        roundTrip(.subscribe(Subscribe(since: 9, journal: "5f0c\u{1F332}\"x")))
         roundTrip(.updateRegion(id: "plant-1", RegionUpdate(radius: 1.000000000000001, intervalDays: 365)))
     }
 

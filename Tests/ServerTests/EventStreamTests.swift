@@ -44,6 +44,11 @@ import Protocol
         }
     }
 
+    /// The SUBSCRIBED line: since `since`, in `j`'s journal (named by its store).
+    func subscribed(_ since: Int64, _ j: Journal) -> String {
+        #"{"class":"SUBSCRIBED","since":\#(since),"journal":"\#(j.store.journal)"}"#
+    }
+
     /// The first `count` items, each within `timeout` seconds (the stream itself waits for ever):
     /// if one does not come in time the stream is closed (which ends the pending `next`) and what
     /// came is returned, short, for the caller's comparison to fail on.
@@ -88,7 +93,7 @@ import Protocol
         let stream = try await open(Subscribe(since: 2), j, hub)
         // Committed after the stream entered the hub but published late, as the engine may.
         let late = try commit(2, j, hub, publish: false)
-        #expect(await drain(stream, count: 3) == [#"{"class":"SUBSCRIBED","since":2}"#, "#3", "#4"])
+        #expect(await drain(stream, count: 3) == [subscribed(2, j), "#3", "#4"])
         hub.publish(Batch(late))
         try commit(1, j, hub)
         #expect(await drain(stream, count: 4) == ["#5", "#6", "#7", "#8"])
@@ -102,7 +107,7 @@ import Protocol
         defer { try? FileManager.default.removeItem(at: folder) }
         try commit(2, j, hub)
         let stream = try await open(Subscribe(), j, hub, limit: 3)
-        #expect(await drain(stream, count: 1) == [#"{"class":"SUBSCRIBED","since":2}"#])
+        #expect(await drain(stream, count: 1) == [subscribed(2, j)])
         try commit(1, j, hub)
         #expect(await drain(stream, count: 1) == ["#3"])
         for _ in 0..<4 { try commit(1, j, hub) }  // 4 waiting: one over the limit of 3
@@ -116,7 +121,7 @@ import Protocol
         defer { try? FileManager.default.removeItem(at: folder) }
         try commit(10, j, hub)
         let stream = try await open(Subscribe(since: 0), j, hub, limit: 2)
-        #expect(await drain(stream, count: 3) == [#"{"class":"SUBSCRIBED","since":0}"#, "#1", "#2"])
+        #expect(await drain(stream, count: 3) == [subscribed(0, j), "#1", "#2"])
         for _ in 0..<5 { try commit(1, j, hub) }  // 5 live while it is still reading the journal
         #expect(await drain(stream, count: 13) == (3...15).map { "#\($0)" })
         try commit(1, j, hub)
@@ -129,7 +134,7 @@ import Protocol
         defer { try? FileManager.default.removeItem(at: folder) }
         try commit(4, j, hub)
         let stream = try await open(Subscribe(filter: EventFilter(regions: ["b"]), since: 0, positions: true), j, hub)
-        #expect(await drain(stream, count: 3) == [#"{"class":"SUBSCRIBED","since":0}"#, "#2", "#4"])
+        #expect(await drain(stream, count: 3) == [subscribed(0, j), "#2", "#4"])
         #expect(hub.wantsPositions)
         // Positions are live only, the newest wins over one not yet read.
         hub.publish(position: Array(#"{"class":"POSITION","n":1}"#.utf8))
@@ -150,6 +155,34 @@ import Protocol
         #expect((try? ahead.get()) == nil)
         if case .failure(let e) = ahead { #expect(e.message.hasPrefix("since 9 is after the last event, 3")) }
         #expect(hub.count == 0)
+    }
+
+    /// A subscriber that names the journal it read: refused on another (its database replaced),
+    /// whatever the seqs; taken on this one. The journal's name outlives a reopening of the
+    /// file, and two databases have two names.
+    @Test func aSubscriptionNamingAnotherJournalIsRefusedWhateverItsSeqs() async throws {
+        let (j, hub) = try journal()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try commit(3, j, hub)
+        let name = j.store.journal
+        #expect(name.count == 32 && name.allSatisfy(\.isHexDigit), "\(name)")
+        #expect(try Store(path: j.store.path).journal == name, "the same file, the same journal")
+        let other = try Store(path: folder.appendingPathComponent("other.sqlite").path)
+        #expect(other.journal != name && other.journal.count == 32)
+        for since: Int64? in [nil, 0, 2, 3] {
+            switch await EventStream.open(Subscribe(since: since, journal: other.journal), delegate: j, hub: hub, queueLimit: 16) {
+            case .success(let s):
+                s.close()
+                Issue.record("since \(since.map(String.init) ?? "none") in another journal was taken")
+            case .failure(let e):
+                #expect(e.message.contains("journal \(other.journal) is not this board's, \(name)"), "\(e.message)")
+                #expect(e.message.contains("this journal is not the one you read before"))
+            }
+        }
+        #expect(hub.count == 0)
+        let stream = try await open(Subscribe(since: 1, journal: name), j, hub)
+        #expect(await drain(stream, count: 3) == [subscribed(1, j), "#2", "#3"])
+        stream.close()
     }
 }
 

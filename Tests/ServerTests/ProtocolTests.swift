@@ -57,6 +57,8 @@ func parseError(_ line: String) -> String? {
         #expect(try Command.parse(Array(#"{"cmd":"subscribe","types":["enter"],"regions":["a"],"timing":true}"#.utf8))
             == .subscribe(Subscribe(filter: EventFilter(regions: ["a"], types: ["enter"]), timing: true)))
         #expect(try Command.parse(Array(#"{"cmd":"subscribe","positions":true}"#.utf8)) == .subscribe(Subscribe(positions: true)))
+        #expect(try Command.parse(Array(#"{"cmd":"subscribe","since":4,"journal":"0123abcd"}"#.utf8)) == .subscribe(Subscribe(since: 4, journal: "0123abcd")))
+        #expect(try Command.parse(Array(#"{"cmd":"subscribe","journal":null}"#.utf8)) == .subscribe(Subscribe()))
         #expect(try Command.parse(Array(#"{"cmd":"species","query":"oak"}"#.utf8)) == .species(query: "oak"))
     }
 
@@ -74,6 +76,9 @@ func parseError(_ line: String) -> String? {
         #expect(error(#"{"cmd":"subscribe","kinds":["tree"]}"#) == "\"kinds\": unknown 'tree': one of album, layer, plant, reforestation, trail")
         #expect(error(#"{"cmd":"subscribe","types":["entered"]}"#)?.hasPrefix("\"types\": unknown 'entered'") == true)
         #expect(error(#"{"cmd":"subscribe","sinse":3}"#)?.hasPrefix("unknown key \"sinse\" for cmd 'subscribe'") == true)
+        for bad in [#""journal":7"#, #""journal":"""#, #""journal":["a"]"#, "\"journal\":\"\(String(repeating: "a", count: 65))\""] {
+            #expect(error(#"{"cmd":"subscribe",\#(bad)}"#)?.hasPrefix("\"journal\" must be the journal's name as STATE or SUBSCRIBED gave it (1 to 64 bytes)") == true, "\(bad)")
+        }
         #expect(error(#"{"cmd":"water"}"#)?.hasPrefix("missing \"plant\"") == true)
         #expect(error(#"{"cmd":"water","plant":7}"#) == "\"plant\" must be a plant's id (a string)")
         #expect(error(#"{"cmd":"state","verbose":true}"#) == "unknown key \"verbose\" for cmd 'state'")

@@ -103,7 +103,9 @@ import Testing
         #expect(lagged.lagged && lagged.seq == 12)
         let pruned = try ReplyLine(Subscribe.prunedLine(since: 0, pruned: 40)!).decoded(as: ErrorReply.self)
         #expect(pruned.prunedThrough == 40 && !pruned.lagged)
-        #expect(try ReplyLine(Subscribe.subscribedLine(since: 7)).decoded(as: Subscribed.self).since == 7)
+        let subscribed = try ReplyLine(Subscribe.subscribedLine(since: 7, journal: "5f0c")).decoded(as: Subscribed.self)
+        #expect(subscribed.since == 7 && subscribed.journal == "5f0c")
+        #expect(try ReplyLine(Array(#"{"class":"SUBSCRIBED","since":3}"#.utf8)).decoded(as: Subscribed.self).journal == nil, "a board that names no journal")
     }
 
     @Test func aReplyThatIsNotTheOneAskedForSaysWhy() throws {
