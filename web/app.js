@@ -1,7 +1,7 @@
 // Treeline's web app: wires the views to the board's API and its live stream.
 import { command, getJSON } from "./js/api.js";
 import { setupAlbums, refreshCaptures } from "./js/albums.js";
-import { checkJournal, lastSeqSeen, receiveEvent, restoreJournal, setupEvents } from "./js/events.js";
+import { checkJournal, journalName, lastSeqSeen, receiveEvent, restoreJournal, setupEvents } from "./js/events.js";
 import { guideNewsAfter, redrawGuide, setupGuide } from "./js/guide.js";
 import { addTiles, setupMap, showLastFix, showTrack } from "./js/map.js";
 import { setupPlanting } from "./js/planting.js";
@@ -98,14 +98,14 @@ async function start() {
   } catch (e) {
     warn("state")(e);
   }
-  restoreJournal(state ? state.seq : undefined);
+  restoreJournal(state ? state.seq : undefined, state ? state.journal : undefined);
   // What the journal replays is history; the guidance bar tells only what happens from now.
   guideNewsAfter(state ? state.seq : lastSeqSeen());
   openStream(lastSeqSeen, receiveEvent, async () => {
     const s = await command({ cmd: "state" });
     showState(s);
-    checkJournal(s.seq);
-  });
+    checkJournal(s.seq, s.journal);
+  }, journalName);
   loadTrack(state && state.last_fix).catch(warn("track"));
 }
 

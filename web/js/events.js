@@ -6,6 +6,10 @@
 //
 // A fresh tab starts from the last START_BACK events, not from seq 0 (a board's months of
 // journal would be every event); "Older events" pages back (`journal` with `before`).
+//
+// Seqs count within one journal, which the board names (STATE's `journal`): the name is kept
+// with the list and sent with the stream, so a board whose database was replaced refuses the
+// stream, and the list starts again from the new journal, whatever its seqs.
 import { command } from "./api.js";
 import { emit, on } from "./bus.js";
 import { byId, el, showMessage } from "./dom.js";
@@ -22,6 +26,7 @@ const SAVE_DELAY_MS = 250;
 
 let events = [];   // slim events, arrival order
 let lastSeq = 0;
+let journal = null; // the journal's name, once the board said it
 let oldestAsked = null; // the seq the list starts after (nothing older loaded); null: from seq 0
 let cap = KEEP;          // the most events held: more once older ones were asked for
 let saveTimer = null;
@@ -31,13 +36,28 @@ export function lastSeqSeen() {
   return lastSeq;
 }
 
+/** The name of the journal the list counts in, or null (a board that names none). */
+export function journalName() {
+  return journal;
+}
+
+/** Whether the board's journal (its last seq and name) is another than the one read. */
+function another(serverSeq, serverJournal, readSeq, readJournal) {
+  if (typeof serverJournal === "string" && typeof readJournal === "string" && serverJournal !== readJournal) return true;
+  return serverSeq < readSeq;
+}
+
 /**
  * Renders what sessionStorage kept. `serverSeq` is the daemon's last seq: a journal kept with
  * a higher one belongs to another database, and is dropped.
  */
-export function restoreJournal(serverSeq) {
+export function restoreJournal(serverSeq, serverJournal) {
   const saved = load();
-  if (saved && !(serverSeq < saved.lastSeq)) {
+  const named = typeof serverJournal === "string" ? serverJournal : null;
+  journal = named;
+  if (saved && !another(serverSeq, serverJournal, saved.lastSeq, saved.journal)) {
+    // A board out of reach says no name: the list's own, checked when the board answers.
+    journal = named ?? (typeof saved.journal === "string" ? saved.journal : null);
     events = saved.events.slice(-KEEP);
     lastSeq = saved.lastSeq;
     oldestAsked = events.length ? events[0].seq - 1 : lastSeq;
@@ -52,9 +72,11 @@ export function restoreJournal(serverSeq) {
   render();
 }
 
-/** The board's journal is another one now (its last seq is below ours): start from seq 0. */
-export function checkJournal(serverSeq) {
-  if (!(serverSeq < lastSeq)) return;
+/** The board's journal is another one now (another name, or its last seq below ours): start from seq 0. */
+export function checkJournal(serverSeq, serverJournal) {
+  const replaced = another(serverSeq, serverJournal, lastSeq, journal);
+  if (typeof serverJournal === "string") journal = serverJournal;
+  if (!replaced) return;
   events = [];
   lastSeq = 0;
   sessionStorage.removeItem(STORAGE_KEY);
@@ -142,6 +164,7 @@ function scheduleSummary() {
 
 export function setupEvents() {
   hooks.seqs = () => events.map((e) => e.seq);
+  hooks.eventsShown = () => events.map((e) => ({ seq: e.seq, time: e.time, type: e.type }));
   hooks.loadOlderEvents = loadOlder;
   for (const id of ["events-kind", "events-type", "events-region"]) {
     byId(id).addEventListener("input", applyFilter);
@@ -280,7 +303,7 @@ function save() {
   let kept = events.slice(-KEEP);
   while (kept.length) {
     try {
-      sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ lastSeq, events: kept }));
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ lastSeq, journal, events: kept }));
       return;
     } catch {
       kept = kept.slice(Math.ceil(kept.length / 2)); // over the quota: keep the newer half

@@ -286,8 +286,12 @@ on("position", (p) => {
 let historyThrough = Infinity;
 on("journal-history", (seq) => { historyThrough = seq; });
 
+hooks.regionNews = []; // the seqs of the region events acted on as news (the last 100), for the tests
+
 on("event", (e) => {
   if (!REFRESH_TYPES.test(e.type) || typeof e.region !== "string" || !(e.seq > historyThrough)) return;
+  hooks.regionNews.push(e.seq);
+  if (hooks.regionNews.length > 100) hooks.regionNews.shift();
   // The regions files changed (one record for all of it): what the page shows is asked again.
   if (e.type === "base_layer") {
     scheduleRefresh();

@@ -24,9 +24,13 @@ on("stream", (s) => {
  * Opens the stream; `since()` gives the seq to resume after; `onEvent(event)` gets EVENTs;
  * `beforeRetry()` (async) runs before a new stream replaces one the browser gave up.
  */
-export function openStream(since, onEvent, beforeRetry) {
+export function openStream(since, onEvent, beforeRetry, journal = () => null) {
   if (sessionLost()) return;
-  const source = new EventSource(`/api/events?since=${since()}&positions=1`);
+  // The journal's name, when known: the browser's own resume (Last-Event-ID) sends the same
+  // URL, so a board whose journal is another refuses it (400) however far its seqs have come.
+  const name = journal();
+  const named = typeof name === "string" ? `&journal=${encodeURIComponent(name)}` : "";
+  const source = new EventSource(`/api/events?since=${since()}&positions=1${named}`);
   emit("stream", "connecting");
 
   source.addEventListener("open", () => emit("stream", "live"));
@@ -46,7 +50,7 @@ export function openStream(since, onEvent, beforeRetry) {
         }
         setTimeout(async () => {
           await beforeRetry().catch(() => {});
-          openStream(since, onEvent, beforeRetry);
+          openStream(since, onEvent, beforeRetry, journal);
         }, RETRY_MS);
       });
     } else {

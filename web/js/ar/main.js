@@ -570,9 +570,11 @@ function checkCompass() {
 
 async function startEvents() {
   let lastSeq = 0;
+  let journal = null; // the journal's name (the board's STATE), which the stream is sent with
   try {
     const s = await command({ cmd: "state" });
     if (typeof s.seq === "number") lastSeq = s.seq;
+    if (typeof s.journal === "string") journal = s.journal;
   } catch (e) {
     console.warn(`state: ${e.message}`);
   }
@@ -592,13 +594,15 @@ async function startEvents() {
     emit("event", e);
   }, async () => {
     const s = await command({ cmd: "state" });
-    if (typeof s.seq === "number" && s.seq < lastSeq) {
+    const renamed = typeof s.journal === "string" && journal !== null && s.journal !== journal;
+    if (typeof s.journal === "string") journal = s.journal;
+    if (typeof s.seq === "number" && (renamed || s.seq < lastSeq)) {
       // A new journal: the stream goes on from its last seq, and every event after it is news
       // (else regions.js would skip them until the new journal passed the old one's seq).
       lastSeq = s.seq;
       emit("journal-history", s.seq);
     }
-  });
+  }, () => journal);
 }
 
 // --- Start ---
