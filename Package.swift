@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "Geo", "TestSupport"]),
         // Start a real gpsd (Debian's package) fed from NMEA logs, and the treeline executable.
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Loading", "treeline", "IntegrationSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Protocol", "Store", "Rules", "Geo", "Loading", "NMEA", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Protocol", "Store", "Rules", "Geo", "Loading", "NMEA", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ServerTests", dependencies: [
             "Protocol", "Server", "Store", "Rules", "Geo", "Regions", "JSON",
             .product(name: "NIOCore", package: "swift-nio"),

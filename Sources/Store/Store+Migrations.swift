@@ -1,4 +1,5 @@
 import GRDB
+import Protocol
 
 /// The database's schema: `migrator` registers the migrations in order, each version's in a
 /// function of its own.
@@ -198,16 +199,28 @@ extension Store {
     /// made (or first opened by a treelined that names journals). A page or subscriber that
     /// read a journal tells by its name that the board's database was replaced, whatever its seqs.
     static func createJournalName(_ db: Database) throws {
-        var random = SystemRandomNumberGenerator()
-        let name = (0..<2).map { _ in String(random.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
         try db.execute(sql: """
             CREATE TABLE journal_name (id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL);
             INSERT INTO journal_name (id, name) VALUES (1, ?);
-            """, arguments: [name])
+            """, arguments: [newJournalName()])
     }
-}
 
-extension String {
-    /// Zeros before, to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    /// A journal's name: 128 random bits as 32 lowercase hex digits.
+    static func newJournalName() -> String {
+        var random = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let digits = String(random.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+    }
+
+    /// The journal's name; a new one if the row is gone or unusable (a database edited by
+    /// hand), so that every client is always told one it can send back.
+    static func journalName(_ pool: DatabasePool) throws -> String {
+        let stored = try pool.read { db in try String.fetchOne(db, sql: "SELECT name FROM journal_name WHERE id = 1") }
+        if let stored, (1...Subscribe.journalNameBytes).contains(stored.utf8.count) { return stored }
+        let name = newJournalName()
+        try pool.write { db in try db.execute(sql: "INSERT OR REPLACE INTO journal_name (id, name) VALUES (1, ?)", arguments: [name]) }
+        return name
+    }
 }

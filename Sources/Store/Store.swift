@@ -36,7 +36,7 @@ public final class Store: Sendable {
             }
             pool = try DatabasePool(path: path, configuration: config)
             try Self.migrator.migrate(pool)
-            journal = try pool.read { db in try String.fetchOne(db, sql: "SELECT name FROM journal_name WHERE id = 1") } ?? ""
+            journal = try Self.journalName(pool)
         } catch let e as StoreError {
             throw e
         } catch let e as DatabaseError {

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import GRDB
 import Rules
 import Store
 import Testing
@@ -44,6 +45,24 @@ func entry(_ n: Int, type: String = "enter", region: String = "plant-1", kind: S
             try store.prune(through: 2)
             #expect(try store.count() == 0)
             #expect(try store.commit([entry(3)], lastFix: nil, regions: []).map(\.seq) == [3])
+        }
+    }
+
+    /// The journal's name: 32 hex digits, kept across openings; made again if its row is lost
+    /// or emptied by hand (every client must be told a name it can send back).
+    @Test func theJournalHasOneNameUntilItsRowIsLost() throws {
+        try withStoreFile { path in
+            let name = try Store(path: path).journal
+            #expect(name.count == 32 && name.allSatisfy(\.isHexDigit), "\(name)")
+            #expect(try Store(path: path).journal == name)
+            for edit in ["DELETE FROM journal_name", "UPDATE journal_name SET name = ''"] {
+                let queue = try DatabaseQueue(path: path)
+                try queue.write { try $0.execute(sql: edit) }
+                try queue.close()
+                let renamed = try Store(path: path).journal
+                #expect(renamed.count == 32 && renamed != name, "\(edit): \(renamed)")
+                #expect(try Store(path: path).journal == renamed, "\(edit): kept once made again")
+            }
         }
     }
 
