@@ -1,7 +1,7 @@
 // Treeline's web app: wires the views to the board's API and its live stream.
 import { command, getJSON } from "./js/api.js";
 import { setupAlbums, refreshCaptures } from "./js/albums.js";
-import { checkJournal, journalName, lastSeqSeen, receiveEvent, restoreJournal, setupEvents } from "./js/events.js";
+import { adoptJournal, checkJournal, journalName, lastSeqSeen, receiveEvent, restoreJournal, setupEvents } from "./js/events.js";
 import { guideNewsAfter, redrawGuide, setupGuide } from "./js/guide.js";
 import { addTiles, setupMap, showLastFix, showTrack } from "./js/map.js";
 import { setupPlanting } from "./js/planting.js";
@@ -105,7 +105,7 @@ async function start() {
     const s = await command({ cmd: "state" });
     showState(s);
     checkJournal(s.seq, s.journal);
-  }, journalName);
+  }, journalName, adoptJournal);
   loadTrack(state && state.last_fix).catch(warn("track"));
 }
 

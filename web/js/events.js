@@ -6,10 +6,7 @@
 //
 // A fresh tab starts from the last START_BACK events, not from seq 0 (a board's months of
 // journal would be every event); "Older events" pages back (`journal` with `before`).
-//
-// Seqs count within one journal, which the board names (STATE's `journal`): the name is kept
-// with the list and sent with the stream, so a board whose database was replaced refuses the
-// stream, and the list starts again from the new journal, whatever its seqs.
+// The journal's name is kept with them: on another journal the list starts again.
 import { command } from "./api.js";
 import { emit, on } from "./bus.js";
 import { byId, el, showMessage } from "./dom.js";
@@ -39,6 +36,13 @@ export function lastSeqSeen() {
 /** The name of the journal the list counts in, or null (a board that names none). */
 export function journalName() {
   return journal;
+}
+
+/** The name of the journal the stream started on, for a list that had none (its STATE failed). */
+export function adoptJournal(name) {
+  if (journal !== null || typeof name !== "string") return;
+  journal = name;
+  scheduleSave();
 }
 
 /** Whether the board's journal (its last seq and name) is another than the one read. */
@@ -79,6 +83,8 @@ export function checkJournal(serverSeq, serverJournal) {
   if (!replaced) return;
   events = [];
   lastSeq = 0;
+  oldestAsked = 0;  // the stream reads the new journal from its start
+  cap = KEEP;
   sessionStorage.removeItem(STORAGE_KEY);
   // The stream starts again from seq 0: the new journal up to serverSeq is history (the views
   // ask again after the outage), and what comes after it is news.

@@ -1,18 +1,13 @@
-// The live stream: GET /api/events as Server-Sent Events. Journal events and positions are
-// passed on through the bus ("event" is emitted by the journal, which drops repeats).
-//
-// EventSource reconnects by itself after a drop, sending Last-Event-ID (the last seq it got),
-// which the server honours over `since`: so a lagged stream (ERROR lagged, then closed) just
-// resumes. Only when the browser gives up (an HTTP error: 401, 502, or 400 when the board's
-// journal is no longer the one read before) is a new EventSource opened here, after a pause
-// and `beforeRetry()` (which may start the journal again), from the last seq it holds.
+// The live stream: GET /api/events as Server-Sent Events (docs/web.md, "Events"). EventSource
+// resumes by itself (Last-Event-ID); only when it gives up (401, 502, or 400 from a board on
+// another journal) is a new one opened here, after RETRY_MS and `beforeRetry()`.
 import { emit, on } from "./bus.js";
 import { hooks } from "./hooks.js";
 import { loseSession, sessionLost } from "./session.js";
 
 const RETRY_MS = 5000;
 
-// For the tests: the stream's state, and how many times it went live (an outage ended).
+// For the tests: the state, and how many times it went live.
 hooks.stream = null;
 hooks.streamLive = 0;
 on("stream", (s) => {
@@ -21,20 +16,29 @@ on("stream", (s) => {
 });
 
 /**
- * Opens the stream; `since()` gives the seq to resume after; `onEvent(event)` gets EVENTs;
- * `beforeRetry()` (async) runs before a new stream replaces one the browser gave up.
+ * Opens the stream after `since()`, named `journal()`; `onEvent(event)` gets EVENTs; `adopt(name)`
+ * is told the journal a stream started on while the page has no name.
  */
-export function openStream(since, onEvent, beforeRetry, journal = () => null) {
+export function openStream(since, onEvent, beforeRetry, journal = () => null, adopt = () => {}) {
   if (sessionLost()) return;
-  // The journal's name, when known: the browser's own resume (Last-Event-ID) sends the same
-  // URL, so a board whose journal is another refuses it (400) however far its seqs have come.
+  // Named, the browser's own resume is refused by a board on another journal, whatever its seqs.
   const name = journal();
   const named = typeof name === "string" ? `&journal=${encodeURIComponent(name)}` : "";
   const source = new EventSource(`/api/events?since=${since()}&positions=1${named}`);
   emit("stream", "connecting");
 
   source.addEventListener("open", () => emit("stream", "live"));
-  source.addEventListener("message", (m) => receive(m.data, onEvent));
+  source.addEventListener("message", (m) => {
+    const startedOn = receive(m.data, onEvent);
+    // No name yet (STATE failed): this stream's journal is the page's; reopen it named.
+    if (typeof startedOn === "string" && typeof journal() !== "string") {
+      adopt(startedOn);
+      if (typeof journal() === "string") {
+        source.close();
+        openStream(since, onEvent, beforeRetry, journal, adopt);
+      }
+    }
+  });
   source.addEventListener("position", (m) => {
     const p = parse(m.data);
     if (p && p.class === "POSITION") emit("position", p);
@@ -50,7 +54,7 @@ export function openStream(since, onEvent, beforeRetry, journal = () => null) {
         }
         setTimeout(async () => {
           await beforeRetry().catch(() => {});
-          openStream(since, onEvent, beforeRetry, journal);
+          openStream(since, onEvent, beforeRetry, journal, adopt);
         }, RETRY_MS);
       });
     } else {
@@ -70,9 +74,11 @@ async function accessEnded() {
   }
 }
 
+/** Passes an EVENT on; the journal's name of a SUBSCRIBED, else undefined. */
 function receive(data, onEvent) {
   const m = parse(data);
-  if (!m) return;
+  if (!m) return undefined;
+  if (m.class === "SUBSCRIBED") return m.journal;
   if (m.class === "EVENT") onEvent(m);
   else if (m.class === "ERROR" && !m.lagged) emit("notice", m.message || "error from the stream");
   // lagged: the server closes the stream and EventSource comes back after the last seq.

@@ -602,7 +602,7 @@ async function startEvents() {
       lastSeq = s.seq;
       emit("journal-history", s.seq);
     }
-  }, () => journal);
+  }, () => journal, (name) => { if (journal === null) journal = name; });
 }
 
 // --- Start ---
