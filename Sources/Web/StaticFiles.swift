@@ -63,7 +63,11 @@ public struct StaticFiles: Sendable {
             }
             files[urlBase + relative] = Array(data)
         }
-        for (path, bytes) in files {
+        for (path, file) in files {
+            // The page's own scripts and stylesheets go without their comment lines (a copy
+            // beside them is served as it is, so the file is too).
+            let own = compress && files[path + ".gz"] == nil && files[path + ".br"] == nil && files[path + ".brotli"] == nil
+            let bytes = own && (path.hasSuffix(".js") || path.hasSuffix(".css")) ? CommentLines.stripped(file, script: path.hasSuffix(".js")) : file
             var asset = Asset(contentType: Self.contentType(of: path), identity: ByteBuffer(bytes: bytes), tag: Self.tag(bytes))
             if let gz = files[path + ".gz"] { asset.gzip = ByteBuffer(bytes: gz) }
             if let br = files[path + ".brotli"] ?? files[path + ".br"] { asset.brotli = ByteBuffer(bytes: br) }
