@@ -58,6 +58,23 @@ check(status == 200 and "javascript" in h.get("content-type", ""), f"Debian's Le
 # --- The page's files from memory, in the smallest encoding the client takes: Debian's own
 # brotli and gzip copies of Leaflet, the app's files gzipped once at start; the same bytes back.
 web_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web")
+
+
+def only_comment_lines_dropped(text, served):
+    """Whether `served` is `text`'s lines in order, less some that are comments."""
+    kept = served.split("\n")
+    k, in_block = 0, False
+    for line in text.split("\n"):
+        if k < len(kept) and kept[k] == line:
+            k += 1
+            continue
+        t = line.strip()
+        if not (in_block or t.startswith("//") or t.startswith("/*")):
+            return False
+        in_block = (in_block or t.startswith("/*")) and not t.endswith("*/")
+    return k == len(kept)
+
+
 leaflet_dir = "/usr/share/javascript/leaflet"
 encoded = {}
 for path, disk, accept, want in [
@@ -71,6 +88,13 @@ for path, disk, accept, want in [
     original = open(disk, "rb").read()
     coding = h.get("content-encoding")
     check(status == 200 and coding == want, f"GET {path} taking {accept}: {status}, Content-Encoding {coding}, not {want}")
+    if disk.startswith(web_dir) and disk.endswith((".js", ".css")):
+        # The page's scripts and stylesheets come without their comment lines, the same
+        # bytes in every encoding.
+        _, _, plain = board.request("GET", path)
+        check(only_comment_lines_dropped(original.decode(), plain.decode()), f"GET {path}: {disk} less comment lines, and only those")
+        check(len(plain) < len(original), f"GET {path}: {len(plain)} bytes, {disk} {len(original)}")
+        original = plain
     if coding == "gzip":
         check(gzip.decompress(body) == original, f"GET {path}: the gzip decodes to {disk}")
     elif coding == "br":
