@@ -11,38 +11,29 @@ import Testing
     }
 
     @Test func wholeCommentLinesGoAndNothingElse() {
-        let script = """
-            // a comment line
-              // an indented one
-            const a = `x
-            // inside a template: kept
-            /* kept too */
-            `; // after code: kept
-            /**
-             * a block
-             */
-            const b = "//"; /* inline */ const c = 1;
-              /* one line */
-            const d = '`'; // a backtick in a string
-            const e = `${`nested`} and \\` escaped`;
-            const f = "a \\" quote"; // it's fine
-            /* a block whose end
-               closes the line */
-            const g = 1 / 2 / 3;
-
-            """
-        #expect(Self.strip(script) == """
-            const a = `x
-            // inside a template: kept
-            /* kept too */
-            `; // after code: kept
-            const b = "//"; /* inline */ const c = 1;
-            const d = '`'; // a backtick in a string
-            const e = `${`nested`} and \\` escaped`;
-            const f = "a \\" quote"; // it's fine
-            const g = 1 / 2 / 3;
-
-            """)
+        // Each line, and whether it is kept.
+        let lines: [(String, Bool)] = [
+            ("// a comment line", false),
+            ("  // an indented one", false),
+            ("const a = `x", true),
+            ("// inside a template: kept", true),
+            ("/* kept too */", true),
+            ("`; // after code: kept", true),
+            ("/**", false),
+            (" * a block", false),
+            (" */", false),
+            (#"const b = "//"; /* inline */ const c = 1;"#, true),
+            ("  /* one line */", false),
+            ("const d = '`'; // a backtick in a string", true),
+            (#"const e = `${`nested`} and \` escaped`;"#, true),
+            (#"const f = "a \" quote"; // it's fine"#, true),
+            ("/* a block whose end", false),
+            ("   closes the line */", false),
+            ("const g = 1 / 2 / 3;", true),
+            ("", true),
+        ]
+        let text = lines.map(\.0).joined(separator: "\n")
+        #expect(Self.strip(text) == lines.filter(\.1).map(\.0).joined(separator: "\n"))
     }
 
     @Test func aFileItCannotFollowIsLeftAsItIs() {
