@@ -1,5 +1,5 @@
 """Both pages when the board comes back on another journal (its database replaced), in Debian's
-chromium. The Swift test replaces the database each time this prints RESTART 1, 2, 3:
+chromium. The Swift test replaces the database each time this prints RESTART 1 to 4:
 
 1. the map page, open on a journal of a few events, sees the board come back on a new journal
    whose last seq is below what it read: its Events list becomes the new journal's, and an
@@ -8,7 +8,9 @@ chromium. The Swift test replaces the database each time this prints RESTART 1, 
 2. the same when the new journal is already past the old one's seq by the time the page asks
    (the script adds albums as soon as the board answers): only the journal's name tells the
    two apart, and the Events list must again be the new journal's, event for event;
-3. the AR view on a new journal: it knows a plant added there, from its event.
+3. the same for a fresh tab opened while STATE fails: it takes the name of the journal its
+   stream started on;
+4. the AR view on a new journal: it knows a plant added there, from its event.
 
 Before the pages said where a new journal's history ends, both skipped region events as
 history until the new journal passed the old one's seq; before journals had names, a new
@@ -105,7 +107,25 @@ for k in range(4):
     add("album", f"Old journal album {k}")
 driver.get(args.url + "?token=" + board.token)
 map_case("below", before_page=0)
-last_album = map_case("past", before_page=8)
+map_case("past", before_page=8)
+# A fresh tab opened while STATE fails (its first STATE refused in the page, once): the page
+# has no journal name, so it takes the one its stream started on (SUBSCRIBED) and opens the
+# stream again with it, and a new journal past its seq is still told apart.
+driver.switch_to.new_window("tab")
+driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+    const realFetch = window.fetch;
+    let refused = false;
+    window.fetch = (input, init) => {
+      if (!refused && init && typeof init.body === "string" && init.body.includes('"cmd":"state"')) {
+        refused = true;
+        return Promise.reject(new TypeError("the board's STATE refused by the test"));
+      }
+      return realFetch(input, init);
+    };"""})
+driver.get(args.url)
+until("the unnamed page's stream opened again with the name it took", lambda: js("return window.treeline.streamLive") == 2
+      and js("return window.treeline.stream") == "live", 30)
+last_album = map_case("unnamed", before_page=state()["seq"] + 3)
 errors = js("return window.treeline.errors")
 check(not errors, f"the map page's uncaught errors: {errors[:3]}")
 
