@@ -318,7 +318,7 @@ public enum Command: Equatable, Sendable {
         }
         var journal: String?
         if let v = o["journal"], !v.isNull {
-            guard let name = v.string, (1...Subscribe.journalNameBytes).contains(name.utf8.count) else {
+            guard let name = v.string, Subscribe.isJournalName(name) else {
                 throw CommandError("\"journal\" must be the journal's name as STATE or SUBSCRIBED gave it (1 to \(Subscribe.journalNameBytes) bytes)")
             }
             journal = name

@@ -23,6 +23,9 @@ public struct Subscribe: Equatable, Sendable {
     /// The longest name `journal` may give (the board's are 32 hex digits).
     public static let journalNameBytes = 64
 
+    /// Whether `name` can be a journal's name: 1 to `journalNameBytes` bytes.
+    public static func isJournalName(_ name: String) -> Bool { (1...journalNameBytes).contains(name.utf8.count) }
+
     public init(filter: EventFilter = .all, since: Int64? = nil, part: Int64? = nil, timing: Bool = false, positions: Bool = false,
                 journal: String? = nil) {
         self.filter = filter

@@ -218,7 +218,7 @@ extension Store {
     /// hand), so that every client is always told one it can send back.
     static func journalName(_ pool: DatabasePool) throws -> String {
         let stored = try pool.read { db in try String.fetchOne(db, sql: "SELECT name FROM journal_name WHERE id = 1") }
-        if let stored, (1...Subscribe.journalNameBytes).contains(stored.utf8.count) { return stored }
+        if let stored, Subscribe.isJournalName(stored) { return stored }
         let name = newJournalName()
         try pool.write { db in try db.execute(sql: "INSERT OR REPLACE INTO journal_name (id, name) VALUES (1, ?)", arguments: [name]) }
         return name

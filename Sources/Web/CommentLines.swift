@@ -22,20 +22,20 @@ enum CommentLines {
             defer { start = next }
             let text = trimmed(line)
             if inBlock {
-                guard let close = find(text, "*/") else { continue }
+                guard let close = text.firstRange(of: "*/".utf8) else { continue }
                 // Code after the comment's end on its last line: not a whole-line comment.
-                guard close == text.count - 2 else { return bytes }
+                guard close.upperBound == text.endIndex else { return bytes }
                 inBlock = false
                 continue
             }
             if !inTemplate {
                 if script, text.starts(with: "//".utf8) { continue }
                 if text.starts(with: "/*".utf8) {
-                    guard let close = find(text, "*/") else {
+                    guard let close = text.firstRange(of: "*/".utf8) else {
                         inBlock = true
                         continue
                     }
-                    if close == text.count - 2 { continue }
+                    if close.upperBound == text.endIndex { continue }
                 }
             }
             if script { inTemplate = Self.templateOpen(after: line, inTemplate) }
@@ -81,17 +81,5 @@ enum CommentLines {
         while a < b, blank(line[a]) { a += 1 }
         while b > a, blank(line[b - 1]) { b -= 1 }
         return line[a..<b]
-    }
-
-    /// The offset in `text` of the first `pattern`, or nil.
-    static func find(_ text: ArraySlice<UInt8>, _ pattern: String) -> Int? {
-        let p = Array(pattern.utf8)
-        guard text.count >= p.count else { return nil }
-        var k = 0
-        while k + p.count <= text.count {
-            if text[text.startIndex + k..<text.startIndex + k + p.count].elementsEqual(p) { return k }
-            k += 1
-        }
-        return nil
     }
 }

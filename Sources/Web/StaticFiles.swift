@@ -64,13 +64,14 @@ public struct StaticFiles: Sendable {
             files[urlBase + relative] = Array(data)
         }
         for (path, file) in files {
+            let gz = files[path + ".gz"], br = files[path + ".brotli"] ?? files[path + ".br"]
             // The page's own scripts and stylesheets go without their comment lines (a copy
             // beside them is served as it is, so the file is too).
-            let own = compress && files[path + ".gz"] == nil && files[path + ".br"] == nil && files[path + ".brotli"] == nil
+            let own = compress && gz == nil && br == nil
             let bytes = own && (path.hasSuffix(".js") || path.hasSuffix(".css")) ? CommentLines.stripped(file, script: path.hasSuffix(".js")) : file
             var asset = Asset(contentType: Self.contentType(of: path), identity: ByteBuffer(bytes: bytes), tag: Self.tag(bytes))
-            if let gz = files[path + ".gz"] { asset.gzip = ByteBuffer(bytes: gz) }
-            if let br = files[path + ".brotli"] ?? files[path + ".br"] { asset.brotli = ByteBuffer(bytes: br) }
+            if let gz { asset.gzip = ByteBuffer(bytes: gz) }
+            if let br { asset.brotli = ByteBuffer(bytes: br) }
             if compress, asset.gzip == nil, Self.compressible(path), bytes.count >= 256, let gz = Self.gzip(bytes, level: .bestCompression) {
                 asset.gzip = gz
                 compressedHere += 1
