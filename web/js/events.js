@@ -13,6 +13,7 @@ import { byId, el, showMessage } from "./dom.js";
 import { clock, duration, metres } from "./format.js";
 import { hooks } from "./hooks.js";
 import { regionById } from "./regions.js";
+import { anotherJournal } from "./stream.js";
 
 const KEEP = 1000;
 const START_BACK = 300;      // a fresh tab's events: the last this many
@@ -45,12 +46,6 @@ export function adoptJournal(name) {
   scheduleSave();
 }
 
-/** Whether the board's journal (its last seq and name) is another than the one read. */
-function another(serverSeq, serverJournal, readSeq, readJournal) {
-  if (typeof serverJournal === "string" && typeof readJournal === "string" && serverJournal !== readJournal) return true;
-  return serverSeq < readSeq;
-}
-
 /**
  * Renders what sessionStorage kept. `serverSeq` is the daemon's last seq: a journal kept with
  * a higher one belongs to another database, and is dropped.
@@ -59,7 +54,7 @@ export function restoreJournal(serverSeq, serverJournal) {
   const saved = load();
   const named = typeof serverJournal === "string" ? serverJournal : null;
   journal = named;
-  if (saved && !another(serverSeq, serverJournal, saved.lastSeq, saved.journal)) {
+  if (saved && !anotherJournal(serverSeq, serverJournal, saved.lastSeq, saved.journal)) {
     // A board out of reach says no name: the list's own, checked when the board answers.
     journal = named ?? (typeof saved.journal === "string" ? saved.journal : null);
     events = saved.events.slice(-KEEP);
@@ -78,7 +73,7 @@ export function restoreJournal(serverSeq, serverJournal) {
 
 /** The board's journal is another one now (another name, or its last seq below ours): start from seq 0. */
 export function checkJournal(serverSeq, serverJournal) {
-  const replaced = another(serverSeq, serverJournal, lastSeq, journal);
+  const replaced = anotherJournal(serverSeq, serverJournal, lastSeq, journal);
   if (typeof serverJournal === "string") journal = serverJournal;
   if (!replaced) return;
   events = [];

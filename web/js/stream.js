@@ -74,6 +74,12 @@ async function accessEnded() {
   }
 }
 
+/** Whether the board's journal (its last seq and name) is another than the one read. */
+export function anotherJournal(serverSeq, serverJournal, readSeq, readJournal) {
+  if (typeof serverJournal === "string" && typeof readJournal === "string" && serverJournal !== readJournal) return true;
+  return serverSeq < readSeq;
+}
+
 /** Passes an EVENT on; the journal's name of a SUBSCRIBED, else undefined. */
 function receive(data, onEvent) {
   const m = parse(data);

@@ -10,7 +10,7 @@ import { byId, el, setText } from "../dom.js";
 import { hooks } from "../hooks.js";
 import { metres } from "../format.js";
 import { isDue, refreshRegions, regionById, scheduleRefresh } from "../regions.js";
-import { afterOutage, openStream } from "../stream.js";
+import { afterOutage, anotherJournal, openStream } from "../stream.js";
 import { currentTarget, measureTarget, targetWhat } from "../target.js";
 import { nextCheckpoint, refreshTrails, scheduleTrailsRefresh } from "../trails.js";
 import { grabFrame, startCamera } from "./camera.js";
@@ -594,9 +594,9 @@ async function startEvents() {
     emit("event", e);
   }, async () => {
     const s = await command({ cmd: "state" });
-    const renamed = typeof s.journal === "string" && journal !== null && s.journal !== journal;
+    const replaced = typeof s.seq === "number" && anotherJournal(s.seq, s.journal, lastSeq, journal);
     if (typeof s.journal === "string") journal = s.journal;
-    if (typeof s.seq === "number" && (renamed || s.seq < lastSeq)) {
+    if (replaced) {
       // A new journal: the stream goes on from its last seq, and every event after it is news
       // (else regions.js would skip them until the new journal passed the old one's seq).
       lastSeq = s.seq;
