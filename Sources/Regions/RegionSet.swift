@@ -27,6 +27,14 @@ public struct RegionSet: Sendable {
         (bySize, bounds) = RegionsSelection.sizes(fences.boxes)
     }
 
+    /// Regions with their fences built already (from a prepared store).
+    init(_ regions: [Region], fences: FenceSet) {
+        self.regions = regions
+        self.fences = fences
+        ids = IDIndex(regions)
+        (bySize, bounds) = RegionsSelection.sizes(fences.boxes)
+    }
+
     /// This set with its polygons' rasters marked (`FenceSet.withRasters`): for a set built
     /// with `rasters: false`; everything else is shared.
     public func withRasters(parallel: Bool = true) -> RegionSet { RegionSet(self, fences: fences.withRasters(parallel: parallel)) }

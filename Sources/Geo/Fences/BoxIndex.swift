@@ -53,8 +53,29 @@ public struct BoxIndex: Sendable {
             boxes.append(Box(entries[i].box))
             items.append(entries[i].item)
         }
-        levelStart = [0, n]
-        // Upper levels: each node covers 16 consecutive nodes of the level below.
+        addUpperLevels()
+    }
+
+    /// An index from a prepared store: its entries' boxes and items in packed order, as
+    /// `entryBoxes` and `items` give them; the upper levels are made again. nil when the counts
+    /// differ.
+    init?(entryBoxes: [GeoBox], items: [Int32]) {
+        guard entryBoxes.count == items.count else { return nil }
+        guard !items.isEmpty else { return }
+        boxes.reserveCapacity(items.count + items.count / (Self.fanout - 1) + 2)
+        for b in entryBoxes { boxes.append(Box(b)) }
+        self.items = items
+        addUpperLevels()
+    }
+
+    /// The entries' boxes in packed order, for a prepared store.
+    var entryBoxes: [GeoBox] {
+        boxes.prefix(items.count).map { GeoBox(minLat: $0.minLat, minLon: $0.minLon, maxLat: $0.maxLat, maxLon: $0.maxLon) }
+    }
+
+    /// Every level above the entries: each node covers 16 consecutive nodes of the level below.
+    private mutating func addUpperLevels() {
+        levelStart = [0, items.count]
         while levelStart[levelStart.count - 1] - levelStart[levelStart.count - 2] > Self.fanout {
             let lo = levelStart[levelStart.count - 2], hi = levelStart[levelStart.count - 1]
             var k = lo

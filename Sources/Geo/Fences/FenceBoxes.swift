@@ -19,6 +19,25 @@ public struct FenceBoxes: Sendable, RandomAccessCollection, Equatable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { first.count }
 
+    /// For a prepared store.
+    func write(to w: inout StoreWriter) {
+        w.array(first)
+        w.array(secondOf)
+        w.array(second)
+    }
+
+    /// From a prepared store: `count` regions' boxes.
+    init(reading r: inout StoreReader, count: Int) throws(StoreFormatError) {
+        first = try r.array("boxes")
+        secondOf = try r.array("regions with a second box")
+        second = try r.array("second boxes")
+        guard first.count == count else { throw StoreFormatError("\(first.count) regions' boxes for \(count) regions") }
+        guard second.count == secondOf.count,
+              zip(secondOf, secondOf.dropFirst()).allSatisfy({ $0 < $1 }), secondOf.allSatisfy({ $0 >= 0 && Int($0) < count }) else {
+            throw StoreFormatError("the second boxes are not one per region named, in order")
+        }
+    }
+
     /// Region `i`'s boxes.
     @inlinable
     public subscript(i: Int) -> Boxes { Boxes(first: box(i), second: secondBox(i)) }

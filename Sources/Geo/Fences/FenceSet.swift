@@ -116,19 +116,24 @@ public struct FenceSet: Sendable {
         index.remapItems { coreOf[Int($0)] }
         self.index = index
         self.cores = cores
-        coreBoxes = regionOf.map { i in
-            let b = boxes[Int(i)]
-            return b.dropFirst().reduce(b[0]) { u, x in
-                GeoBox(minLat: min(u.minLat, x.minLat), minLon: min(u.minLon, x.minLon),
-                       maxLat: max(u.maxLat, x.maxLat), maxLon: max(u.maxLon, x.maxLon))
-            }
-        }
+        coreBoxes = Self.coreBoxes(boxes, regionOf)
         regionOfCore = regionOf
         coreOfRegion = coreOf
         self.vertices = vertices
         self.ringEnds = ringEnds
         self.grids = grids
         self.blocks = blocks
+    }
+
+    /// Per core, the box around its region's boxes.
+    static func coreBoxes(_ boxes: FenceBoxes, _ regionOf: [Int32]) -> [GeoBox] {
+        regionOf.map { i in
+            let b = boxes[Int(i)]
+            return b.dropFirst().reduce(b[0]) { u, x in
+                GeoBox(minLat: min(u.minLat, x.minLat), minLon: min(u.minLon, x.minLon),
+                       maxLat: max(u.maxLat, x.maxLat), maxLon: max(u.maxLon, x.maxLon))
+            }
+        }
     }
 
     /// Each shape's boxes (`Fence.boxes(of:)`), made across the cores.

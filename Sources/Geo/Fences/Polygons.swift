@@ -79,6 +79,35 @@ public struct Polygons: Sendable, RandomAccessCollection, ExpressibleByArrayLite
 
     public init(arrayLiteral elements: [[Coordinate]]...) { self.init(elements) }
 
+    /// The layout's words, for a prepared store.
+    package var storedWords: [UInt32] { words }
+
+    /// Polygons from a prepared store's words; nil unless they are a layout as `init` makes: at
+    /// least one polygon, each with a ring at least, each ring of 3 positions at least, the
+    /// ends ascending, and as many words as the positions take. Every read of the collection
+    /// then stays within the words.
+    package init?(storedWords w: [UInt32]) {
+        let h = Self.header
+        guard w.count >= h, w[0] >= 1, w[1] >= w[0], w[2] <= 1 else { return nil }
+        let polygons = Int(w[0]), rings = Int(w[1])
+        guard h + polygons + rings <= w.count else { return nil }
+        var previous = 0
+        for k in 0..<polygons {
+            let end = Int(w[h + k])
+            guard end > previous else { return nil }
+            previous = end
+        }
+        guard previous == rings else { return nil }
+        previous = 0
+        for k in 0..<rings {
+            let end = Int(w[h + polygons + k])
+            guard end - previous >= 3 else { return nil }
+            previous = end
+        }
+        guard w.count - (h + polygons + rings) == previous * (w[2] == 1 ? 2 : 4) else { return nil }
+        words = w
+    }
+
     /// `d` as a 32-bit count of 10⁻⁷ degree, when the `Double` made back from it is `d` bit for
     /// bit (so not −0.0, which keeps its sign as a `Double`); nil otherwise.
     static func units(_ d: Double) -> Int32? {

@@ -1,0 +1,78 @@
+/// A fence set in a prepared store (`RegionSet`'s, in Regions): its flat arrays as they lie in
+/// memory, read back by a copy each. The upper levels of the index and the cores' boxes are made
+/// again: they are cheap, and what is made again needs no check.
+///
+/// A store is a file, and a file is checked before it is trusted: every number the queries use
+/// to reach into an array (a core's rings, raster and edge runs; the index's items; the regions'
+/// cores) is checked to stay within its array, so that a store cut short, damaged or written by
+/// hand is refused with what is wrong in it, never read out of bounds.
+extension FenceSet {
+    package func write(to w: inout StoreWriter) {
+        w.int(count)
+        boxes.write(to: &w)
+        w.array(index.entryBoxes)
+        w.array(index.items)
+        w.array(cores)
+        w.array(regionOfCore)
+        w.array(coreOfRegion)
+        w.array(vertices)
+        w.array(ringEnds)
+        w.raw(UnsafeRawBufferPointer(grids.buffer))
+        w.array(blocks)
+    }
+
+    /// The set `write` wrote, for `count` regions whose shapes `shape` gives.
+    package init(reading r: inout StoreReader, count: Int, shape: @escaping @Sendable (Int) -> Shape) throws(StoreFormatError) {
+        guard try r.int() == count else { throw StoreFormatError("the fences are not as many as the regions") }
+        self.count = count
+        self.shape = shape
+        boxes = try FenceBoxes(reading: &r, count: count)
+        let entryBoxes: [GeoBox] = try r.array("index boxes"), items: [Int32] = try r.array("index items")
+        cores = try r.array("cores")
+        regionOfCore = try r.array("regions of cores")
+        coreOfRegion = try r.array("cores of regions")
+        vertices = try r.array("vertices")
+        ringEnds = try r.array("ring ends")
+        grids = try r.raw("rasters") { RasterWords(copying: $0) }
+        blocks = try r.array("edge blocks")
+        guard let index = BoxIndex(entryBoxes: entryBoxes, items: items) else { throw StoreFormatError("index: boxes and items differ in number") }
+        self.index = index
+        guard cores.count == count, regionOfCore.count == count, coreOfRegion.count == count else {
+            throw StoreFormatError("\(cores.count) cores for \(count) regions")
+        }
+        for (k, i) in regionOfCore.enumerated() where !(i >= 0 && Int(i) < count && coreOfRegion[Int(i)] == Int32(k)) {
+            throw StoreFormatError("core \(k): its region \(i) is not one whose core it is")
+        }
+        guard items.count == count + boxes.lazy.filter({ $0.count == 2 }).count,
+              items.allSatisfy({ $0 >= 0 && Int($0) < count }) else {
+            throw StoreFormatError("index: its items are not the cores' boxes")
+        }
+        for k in cores.indices { try Self.check(core: k, cores[k], vertices: vertices.count, ringEnds: ringEnds, grids: grids.count, blocks: blocks.count) }
+        coreBoxes = Self.coreBoxes(boxes, regionOfCore)
+        generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// That a polygon's core reaches only into the store's arrays, as the queries read them: its
+    /// rings (3 vertices at least each) within the vertices, its raster's words and its edge
+    /// blocks (⌈n / 8⌉ per ring of n) within theirs. A circle reaches into none.
+    private static func check(core k: Int, _ core: FenceCore, vertices: Int, ringEnds: [Int32], grids: Int, blocks: Int) throws(StoreFormatError) {
+        if core.radius > 0 { return }
+        guard core.ringStart >= 0, core.ringStart < core.ringEnd, Int(core.ringEnd) <= ringEnds.count, core.vertexStart >= 0,
+              core.gridStart >= 0, Int(core.gridStart) + gridWords <= grids else {
+            throw StoreFormatError("core \(k): its rings or raster lie outside the store")
+        }
+        let rings = Int(core.ringStart)..<Int(core.ringEnd)
+        var start = Int(core.vertexStart), runs = 0
+        for r in rings {
+            let end = Int(ringEnds[r])
+            guard end - start >= 3, end <= vertices else { throw StoreFormatError("core \(k): ring \(r) lies outside the vertices") }
+            runs += (end - start + EdgeBlock.edges - 1) / EdgeBlock.edges
+            start = end
+        }
+        guard core.blockStart >= 0, Int(core.blockStart) + runs <= blocks else {
+            throw StoreFormatError("core \(k): its edge blocks lie outside the store")
+        }
+    }
+
+    private static var gridWords: Int { FenceCore.gridWords }
+}

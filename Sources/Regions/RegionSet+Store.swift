@@ -1,0 +1,94 @@
+import Geo
+
+/// A region set as a prepared store's bytes: the regions (ids, names, kinds, properties, shapes)
+/// and their built fences, so that a set read back answers as the one written, without parsing
+/// its file or building its fences again. The bytes are this build's own layout (see
+/// `StoreWriter`); `Loading`'s `FenceStore` keys them by the files, the options and the version.
+extension RegionSet {
+    /// What starts a store's bytes; its last digit is the layout's version.
+    static let storeMagic = "treeline regions 1"
+
+    package func storeBytes() -> [UInt8] {
+        var w = StoreWriter()
+        w.text(Self.storeMagic)
+        w.int(regions.count)
+        for r in regions { r.write(to: &w) }
+        fences.write(to: &w)
+        return w.bytes
+    }
+
+    /// The set `storeBytes` wrote; throws what is wrong with bytes it did not write.
+    package init(storeBytes bytes: UnsafeRawBufferPointer) throws(StoreFormatError) {
+        var r = StoreReader(bytes)
+        guard try r.text("magic") == Self.storeMagic else { throw StoreFormatError("not a Treeline regions store of this layout") }
+        // A region takes 100 bytes at least: no count beyond what the bytes can hold.
+        let n = try r.count("regions", size: 100)
+        var regions: [Region] = []
+        regions.reserveCapacity(n)
+        for k in 0..<n { regions.append(try Region(reading: &r, index: k)) }
+        let shapes = regions
+        let fences = try FenceSet(reading: &r, count: n, shape: { shapes[$0].shape })
+        guard r.isAtEnd else { throw StoreFormatError("\(bytes.count - r.offset) bytes after the fences") }
+        self.init(regions, fences: fences)
+    }
+}
+
+extension Region {
+    func write(to w: inout StoreWriter) {
+        w.text(id)
+        w.text(kind.rawValue)
+        w.text(name)
+        switch shape {
+        case let .circle(center, radius):
+            w.int(0)
+            w.double(center.latitude)
+            w.double(center.longitude)
+            w.double(radius)
+        case let .polygons(p):
+            w.int(1)
+            w.array(p.storedWords)
+        }
+        w.int(intervalDays ?? -1)
+        w.int(lastWatered.map { Int($0.nanoseconds) } ?? Int.min)
+        w.int(species.count)
+        for s in species { w.text(s) }
+        w.double(priority ?? .nan)
+        w.int(note == nil ? 0 : 1)
+        w.text(note ?? "")
+        w.int(project == nil ? 0 : 1)
+        w.text(project ?? "")
+    }
+
+    init(reading r: inout StoreReader, index k: Int) throws(StoreFormatError) {
+        let id = try r.text("region \(k)'s id")
+        guard let kind = RegionKind(rawValue: try r.text("region \(k)'s kind")) else { throw StoreFormatError("region \(k): no such kind") }
+        let name = try r.text("region \(k)'s name")
+        let shape: Shape
+        switch try r.int() {
+        case 0:
+            let c = Coordinate(latitude: try r.double(), longitude: try r.double()), radius = try r.double()
+            guard abs(c.latitude) <= 90, abs(c.longitude) <= 180, Region.radiusLimits.contains(radius) else {
+                throw StoreFormatError("region \(k): a circle off the Earth or of a radius out of range")
+            }
+            shape = .circle(center: c, radius: radius)
+        case 1:
+            guard let p = Polygons(storedWords: try r.array("region \(k)'s polygons")) else {
+                throw StoreFormatError("region \(k): its polygons' layout does not hold")
+            }
+            shape = .polygons(p)
+        default:
+            throw StoreFormatError("region \(k): no such shape")
+        }
+        let interval = try r.int(), watered = try r.int()
+        guard interval == -1 || Region.intervalLimits.contains(interval) else { throw StoreFormatError("region \(k): interval out of range") }
+        let speciesCount = try r.count("region \(k)'s species", size: 8)
+        var species: [String] = []
+        for _ in 0..<speciesCount { species.append(try r.text("region \(k)'s species")) }
+        let priority = try r.double()
+        let hasNote = try r.int(), note = try r.text("region \(k)'s note")
+        let hasProject = try r.int(), project = try r.text("region \(k)'s project")
+        self.init(id: id, kind: kind, name: name, shape: shape, intervalDays: interval == -1 ? nil : interval,
+                  lastWatered: watered == Int.min ? nil : UTCTime(nanoseconds: Int64(watered)), species: species,
+                  priority: priority.isNaN ? nil : priority, note: hasNote == 1 ? note : nil, project: hasProject == 1 ? project : nil)
+    }
+}

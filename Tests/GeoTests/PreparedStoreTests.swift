@@ -1,0 +1,167 @@
+@testable import Geo
+@testable import Regions
+import TestSupport
+import Testing
+
+/// A region set's prepared store (`RegionSet.storeBytes`): read back, it is the set written,
+/// answer for answer; and bytes it did not write, cut short or changed, are refused, never read
+/// out of bounds.
+@Suite struct PreparedStore {
+    /// 400 fences near Lisbon (stars with holes and second parts, circles; coordinates of many
+    /// decimals), plus fences with every property, in fixed point, and across the antimeridian.
+    static let set: RegionSet = {
+        var rng = SplitMix64(seed: 48)
+        var regions = starRegions(400, around: Coordinate(latitude: 38.7, longitude: -9.14), within: 15_000, sizes: 50...1_500,
+                                  circleEvery: 4, vertices: [3, 5, 12, 40, 90], rng: &rng)
+        regions.append(Region(id: "plant-1", kind: .plant, name: "Sobreiro do muro", shape: .circle(center: Coordinate(latitude: 38.71, longitude: -9.15), radius: 30),
+                              intervalDays: 7, lastWatered: UTCTime(nanoseconds: 1_764_000_000_000_000_000), species: ["Quercus suber"],
+                              priority: 2.5, note: "by the wall", project: nil))
+        regions.append(Region(id: "área-2", kind: .reforestation, name: "Encosta", shape: .polygons(Polygons([[[
+            Coordinate(latitude: 38.70, longitude: -9.12), Coordinate(latitude: 38.70, longitude: -9.11),
+            Coordinate(latitude: 38.71, longitude: -9.11), Coordinate(latitude: 38.71, longitude: -9.12),
+        ]]])), species: ["Pinus pinea", "Arbutus unedo"], note: nil, project: "Lousã 2026"))
+        regions.append(Region(id: "dateline", kind: .album, name: "dateline", shape: .polygons(Polygons([[[
+            Coordinate(latitude: -17.0, longitude: 179.99), Coordinate(latitude: -17.0, longitude: -179.99),
+            Coordinate(latitude: -16.99, longitude: -179.99), Coordinate(latitude: -16.99, longitude: 179.99),
+        ]]]))))
+        return RegionSet(regions)
+    }()
+
+    static func read(_ bytes: [UInt8]) throws(StoreFormatError) -> RegionSet {
+        let r = bytes.withUnsafeBytes { b in Result { () throws(StoreFormatError) in try RegionSet(storeBytes: b) } }
+        return try r.get()
+    }
+
+    /// Points over the fences and around them, on their edges' ends too.
+    static let points: [Coordinate] = {
+        var rng = SplitMix64(seed: 7)
+        var out = (0..<4_000).map { _ in
+            Geodesic.wgs84.direct(from: Coordinate(latitude: 38.7, longitude: -9.14), bearing: rng.uniform(0, 360), distance: rng.uniform(0, 17_000))
+        }
+        out += [Coordinate(latitude: -16.995, longitude: 179.995), Coordinate(latitude: -16.995, longitude: -179.995),
+                Coordinate(latitude: 38.705, longitude: -9.115), Coordinate(latitude: 38.71, longitude: -9.15)]
+        for r in set.regions.prefix(60) {
+            if case let .polygons(p) = r.shape { out += p[0][0].prefix(3) }
+        }
+        return out
+    }()
+
+    @Test func aSetReadBackAnswersAsTheSetWritten() throws {
+        let set = Self.set
+        let bytes = set.storeBytes()
+        let back = try Self.read(bytes)
+        #expect(back.regions == set.regions, "every region, properties and shape, as written")
+        #expect(Array(back.boxes) == Array(set.boxes))
+        #expect(back.bySize == set.bySize && back.bounds == set.bounds)
+        #expect(back.index(ofID: "área-2") == set.index(ofID: "área-2") && back.index(ofID: "r399") == 399 && back.index(ofID: "none") == nil)
+        var inside = 0
+        for c in Self.points {
+            let a = set.containing(c), b = back.containing(c)
+            #expect(a == b, "the fences containing \(c)")
+            inside += a.count
+            let na = set.nearestBoundary(c), nb = back.nearestBoundary(c)
+            #expect(na?.index == nb?.index && na?.signedDistance.bitPattern == nb?.signedDistance.bitPattern)
+            var nearA: [Int] = [], nearB: [Int] = []
+            set.forEachNear(c, within: 300) { i, _ in nearA.append(i) }
+            back.forEachNear(c, within: 300) { i, _ in nearB.append(i) }
+            #expect(nearA == nearB)
+        }
+        #expect(inside > 1_000, "the points meet the fences (\(inside) pairs)")
+        for i in [0, 3, 401, 402] {
+            #expect(set.signedDistance(i, Self.points[5]).bitPattern == back.signedDistance(i, Self.points[5]).bitPattern)
+        }
+        #expect(back.storeBytes() == bytes, "written again, the same bytes")
+        let empty = try Self.read(RegionSet([]).storeBytes())
+        #expect(empty.count == 0 && empty.containing(Self.points[0]).isEmpty)
+    }
+
+    @Test func bytesCutShortOrWithMoreAreRefused() {
+        let small = RegionSet(Array(Self.set.regions.suffix(8)))
+        let bytes = small.storeBytes()
+        var refused = 0
+        for n in 0..<bytes.count {
+            do { _ = try Self.read(Array(bytes.prefix(n))); Issue.record("\(n) of \(bytes.count) bytes read") } catch { refused += 1 }
+        }
+        #expect(refused == bytes.count)
+        #expect(throws: StoreFormatError.self) { try Self.read(bytes + [0]) }
+        #expect(throws: StoreFormatError.self) { try Self.read(Array("{\"type\":\"FeatureCollection\"}".utf8)) }
+    }
+
+    /// The bytes of `set`'s store with one array's element changed: the array is found in the
+    /// bytes by its own bytes (it is written as it lies in memory).
+    func patched<T: BitwiseCopyable>(_ array: [T], at element: Int, _ change: (inout T) -> Void) throws -> [UInt8] {
+        var bytes = Self.set.storeBytes()
+        let whole = array.withUnsafeBytes { Array($0) }
+        let start = try #require(bytes.indices.first { bytes[$0..<min(bytes.count, $0 + whole.count)].elementsEqual(whole) },
+                                 "the array's bytes are in the store")
+        var value = array[element]
+        change(&value)
+        withUnsafeBytes(of: &value) { v in
+            for (k, b) in v.enumerated() { bytes[start + element * MemoryLayout<T>.stride + k] = b }
+        }
+        return bytes
+    }
+
+    @Test func offsetsOutsideTheirArraysAreRefusedWithWhatIsWrong() throws {
+        let f = Self.set.fences
+        let polygon = try #require(f.cores.firstIndex { $0.radius == 0 && $0.ringEnd - $0.ringStart >= 1 })
+        func refused(_ bytes: [UInt8], _ words: String) {
+            do {
+                _ = try Self.read(bytes)
+                Issue.record("read: \(words)")
+            } catch {
+                #expect(error.description.contains(words), "\(error.description)")
+            }
+        }
+        func core(_ change: (FenceCore) -> FenceCore) throws -> [UInt8] { try patched(f.cores, at: polygon) { $0 = change($0) } }
+        func with(_ c: FenceCore, ringEnd: Int32? = nil, vertexStart: Int32? = nil, gridStart: Int32? = nil, blockStart: Int32? = nil) -> FenceCore {
+            FenceCore(frame: c.frame, radius: c.radius, gridMinX: c.gridMinX, gridMinY: c.gridMinY, gridScaleX: c.gridScaleX, gridScaleY: c.gridScaleY,
+                      gridStart: gridStart ?? c.gridStart, reach: c.reach, vertexStart: vertexStart ?? c.vertexStart, ringStart: c.ringStart,
+                      ringEnd: ringEnd ?? c.ringEnd, blockStart: blockStart ?? c.blockStart)
+        }
+        refused(try core { with($0, ringEnd: Int32(f.ringEnds.count + 1)) }, "core \(polygon): its rings or raster lie outside the store")
+        refused(try core { with($0, gridStart: Int32(f.grids.count - 1)) }, "core \(polygon): its rings or raster lie outside the store")
+        refused(try core { with($0, vertexStart: -1) }, "core \(polygon): its rings or raster lie outside the store")
+        refused(try core { with($0, blockStart: Int32(f.blocks.count)) }, "core \(polygon): its edge blocks lie outside the store")
+        let ring = Int(f.cores[polygon].ringStart)
+        refused(try patched(f.ringEnds, at: ring) { $0 = Int32(f.vertices.count + 8) }, "lies outside the vertices")
+        refused(try patched(f.ringEnds, at: ring) { $0 = f.cores[polygon].vertexStart + 2 }, "lies outside the vertices")
+        refused(try patched(f.index.items, at: 0) { $0 = Int32(f.count) }, "index: its items are not the cores' boxes")
+        refused(try patched(f.regionOfCore, at: 0) { $0 = f.regionOfCore[1] }, "core 0: its region")
+        refused(try patched(f.coreOfRegion, at: 0) { $0 = Int32(f.count) }, "is not one whose core it is")
+    }
+
+    @Test func aShapeWhoseLayoutDoesNotHoldIsRefused() throws {
+        guard case let .polygons(p) = Self.set.regions[0].shape else { Issue.record("r0 is a star"); return }
+        let w = p.storedWords
+        // The first ring's end one position in: a ring of one position.
+        var bytes = try patched(w, at: Polygons.header + Int(w[0])) { $0 = 1 }
+        #expect(throws: StoreFormatError.self) { try Self.read(bytes) }
+        bytes = try patched(w, at: 0) { $0 = 0 }
+        #expect(throws: StoreFormatError.self) { try Self.read(bytes) }
+        #expect(Polygons(storedWords: w) != nil && Polygons(storedWords: Array(w.dropLast())) == nil && Polygons(storedWords: []) == nil)
+        #expect(Polygons(storedWords: w + [0, 0]) == nil, "more words than the positions take")
+    }
+
+    /// Any byte changed: the store is refused, or read into a set whose queries stay within its
+    /// arrays (a debug build checks every index: a read out of bounds would stop the test).
+    @Test func anyByteChangedIsRefusedOrHarmless() {
+        let small = RegionSet(Array(Self.set.regions.suffix(40)))
+        let bytes = small.storeBytes()
+        var rng = SplitMix64(seed: 3)
+        var refused = 0, read = 0
+        for _ in 0..<3_000 {
+            var b = bytes
+            let k = Int(rng.next() % UInt64(b.count))
+            b[k] = UInt8(truncatingIfNeeded: rng.next() | 1) ^ b[k]
+            guard let set = try? Self.read(b) else { refused += 1; continue }
+            read += 1
+            for c in Self.points.suffix(40) {
+                _ = set.containing(c)
+                _ = set.nearestBoundary(c)
+                set.forEachNear(c, within: 500) { _, _ in }
+            }
+        }
+        #expect(refused > 0 && read > 0, "\(refused) refused, \(read) read (a changed vertex or box is a store of other fences)")
+    }
+}
