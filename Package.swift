@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "GPSD", dependencies: ["CGPS", "Geo"]),
         // Files: NMEA logs read in chunks (or stdin), and the loaders of regions files, the config
         // and the species catalog, with one typed error that names the file; both executables use them.
-        .target(name: "Loading", dependencies: ["NMEA", "Geo", "Regions", "Rules", "Config"]),
+        .target(name: "Loading", dependencies: ["NMEA", "Geo", "Regions", "Rules", "Config", "TreelineVersion", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "Config", dependencies: ["Geo", "JSON", "Rules", .product(name: "Yams", package: "Yams")]),
         // SQLite (GRDB, WAL): the event journal with its sequence numbers, the monitor's state per
         // region, plants' watering. Events are committed with the state they leave.

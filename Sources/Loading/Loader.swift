@@ -7,6 +7,7 @@ import Config
 import Geo
 import Rules
 import Regions
+import TreelineVersion
 
 /// Reads and checks the files Treeline is given: regions, the config, the species catalog, and
 /// small files of other kinds (points, POIs); `-` is standard input. NMEA logs, which can be
@@ -38,13 +39,59 @@ public enum Loader {
     /// Several regions files as one set (e.g. one drawn in WGS84 and one in a national CRS); ids
     /// must be unique across them. Every problem of every file is reported, not just the first.
     /// `rasters`: see `RegionSet.init`.
-    public static func regions(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full, rasters: Bool = true) throws(LoadError) -> RegionSet {
-        let regions = try regionList(paths, crs: crs, requirements: requirements).map(\.region)
+    /// `store`: read the set from its prepared store when the files, options and version are
+    /// those it was built from, else build it and write its store (see `FenceStore`). Standard
+    /// input is never stored.
+    public static func regions(_ paths: [String], crs: String? = nil, requirements: RegionFile.Requirements = .full, rasters: Bool = true,
+                               store: FenceStore? = nil) throws(LoadError) -> RegionSet {
+        guard let store, !paths.contains("-") else { return try built(paths, crs: crs, requirements: requirements, rasters: rasters) }
+        let options = "crs \(crs ?? "-"), \(requirements), rasters \(rasters)"
+        guard let key = try storeKey(paths, options: options) else {
+            return try built(paths, crs: crs, requirements: requirements, rasters: rasters)
+        }
+        if let set = store.read(key) { return set }
+        // The key of the bytes parsed, which a file changed since it was looked up changes too.
+        var parsed = storeKey(options: options)
+        let set = try built(paths, crs: crs, requirements: requirements, rasters: rasters) { parsed.add($0, $1) }
+        store.write(set, key: parsed.text)
+        return set
+    }
+
+    /// The regions of `paths` parsed and their set built; `read` as `regionList`'s.
+    private static func built(_ paths: [String], crs: String?, requirements: RegionFile.Requirements, rasters: Bool,
+                              read: ((String, UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(LoadError) -> RegionSet {
+        let regions = try regionList(paths, crs: crs, requirements: requirements, read: read).map(\.region)
         // The parsed documents are gone; their many small blocks stay in malloc's free lists,
         // which the set's large arrays (allocated apart) never reuse. Giving them back keeps
         // 100,000 fences' peak at the parse (86 MB returned, measured), not the parse plus the set.
         releaseFreeMemory()
         return RegionSet(regions, rasters: rasters)
+    }
+
+    /// A prepared store's key before its files are added: the version, the machine, the options.
+    static func storeKey(options: String) -> BaseLayerKey {
+        var key = BaseLayerKey(version: treelineVersion)
+        #if arch(x86_64)
+        key.add(text: "x86_64\n")
+        #elseif arch(arm64)
+        key.add(text: "arm64\n")
+        #else
+        key.add(text: "\(MemoryLayout<Int>.size * 8)-bit\n")
+        #endif
+        key.add(text: "prepared regions: \(options)\n")
+        return key
+    }
+
+    /// The key of `paths` as they are now, or nil when one is not a regular file (a pipe, read
+    /// once, must be parsed as it is read).
+    static func storeKey(_ paths: [String], options: String) throws(LoadError) -> String? {
+        var key = storeKey(options: options)
+        for path in paths {
+            var s = stat()
+            guard stat(path, &s) == 0, s.st_mode & S_IFMT == S_IFREG else { return nil }
+            try withRegionsText(path, mapped: true) { bytes, _ in key.add(path, bytes) }
+        }
+        return key.text
     }
 
     /// The regions of several files, in order, each with the file it came from (a message about

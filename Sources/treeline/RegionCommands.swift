@@ -115,6 +115,8 @@ extension Treeline {
         @Option(help: "A file of LAT,LON lines, or '-' for standard input.")
         var points: String?
 
+        @OptionGroup var prepared: StoreOptions
+
         func validate() throws {
             if (at == nil) == (points == nil) { throw ValidationError("give exactly one of --at LAT,LON or --points FILE") }
         }
@@ -131,7 +133,7 @@ extension Treeline {
                 out.write { Self.line(query.point, inside: query.inside, nearest: query.nearest, into: &$0) }
                 return
             }
-            let set = try Loader.regions(regions, crs: crs)
+            let set = try Loader.regions([regions], crs: crs, store: prepared.store)
             let out = ByteWriter(fd: 1)
             defer { out.flush() }
             let bytes = try Loader.bytes(points!, what: "points file")

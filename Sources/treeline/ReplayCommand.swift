@@ -78,6 +78,8 @@ extension Treeline {
         @OptionGroup(title: "Monitor (with --regions)")
         var monitor: MonitorOptions
 
+        @OptionGroup var prepared: StoreOptions
+
         func validate() throws {
             if !regions.isEmpty && fixes { throw ValidationError("--fixes and --regions print different things: give one") }
             if svg != nil && regions.isEmpty { throw ValidationError("--svg draws the monitor's events: give --regions too") }
@@ -117,7 +119,7 @@ extension Treeline.Replay {
         let opened = Result { () throws(LogFileError) in try LogFile(path: file) }
         let size = (try? opened.get())?.size
         let ahead = (try? opened.get()).map { ReadAhead($0) }
-        let set = try Loader.regions(regions, crs: crs)
+        let set = try Loader.regions(regions, crs: crs, store: prepared.store)
         _ = try opened.get()
         let out = ByteWriter(fd: 1)
         let base = try config.map(Loader.config)?.monitor ?? MonitorConfig()

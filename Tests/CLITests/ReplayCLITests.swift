@@ -19,10 +19,19 @@ enum CLI {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+    /// Where the runs keep their prepared regions (`XDG_CACHE_HOME`): a folder of the test
+    /// process's own, not the home's cache.
+    static let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-tests-cache-\(getpid())").path
+
+    /// `environment` is added to the test's own (`XDG_CACHE_HOME` is `cacheHome` unless given).
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let p = Process()
         p.executableURL = binary
         p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CACHE_HOME"] = cacheHome
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = out
         p.standardError = err

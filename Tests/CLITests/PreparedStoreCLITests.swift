@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// `treeline where` and `replay` keep the regions they built in a prepared store, and read it back
+/// while the files are the same: the real executable, a real folder.
+@Suite struct PreparedRegions {
+    /// A regions file of `count` fences near Lousã (squares and circles, one id changed by `variant`).
+    static func regionsFile(_ count: Int, variant: Int = 0) throws -> URL {
+        var features: [String] = []
+        for k in 0..<count {
+            let lat = 40.09 + Double(k % 20) * 0.001, lon = -8.25 + Double(k / 20) * 0.001
+            let id = k == 0 ? "v\(variant)" : "f\(k)"
+            if k % 3 == 0 {
+                features.append(#"{"type":"Feature","properties":{"id":"\#(id)","kind":"album","radius_m":\#(40 + k % 50)},"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#)
+            } else {
+                let d = 0.0004 + Double(k % 7) * 0.0001
+                let ring = [(lon, lat), (lon + d, lat), (lon + d, lat + d), (lon, lat + d), (lon, lat)].map { "[\($0.0),\($0.1)]" }.joined(separator: ",")
+                features.append(#"{"type":"Feature","properties":{"id":"\#(id)","kind":"album"},"geometry":{"type":"Polygon","coordinates":[[\#(ring)]]}}"#)
+            }
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-regions-\(UUID().uuidString).geojson")
+        try Data(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ",\n"))]}"#.utf8).write(to: url)
+        return url
+    }
+
+    static func pointsFile() throws -> URL {
+        var lines: [String] = []
+        for k in 0..<600 { lines.append("\(40.0895 + Double(k % 30) * 0.0008),\(-8.2505 + Double(k / 30) * 0.0009)") }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-points-\(UUID().uuidString).csv")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
+        return url
+    }
+
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-store-\(UUID().uuidString)").path
+    var folder: String { home + "/treeline/regions" }
+
+    func stores() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".regions") }.sorted() }
+    /// The folder's modification time: a store written (a file renamed into it) changes it.
+    func folderTime() throws -> Date { try #require(try FileManager.default.attributesOfItem(atPath: folder)[.modificationDate] as? Date) }
+
+    func whereRun(_ regions: URL, _ points: URL, _ extra: [String] = []) throws -> CLI.Result {
+        try CLI.run(["where", "--regions", regions.path, "--points", points.path] + extra, environment: ["XDG_CACHE_HOME": home])
+    }
+
+    @Test func aSecondRunReadsTheStoreAndAnswersAsTheFiles() throws {
+        let regions = try Self.regionsFile(300), points = try Self.pointsFile()
+        defer { for u in [regions, points] { try? FileManager.default.removeItem(at: u) }; try? FileManager.default.removeItem(atPath: home) }
+        let plain = try whereRun(regions, points, ["--no-store"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder), "--no-store keeps nothing")
+        #expect(plain.stdout.split(separator: "\n").count == 600)
+        #expect(plain.stdout.contains(#""inside":["f"#), "points fall inside fences")
+
+        let first = try whereRun(regions, points)
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+        #expect(first.stdout == plain.stdout)
+        #expect(stores().count == 1, "the first run keeps the store it built")
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700, "the folder is the user's alone")
+
+        // Read back: nothing written, the same answers.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: folder)
+        let before = try folderTime()
+        let second = try whereRun(regions, points)
+        #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
+        #expect(second.stdout == plain.stdout)
+        #expect(try folderTime() == before, "the store was read, not built and written again")
+
+        // A store whose bytes changed is refused, said so, and made again.
+        let path = folder + "/" + stores()[0]
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[bytes.count / 2] ^= 0x20
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let damaged = try whereRun(regions, points)
+        #expect(damaged.status == 0)
+        #expect(damaged.stderr.contains("\(path): a prepared store that cannot be used (its bytes are not those written (SHA-256)); removed, and built again"),
+                "\(damaged.stderr)")
+        #expect(damaged.stdout == plain.stdout)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: folder)
+        let again = try folderTime()
+        let healed = try whereRun(regions, points)
+        let healedTime = try folderTime()
+        #expect(healed.stderr.isEmpty && healed.stdout == plain.stdout && healedTime == again, "the store made again is read")
+
+        // The file edited: its own store, and the answers are the edited file's.
+        let edited = try Data(contentsOf: regions).replacing(Data(#""id":"v0""#.utf8), with: Data(#""id":"renamed""#.utf8))
+        try edited.write(to: regions)
+        let after = try whereRun(regions, points), afterPlain = try whereRun(regions, points, ["--no-store"])
+        #expect(after.stdout == afterPlain.stdout && after.stdout.contains("renamed") && !after.stdout.contains("\"v0\""))
+        #expect(stores().count == 2)
+    }
+
+    @Test func theFolderKeepsTheEightStoresUsedLast() throws {
+        let points = try Self.pointsFile()
+        let files = try (0..<10).map { try Self.regionsFile(30, variant: $0) }
+        defer { for u in files + [points] { try? FileManager.default.removeItem(at: u) }; try? FileManager.default.removeItem(atPath: home) }
+        for f in files {
+            let r = try whereRun(f, points)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        #expect(stores().count == 8)
+        // The last file's store is kept (read, nothing written); the first's was removed (built again).
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: folder)
+        let before = try folderTime()
+        _ = try whereRun(files[9], points)
+        #expect(try folderTime() == before)
+        _ = try whereRun(files[0], points)
+        #expect(try folderTime() != before)
+        #expect(stores().count == 8)
+    }
+
+    @Test func regionsFromAPipeAreNotStored() throws {
+        let regions = try Self.regionsFile(20), points = try Self.pointsFile()
+        defer { for u in [regions, points] { try? FileManager.default.removeItem(at: u) }; try? FileManager.default.removeItem(atPath: home) }
+        let r = try CLI.run(["where", "--regions", "-", "--points", points.path], stdin: try Data(contentsOf: regions), environment: ["XDG_CACHE_HOME": home])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").count == 600)
+        #expect(stores().isEmpty)
+    }
+
+    @Test func replayGivesTheSameEventsFromTheStore() throws {
+        let log = dataDirectory.appendingPathComponent("walk.nmea").path, regions = dataDirectory.appendingPathComponent("regions.geojson").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let plain = try CLI.run(["replay", log, "--regions", regions, "--no-store"], environment: ["XDG_CACHE_HOME": home])
+        let built = try CLI.run(["replay", log, "--regions", regions], environment: ["XDG_CACHE_HOME": home])
+        let read = try CLI.run(["replay", log, "--regions", regions], environment: ["XDG_CACHE_HOME": home])
+        #expect(plain.status == 0 && built.status == 0 && read.status == 0, "\(read.stderr)")
+        #expect(plain.stdout.split(separator: "\n").count >= 20, "the walk's events")
+        #expect(built.stdout == plain.stdout && read.stdout == plain.stdout)
+        #expect(stores().count == 1)
+    }
+}
