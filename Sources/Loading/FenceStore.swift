@@ -38,8 +38,8 @@ public struct FenceStore: Sendable {
         return nil
     }
 
-    /// What a store's bytes start with: its key, then a SHA-256 of the key and the set's bytes.
-    static let headerBytes = 64
+    /// A store is its key's 32 bytes, the set's bytes (`RegionSet.write`), and a SHA-256 of both.
+    static let keyBytes = 32, digestBytes = 32
 
     /// The store's file for `key`.
     func path(_ key: String) -> String { "\(directory)/\(key).regions" }
@@ -48,14 +48,14 @@ public struct FenceStore: Sendable {
     /// it is not one this build wrote for that key.
     func read(_ key: String) -> RegionSet? {
         let path = path(key)
-        guard access(path, F_OK) == 0 else { return nil }
-        let bytes: [UInt8]
-        do { bytes = try Loader.contents(of: LogFile(path: path)) } catch {
-            warn("\(path): \(error.description); building the regions again")
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno != ENOENT { warn("\(path): cannot be read (\(String(cString: strerror(errno)))); building the regions again") }
             return nil
         }
+        defer { close(fd) }
         do {
-            let set = try Self.opened(bytes, key: key)
+            let set = try Self.read(fd, key: key)
             _ = utimensat(AT_FDCWD, path, nil, 0)  // used now: kept the longer
             return set
         } catch {
@@ -65,63 +65,137 @@ public struct FenceStore: Sendable {
         }
     }
 
-    /// The set in a store's bytes, once its key and digest are checked.
-    static func opened(_ bytes: [UInt8], key: String) throws(StoreFormatError) -> RegionSet {
-        guard bytes.count >= headerBytes, Array(bytes[0..<32]) == digestBytes(key) else { throw StoreFormatError("the store is of other files") }
-        var hash = SHA256()
-        bytes.withUnsafeBytes { b in
-            hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: b[0..<32]))
-            hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: b[headerBytes...]))
+    /// The set in the store open at `fd`, read a buffer at a time (an array's bytes straight
+    /// into the array): its key is checked first, its digest once it is read.
+    static func read(_ fd: Int32, key: String) throws(StoreFormatError) -> RegionSet {
+        var s = stat()
+        guard fstat(fd, &s) == 0, s.st_mode & S_IFMT == S_IFREG, Int(s.st_size) >= keyBytes + digestBytes else {
+            throw StoreFormatError("not a prepared store: too short")
         }
-        guard Array(hash.finalize()) == Array(bytes[32..<64]) else { throw StoreFormatError("its bytes are not those written (SHA-256)") }
-        let set = bytes.withUnsafeBytes { b in
-            Result { () throws(StoreFormatError) in try RegionSet(storeBytes: UnsafeRawBufferPointer(rebasing: b[headerBytes...])) }
+        let file = StoreFile(fd, payload: Int(s.st_size) - keyBytes - digestBytes)
+        var head = [UInt8](repeating: 0, count: keyBytes)
+        guard head.withUnsafeMutableBytes({ file.take($0) }), head == Self.keyDigest(key) else { throw StoreFormatError("the store is of other files") }
+        file.hash.update(bufferPointer: UnsafeRawBufferPointer(start: head, count: head.count))
+        file.hashing = true
+        var reader = StoreReader(count: file.payload) { file.take($0) }
+        let set = try RegionSet(reading: &reader)
+        file.hashing = false
+        var tail = [UInt8](repeating: 0, count: digestBytes)
+        guard tail.withUnsafeMutableBytes({ file.take($0) }), tail == Array(file.hash.finalize()) else {
+            throw StoreFormatError("its bytes are not those written (SHA-256)")
         }
-        return try set.get()
+        return set
     }
 
-    /// A store's whole bytes for `set`, under `key`.
-    static func bytes(_ set: RegionSet, key: String) -> [UInt8] {
-        let body = set.storeBytes(), head = digestBytes(key)
+    /// A store file's bytes, a buffer at a time, each hashed as it is read while `hashing`.
+    final class StoreFile {
+        let fd: Int32
+        let payload: Int
         var hash = SHA256()
-        head.withUnsafeBytes { hash.update(bufferPointer: $0) }
-        body.withUnsafeBytes { hash.update(bufferPointer: $0) }
-        return head + Array(hash.finalize()) + body
+        var hashing = false
+        private var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        private var start = 0, end = 0
+        /// The set's bytes not yet read from the file.
+        private var payloadLeft: Int
+
+        init(_ fd: Int32, payload: Int) {
+            self.fd = fd
+            self.payload = payload
+            payloadLeft = payload
+        }
+
+        /// Fills `out` with the file's next bytes; false when the file ends first.
+        func take(_ out: UnsafeMutableRawBufferPointer) -> Bool {
+            guard let to = out.baseAddress else { return true }
+            if !hashing {
+                // The key before the set's bytes, the digest after them: read as they are, exactly
+                // (the buffer holds only the set's bytes, and none are left in it here).
+                var done = 0
+                while done < out.count {
+                    guard start == end, let n = readSome(to + done, out.count - done) else { return false }
+                    done += n
+                }
+                return true
+            }
+            var done = min(out.count, end - start)
+            buffer.withUnsafeBytes { to.copyMemory(from: $0.baseAddress! + start, byteCount: done) }
+            start += done
+            while done < out.count {
+                let want = out.count - done
+                if want >= buffer.count / 2 {
+                    // A large array: straight from the file.
+                    guard let n = readSome(to + done, want) else { return false }
+                    done += n
+                } else {
+                    guard let n = buffer.withUnsafeMutableBytes({ readSome($0.baseAddress!, $0.count) }) else { return false }
+                    (start, end) = (0, n)
+                    let k = min(n, want)
+                    buffer.withUnsafeBytes { (to + done).copyMemory(from: $0.baseAddress!, byteCount: k) }
+                    start = k
+                    done += k
+                }
+            }
+            return true
+        }
+
+        /// Up to `count` bytes from the file (within the set's bytes while `hashing`, so that a
+        /// buffer never takes the digest after them), hashed while `hashing`; nil at its end.
+        private func readSome(_ to: UnsafeMutableRawPointer, _ count: Int) -> Int? {
+            let most = hashing ? min(count, payloadLeft) : count
+            guard most > 0 else { return nil }
+            var n: Int
+            repeat { n = Glibc.read(fd, to, most) } while n < 0 && errno == EINTR
+            guard n > 0 else { return nil }
+            if hashing {
+                hash.update(bufferPointer: UnsafeRawBufferPointer(start: to, count: n))
+                payloadLeft -= n
+            }
+            return n
+        }
     }
 
     /// The 32 bytes of a key's 64 hex digits.
-    static func digestBytes(_ key: String) -> [UInt8] {
+    static func keyDigest(_ key: String) -> [UInt8] {
         let hex = Array(key.utf8)
         func nibble(_ c: UInt8) -> UInt8 { c <= 57 ? c &- 48 : c &- 87 }
         return stride(from: 0, to: hex.count - 1, by: 2).map { nibble(hex[$0]) << 4 | nibble(hex[$0 + 1]) }
     }
 
-    /// Writes the store of `set` for `key` (a file written whole, then renamed into place, so
-    /// that a reader never sees half of one), and removes the stores used longest ago beyond
-    /// `keep`. A store that cannot be written is warned of; the set is used all the same.
+    /// Writes the store of `set` for `key` (a file written whole, a megabyte at a time, then
+    /// renamed into place, so that a reader never sees half of one), and removes the stores used
+    /// longest ago beyond `keep`. A store that cannot be written is warned of; the set is used
+    /// all the same.
     func write(_ set: RegionSet, key: String) {
         guard Self.makeFolder(directory) else {
             warn("\(directory): cannot make the folder for prepared regions (\(String(cString: strerror(errno)))); the regions are read from their files each time")
             return
         }
-        let bytes = Self.bytes(set, key: key)
         let temporary = "\(directory)/.\(key).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             warn("\(temporary): cannot write a prepared store (\(String(cString: strerror(errno))))")
             return
         }
-        var written = 0
-        bytes.withUnsafeBytes { b in
-            while written < b.count {
-                let n = Glibc.write(fd, b.baseAddress! + written, b.count - written)
-                if n <= 0 { break }
-                written += n
+        var hash = SHA256(), failed: Int32 = 0
+        func put(_ b: UnsafeRawBufferPointer) {
+            var done = 0
+            while failed == 0, done < b.count {
+                let n = Glibc.write(fd, b.baseAddress! + done, b.count - done)
+                if n > 0 { done += n } else if errno != EINTR { failed = errno }
             }
         }
+        let head = Self.keyDigest(key)
+        head.withUnsafeBytes { hash.update(bufferPointer: $0); put($0) }
+        var w = StoreWriter { chunk in
+            hash.update(bufferPointer: chunk)
+            put(chunk)
+        }
+        set.write(to: &w)
+        w.flush()
+        Array(hash.finalize()).withUnsafeBytes { put($0) }
         close(fd)
-        guard written == bytes.count, rename(temporary, path(key)) == 0 else {
-            warn("\(temporary): cannot write a prepared store (\(String(cString: strerror(errno))))")
+        guard failed == 0, rename(temporary, path(key)) == 0 else {
+            warn("\(temporary): cannot write a prepared store (\(String(cString: strerror(failed != 0 ? failed : errno)))); the regions are read from their files each time")
             unlink(temporary)
             return
         }

@@ -8,18 +8,23 @@ extension RegionSet {
     /// What starts a store's bytes; its last digit is the layout's version.
     static let storeMagic = "treeline regions 1"
 
-    package func storeBytes() -> [UInt8] {
-        var w = StoreWriter()
+    /// The set's store, written to `w`.
+    package func write(to w: inout StoreWriter) {
         w.text(Self.storeMagic)
         w.int(regions.count)
         for r in regions { r.write(to: &w) }
         fences.write(to: &w)
+    }
+
+    /// The set's store, in memory.
+    package func storeBytes() -> [UInt8] {
+        var w = StoreWriter()
+        write(to: &w)
         return w.bytes
     }
 
-    /// The set `storeBytes` wrote; throws what is wrong with bytes it did not write.
-    package init(storeBytes bytes: UnsafeRawBufferPointer) throws(StoreFormatError) {
-        var r = StoreReader(bytes)
+    /// The set `write` wrote, all of `r`'s bytes; throws what is wrong with bytes it did not write.
+    package init(reading r: inout StoreReader) throws(StoreFormatError) {
         guard try r.text("magic") == Self.storeMagic else { throw StoreFormatError("not a Treeline regions store of this layout") }
         // A region takes 100 bytes at least: no count beyond what the bytes can hold.
         let n = try r.count("regions", size: 100)
@@ -28,8 +33,14 @@ extension RegionSet {
         for k in 0..<n { regions.append(try Region(reading: &r, index: k)) }
         let shapes = regions
         let fences = try FenceSet(reading: &r, count: n, shape: { shapes[$0].shape })
-        guard r.isAtEnd else { throw StoreFormatError("\(bytes.count - r.offset) bytes after the fences") }
+        guard r.isAtEnd else { throw StoreFormatError("\(r.remaining) bytes after the fences") }
         self.init(regions, fences: fences)
+    }
+
+    /// The set in `bytes` (see `init(reading:)`).
+    package init(storeBytes bytes: UnsafeRawBufferPointer) throws(StoreFormatError) {
+        var r = StoreReader(bytes)
+        try self.init(reading: &r)
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+@testable import Loading
+import Synchronization
 import Testing
 
 /// `treeline where` and `replay` keep the regions they built in a prepared store, and read it back
@@ -128,5 +130,46 @@ import Testing
         #expect(plain.stdout.split(separator: "\n").count >= 20, "the walk's events")
         #expect(built.stdout == plain.stdout && read.stdout == plain.stdout)
         #expect(stores().count == 1)
+    }
+}
+
+/// A store's file changed anywhere, cut short or made longer is refused (and removed), whatever
+/// byte it is: the key, the set's bytes, the digest.
+@Suite struct PreparedStoreFile {
+    @Test func anyByteChangedInTheFileIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-storefile-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let warnings = Mutex<[String]>([])
+        let store = FenceStore(directory: dir) { m in warnings.withLock { $0.append(m) } }
+        let regions = try PreparedRegions.regionsFile(200)
+        defer { try? FileManager.default.removeItem(at: regions) }
+        let set = try Loader.regions([regions.path], store: nil)
+        let key = String(repeating: "5a", count: 32)
+        store.write(set, key: key)
+        let path = store.path(key)
+        let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(good.count > 20_000)
+        let back = try #require(store.read(key))
+        #expect(back.regions == set.regions && warnings.withLock { $0.isEmpty })
+        #expect(store.read(String(repeating: "5b", count: 32)) == nil, "no store for another key")
+        var offsets = [0, 31, 32, 40, 100, 1_000, good.count / 3, good.count / 2, good.count - 33, good.count - 32, good.count - 1]
+        offsets += stride(from: 7, to: good.count, by: good.count / 40)
+        for (k, offset) in offsets.enumerated() {
+            var bytes = good
+            bytes[offset] ^= UInt8(1 << (k % 8))
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(store.read(key) == nil, "byte \(offset) of \(good.count) changed")
+            #expect(!FileManager.default.fileExists(atPath: path), "the damaged store is removed")
+        }
+        for bytes in [Array(good.prefix(good.count - 1)), Array(good.prefix(64)), [], good + [0]] {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(store.read(key) == nil, "\(bytes.count) bytes of \(good.count)")
+        }
+        let said = warnings.withLock { $0 }
+        #expect(said.count == offsets.count + 4)
+        #expect(said.allSatisfy { $0.hasPrefix(path + ": a prepared store that cannot be used (") })
+        #expect(said.contains { $0.contains("not those written (SHA-256)") } && said.contains { $0.contains("of other files") })
+        try Data(good).write(to: URL(fileURLWithPath: path))
+        #expect(store.read(key)?.regions == set.regions, "the store as written is read again")
     }
 }

@@ -17,7 +17,7 @@ extension FenceSet {
         w.array(coreOfRegion)
         w.array(vertices)
         w.array(ringEnds)
-        w.raw(UnsafeRawBufferPointer(grids.buffer))
+        w.rasterWords(grids)
         w.array(blocks)
     }
 
@@ -33,7 +33,7 @@ extension FenceSet {
         coreOfRegion = try r.array("cores of regions")
         vertices = try r.array("vertices")
         ringEnds = try r.array("ring ends")
-        grids = try r.raw("rasters") { RasterWords(copying: $0) }
+        grids = try r.rasterWords("rasters")
         blocks = try r.array("edge blocks")
         guard let index = BoxIndex(entryBoxes: entryBoxes, items: items) else { throw StoreFormatError("index: boxes and items differ in number") }
         self.index = index

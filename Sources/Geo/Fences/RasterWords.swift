@@ -36,14 +36,6 @@ public final class RasterWords: @unchecked Sendable {
         }
     }
 
-    /// The words of a prepared store, copied: `bytes` holds a whole number of them.
-    convenience init(copying bytes: UnsafeRawBufferPointer) {
-        self.init(count: bytes.count / MemoryLayout<UInt64>.stride)
-        if let from = bytes.baseAddress, count > 0 {
-            UnsafeMutableRawPointer(base).copyMemory(from: from, byteCount: count * MemoryLayout<UInt64>.stride)
-        }
-    }
-
     deinit {
         if mapped { munmap(base, bytes) } else { base.deallocate() }
     }
