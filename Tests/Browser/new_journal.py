@@ -1,5 +1,5 @@
 """Both pages when the board comes back on another journal (its database replaced), in Debian's
-chromium. The Swift test replaces the database each time this prints RESTART 1 to 4:
+chromium. The Swift test replaces the database each time this prints RESTART 1 to 5:
 
 1. the map page, open on a journal of a few events, sees the board come back on a new journal
    whose last seq is below what it read: its Events list becomes the new journal's, and an
@@ -10,7 +10,10 @@ chromium. The Swift test replaces the database each time this prints RESTART 1 t
    two apart, and the Events list must again be the new journal's, event for event;
 3. the same for a fresh tab opened while STATE fails: it takes the name of the journal its
    stream started on;
-4. the AR view on a new journal: it knows a plant added there, from its event.
+4. that tab reloaded once the board is on a new journal past its seq, its first STATE failing
+   again (the board out of reach as the page loads): it restores the list and the name it
+   kept, its stream is refused for that name, and the list becomes the new journal's;
+5. the AR view on a new journal: it knows a plant added there, from its event.
 
 Before the pages said where a new journal's history ends, both skipped region events as
 history until the new journal passed the old one's seq; before journals had names, a new
@@ -84,10 +87,30 @@ def region_news(what, seq):
     until(f"{what} acted on as news (seq {seq})", lambda: seq in (js("return window.treeline.regionNews") or []), 15)
 
 
-def map_case(label, before_page):
+def reloaded(old, before_page):
+    """Has the test restart the board on a new database, adds `before_page` albums, then reloads
+    the page (whose first STATE the tab's wrapper refuses) and waits for its stream. The new
+    journal's STATE."""
+    global restarts
+    until("the page keeping its list with the journal's name and last seq",
+          lambda: (k := js("return JSON.parse(sessionStorage.getItem('treeline.journal'))") or {}).get("journal") == old["journal"]
+          and k.get("lastSeq") == old["seq"], 15)
+    restarts += 1
+    print(f"RESTART {restarts}", flush=True)
+    until("the board back on a new journal", lambda: (s := state()) is not None and s.get("journal") != old["journal"], 60)
+    for k in range(before_page):
+        add("album", f"Album {k} before the reload")
+    driver.refresh()
+    until("the reloaded page's stream live", lambda: js("return window.treeline && window.treeline.stream") == "live"
+          and js("return window.treeline.streamLive") >= 1, 30)
+    time.sleep(2)
+    return state()
+
+
+def map_case(label, before_page, reload=False):
     old = state()
     until(f"{label}: the map page reading the journal to its end", lambda: old["seq"] in (js("return window.treeline.seqs()") or []))
-    new = new_journal(old, before_page)
+    new = reloaded(old, before_page) if reload else new_journal(old, before_page)
     check(new["journal"] != old["journal"] and len(new["journal"]) == 32, f"{label}: the new journal's name {new['journal']!r}")
     below = new["seq"] < old["seq"]
     check(below == (before_page == 0), f"{label}: the new journal's last seq {new['seq']} against the old {old['seq']}")
@@ -125,7 +148,10 @@ driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
 driver.get(args.url)
 until("the unnamed page's stream opened again with the name it took", lambda: js("return window.treeline.streamLive") == 2
       and js("return window.treeline.stream") == "live", 30)
-last_album = map_case("unnamed", before_page=state()["seq"] + 3)
+map_case("unnamed", before_page=state()["seq"] + 3)
+# The same tab reloaded: its wrapper refuses the reloaded page's first STATE too, so the page
+# starts on the list and name it kept, as it does when the board is out of reach.
+last_album = map_case("reloaded", before_page=state()["seq"] + 3, reload=True)
 errors = js("return window.treeline.errors")
 check(not errors, f"the map page's uncaught errors: {errors[:3]}")
 
