@@ -47,8 +47,9 @@ public struct FenceStore: Sendable {
     /// The set of `key` from its store; nil when there is none, or (warned, and removed) when
     /// it is not one this build wrote for that key.
     func read(_ key: String) -> RegionSet? {
+        guard Self.isPrivate(directory) else { return nil }
         let path = path(key)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else {
             if errno != ENOENT { warn("\(path): cannot be read (\(String(cString: strerror(errno)))); building the regions again") }
             return nil
@@ -170,8 +171,13 @@ public struct FenceStore: Sendable {
             warn("\(directory): cannot make the folder for prepared regions (\(String(cString: strerror(errno)))); the regions are read from their files each time")
             return
         }
+        guard Self.isPrivate(directory) else {
+            warn("\(directory): the folder of prepared regions is not yours alone (another owner, or others may write in it); the regions are read from their files each time")
+            return
+        }
         let temporary = "\(directory)/.\(key).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        unlink(temporary)  // one a crash left: made anew, never followed
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             warn("\(temporary): cannot write a prepared store (\(String(cString: strerror(errno))))")
             return
@@ -208,7 +214,8 @@ public struct FenceStore: Sendable {
         var stores: [(time: Int, path: String)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            guard name.hasSuffix(".regions"), !name.hasPrefix(".") else { continue }
+            // Only stores' names: 64 hex digits and ".regions".
+            guard name.utf8.count == 72, name.hasSuffix(".regions"), name.utf8.prefix(64).allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { continue }
             var s = stat()
             let path = "\(directory)/\(name)"
             if stat(path, &s) == 0 { stores.append((s.st_mtim.tv_sec * 1_000_000_000 + s.st_mtim.tv_nsec, path)) }
@@ -216,6 +223,14 @@ public struct FenceStore: Sendable {
         }
         closedir(dir)
         for old in stores.sorted(by: { $0.time > $1.time }).dropFirst(keep) { unlink(old.path) }
+    }
+
+    /// Whether `folder` is a folder of this user's that no one else may write in: a store read
+    /// from another's could be any set at all (its key and digest are no secret), and a file
+    /// written there could be made to land elsewhere.
+    static func isPrivate(_ folder: String) -> Bool {
+        var s = stat()
+        return lstat(folder, &s) == 0 && s.st_mode & S_IFMT == S_IFDIR && s.st_uid == geteuid() && s.st_mode & 0o022 == 0
     }
 
     /// Makes `path` and the folders above it (0700) when missing; whether it is a folder now.

@@ -171,5 +171,18 @@ import Testing
         #expect(said.contains { $0.contains("not those written (SHA-256)") } && said.contains { $0.contains("of other files") })
         try Data(good).write(to: URL(fileURLWithPath: path))
         #expect(store.read(key)?.regions == set.regions, "the store as written is read again")
+
+        // A folder others may write in is not trusted: no store is read from it or written to it.
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir)
+        #expect(store.read(key) == nil)
+        store.write(set, key: String(repeating: "77", count: 32))
+        #expect(!FileManager.default.fileExists(atPath: store.path(String(repeating: "77", count: 32))))
+        #expect(warnings.withLock { $0.last?.contains("not yours alone") == true })
+        // Pruning removes only stores: another file in the folder stays.
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir)
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: dir + "/notes.regions"))
+        for k in 0..<10 { store.write(set, key: String(repeating: String(format: "%02x", k), count: 32)) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        #expect(names.filter { $0.hasSuffix(".regions") }.count == 9 && names.contains("notes.regions"), "\(names.sorted())")
     }
 }
