@@ -133,10 +133,13 @@ let package = Package(
             // A release link, smaller by 8 MB (docs/BENCHMARKS.md, "Package size"): no dynamic
             // symbol table of every Swift symbol (swiftc's -export-dynamic; nothing loads plugins
             // or looks symbols up in it), and relative relocations packed (DT_RELR, glibc 2.36:
-            // Debian 12), which takes lld instead of gold.
+            // Debian 12), which takes lld instead of gold. Identical functions folded where no
+            // code can tell (--icf=safe: only those the compilers' address-significance tables say
+            // nobody compares by address; Swift's objects have none, so theirs are never folded).
             linkerSettings: [
                 .unsafeFlags(
-                    ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                    ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                     "-Xlinker", "--icf=safe"],
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
