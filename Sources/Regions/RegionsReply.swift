@@ -34,7 +34,22 @@ public struct RegionsInForce: Sendable {
     public func isDue(_ i: Int) -> Bool? {
         guard let days = set.regions[i].intervalDays, set.regions[i].kind == .plant else { return nil }
         guard let w = lastWatered[i] else { return true }
-        return w.nanoseconds + Int64(days) * UTCTime.nanosPerDay <= now.nanoseconds
+        return Self.due(w, days: days) <= now
+    }
+
+    /// When a plant watered at `w` is due again: past 2262, where Int64 nanoseconds end, the
+    /// last instant they hold (the files and commands take waterings from 1678 to 2261).
+    static func due(_ w: UTCTime, days: Int) -> UTCTime {
+        let (t, overflow) = w.nanoseconds.addingReportingOverflow(Int64(days) * UTCTime.nanosPerDay)
+        return UTCTime(nanoseconds: overflow ? .max : t)
+    }
+
+    /// Whole seconds from `now` to `t`, whatever their distance (1678 to 2262 is more nanoseconds
+    /// than Int64 holds).
+    static func seconds(from now: UTCTime, to t: UTCTime) -> Int64 {
+        let (d, overflow) = t.nanoseconds.subtractingReportingOverflow(now.nanoseconds)
+        guard overflow else { return d / UTCTime.nanosPerSecond }
+        return t.nanoseconds / UTCTime.nanosPerSecond - now.nanoseconds / UTCTime.nanosPerSecond
     }
 
     /// `{"class":"REGIONS","regions":[…]}`: each region in force with its layer, inside or not,
@@ -83,10 +98,10 @@ public struct RegionsInForce: Sendable {
         if r.kind == .plant, let days = r.intervalDays {
             o.member("interval_days", days)
             if let w = lastWatered[i] {
-                let due = UTCTime(nanoseconds: w.nanoseconds + Int64(days) * UTCTime.nanosPerDay)
+                let due = Self.due(w, days: days)
                 o.member("last_watered", w.iso8601)
                 o.member("next_due", due.iso8601)
-                o.member("due_in_s", (due.nanoseconds - now.nanoseconds) / UTCTime.nanosPerSecond)
+                o.member("due_in_s", Self.seconds(from: now, to: due))
             }
             o.member("due", isDue(i) ?? true)
             if let one = r.species.first { o.member("species", one) }

@@ -73,6 +73,21 @@ private func rvSet() -> RegionSet {
         #expect(picked.missing == ["gone"])
     }
 
+    /// Plants watered at the ends of what a file or a command can say (1678, 2261): the reply
+    /// says when each is due, where the sums once overflowed (a trap at every `regions`).
+    @Test func wateringsAtTheEndsOfTimeAreAnswered() throws {
+        let c = Coordinate(latitude: 40.1, longitude: -8.2)
+        let set = RegionSet([Region(id: "old", kind: .plant, name: "old", shape: .circle(center: c, radius: 30), intervalDays: 365),
+                             Region(id: "late", kind: .plant, name: "late", shape: .circle(center: c, radius: 30), intervalDays: 365)])
+        let oldest = try #require(UTCTime(iso8601: "1678-01-01T00:00:00Z")), latest = try #require(UTCTime(iso8601: "2261-12-31T00:00:00Z"))
+        let now = try #require(UTCTime(iso8601: "2026-12-02T00:00:00Z"))
+        let inForce = RegionsInForce(set: set, baseCount: 2, inside: [false, false], lastWatered: [oldest, latest], at: nil, now: now)
+        #expect(inForce.isDue(0) == true && inForce.isDue(1) == false)
+        let text = String(decoding: inForce.regionsReply(geometry: false), as: UTF8.self)
+        #expect(text.contains(#""last_watered":"1678-01-01T00:00:00.000Z","next_due":"1679-01-01T00:00:00.000Z","due_in_s":-10979193600,"due":true"#), "\(text)")
+        #expect(text.contains(#""next_due":"2262-04-11T23:47:16.854Z","due_in_s":7427202436,"due":false"#), "\(text)")
+    }
+
     @Test func theReplySaysWhatTheCapCut() throws {
         let set = rvSet()
         let inForce = RegionsInForce(set: set, baseCount: set.count, inside: Array(repeating: false, count: set.count),

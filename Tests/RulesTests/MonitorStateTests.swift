@@ -254,6 +254,23 @@ private func msDescribe(_ e: RegionEvent) -> String {
         ])
     }
 
+    /// A plant last watered in 1678, the earliest a file or a command can say, is due at a fix in
+    /// 2026: the time between is more than Int64 nanoseconds hold, which once stopped the monitor
+    /// (an overflow trap) at every fix near the plant.
+    @Test func aWateringCenturiesAgoIsDueWithoutOverflow() throws {
+        let oldest = try #require(UTCTime(iso8601: "1678-01-01T00:00:00Z"))
+        let set = RegionSet([Region(id: "old-oak", kind: .plant, name: "Old oak", shape: .circle(center: centre, radius: 30),
+                                    intervalDays: 7, lastWatered: oldest)])
+        var monitor = RegionMonitor(regions: set)
+        #expect(monitor.process(fix(0, bearing: 0, metres: 100)).isEmpty)
+        #expect(monitor.process(fix(2, bearing: 0, metres: 5)).map(\.type) == [.enter, .waterDue])
+        let latest = try #require(UTCTime(iso8601: "2261-12-31T23:59:59Z"))
+        var future = RegionMonitor(regions: RegionSet([Region(id: "f", kind: .plant, name: "f", shape: .circle(center: centre, radius: 30),
+                                                              intervalDays: 7, lastWatered: latest)]))
+        _ = future.process(fix(0, bearing: 0, metres: 100))
+        #expect(future.process(fix(2, bearing: 0, metres: 5)).map(\.type) == [.enter], "watered after the fix: not due")
+    }
+
     @Test func eachChangeIsListedOnce() {
         var monitor = RegionMonitor(regions: set())
         #expect(monitor.takeChangedRegions() == [])
