@@ -29,7 +29,7 @@ extension RegionSet {
         // A region takes 100 bytes at least: no count beyond what the bytes can hold.
         let n = try r.count("regions", size: 100)
         var regions: [Region] = []
-        regions.reserveCapacity(n)
+        regions.reserveCapacity(min(n, 1 << 16))  // more as they are read: a count is no promise
         for k in 0..<n { regions.append(try Region(reading: &r, index: k)) }
         let shapes = regions
         let fences = try FenceSet(reading: &r, count: n, shape: { shapes[$0].shape })
@@ -83,8 +83,9 @@ extension Region {
             }
             shape = .circle(center: c, radius: radius)
         case 1:
-            guard let p = Polygons(storedWords: try r.array("region \(k)'s polygons")) else {
-                throw StoreFormatError("region \(k): its polygons' layout does not hold")
+            guard let p = Polygons(storedWords: try r.array("region \(k)'s polygons")),
+                  p.allSatisfy({ $0.allSatisfy { $0.allSatisfy { abs($0.latitude) <= 90 && abs($0.longitude) <= 180 } } }) else {
+                throw StoreFormatError("region \(k): its polygons' layout does not hold, or a position is off the Earth")
             }
             shape = .polygons(p)
         default:
@@ -98,6 +99,10 @@ extension Region {
         let priority = try r.double()
         let hasNote = try r.int(), note = try r.text("region \(k)'s note")
         let hasProject = try r.int(), project = try r.text("region \(k)'s project")
+        // What a regions file can give: the monitor and the replies count on it.
+        guard priority.isNaN || priority.isFinite, note.utf8.count <= Region.maxTextBytes, project.utf8.count <= Region.maxTextBytes else {
+            throw StoreFormatError("region \(k): a priority, note or project that no regions file gives")
+        }
         self.init(id: id, kind: kind, name: name, shape: shape, intervalDays: interval == -1 ? nil : interval,
                   lastWatered: watered == Int.min ? nil : UTCTime(nanoseconds: Int64(watered)), species: species,
                   priority: priority.isNaN ? nil : priority, note: hasNote == 1 ? note : nil, project: hasProject == 1 ? project : nil)

@@ -131,6 +131,60 @@ import Testing
         refused(try patched(f.coreOfRegion, at: 0) { $0 = Int32(f.count) }, "is not one whose core it is")
     }
 
+    @Test func aCoresNumbersMustPlaceItsRasterAndFrame() throws {
+        let f = Self.set.fences
+        let polygon = try #require(f.cores.firstIndex { $0.radius == 0 })
+        let circle = try #require(f.cores.firstIndex { $0.radius > 0 })
+        func with(_ c: FenceCore, radius: Double? = nil, scaleX: Double? = nil, reach: Double? = nil, origin: Coordinate? = nil) -> FenceCore {
+            FenceCore(frame: origin.map { LocalFrame(origin: $0) } ?? c.frame, radius: radius ?? c.radius, gridMinX: c.gridMinX, gridMinY: c.gridMinY,
+                      gridScaleX: scaleX ?? c.gridScaleX, gridScaleY: c.gridScaleY, gridStart: c.gridStart, reach: reach ?? c.reach,
+                      vertexStart: c.vertexStart, ringStart: c.ringStart, ringEnd: c.ringEnd, blockStart: c.blockStart)
+        }
+        let cases: [(Int, (FenceCore) -> FenceCore, String)] = [
+            (polygon, { with($0, scaleX: .nan) }, "its raster or reach is not placed by finite numbers"),
+            (polygon, { with($0, scaleX: -1e6) }, "its raster or reach is not placed by finite numbers"),
+            (polygon, { with($0, scaleX: .infinity) }, "its raster or reach is not placed by finite numbers"),
+            (polygon, { with($0, reach: .nan) }, "its raster or reach is not placed by finite numbers"),
+            (polygon, { with($0, radius: .nan) }, "its raster or reach is not placed by finite numbers"),
+            (polygon, { with($0, radius: -3) }, "its raster or reach is not placed by finite numbers"),
+            (polygon, { with($0, origin: Coordinate(latitude: .nan, longitude: 0)) }, "its frame is not one a fence has"),
+            (circle, { with($0, radius: .infinity) }, "a circle of radius"),
+            (circle, { c in
+                let frame = c.frame
+                var bytes = withUnsafeBytes(of: frame) { Array($0) }
+                bytes[MemoryLayout<Coordinate>.stride] ^= 1  // o.x, one bit off its origin's
+                let changed = bytes.withUnsafeBytes { $0.load(as: LocalFrame.self) }
+                return FenceCore(frame: changed, radius: c.radius, gridMinX: 0, gridMinY: 0, gridScaleX: 0, gridScaleY: 0, gridStart: 0, reach: c.reach,
+                                 vertexStart: 0, ringStart: 0, ringEnd: 0, blockStart: 0)
+            }, "its frame is not one a fence has"),
+        ]
+        for (k, change, words) in cases {
+            do {
+                _ = try Self.read(try patched(f.cores, at: k) { $0 = change($0) })
+                Issue.record("read: \(words)")
+            } catch {
+                #expect("\(error)".contains("core \(k): \(words)"), "\(error)")
+            }
+        }
+    }
+
+    @Test func aRegionsValuesMustBeOnesAFileGives() {
+        let c = Coordinate(latitude: 38.7, longitude: -9.1)
+        let bad: [Region] = [
+            Region(id: "p", kind: .plant, name: "p", shape: .circle(center: c, radius: 30), priority: .infinity),
+            Region(id: "n", kind: .album, name: "n", shape: .circle(center: c, radius: 30), note: String(repeating: "x", count: Region.maxTextBytes + 1)),
+            Region(id: "o", kind: .album, name: "o", shape: .circle(center: Coordinate(latitude: 91, longitude: 0), radius: 30)),
+            Region(id: "r", kind: .album, name: "r", shape: .circle(center: c, radius: 0.5)),
+            Region(id: "q", kind: .album, name: "q", shape: .polygons(Polygons([[[c, Coordinate(latitude: 38.7, longitude: 181), Coordinate(latitude: 38.8, longitude: -9.1)]]]))),
+        ]
+        for r in bad {
+            #expect(throws: StoreFormatError.self, "region \(r.id)") { try Self.read(RegionSet([r], rasters: false).storeBytes()) }
+        }
+        let good = Region(id: "g", kind: .plant, name: "g", shape: .circle(center: c, radius: 30), intervalDays: 3, priority: -2,
+                          note: String(repeating: "x", count: Region.maxTextBytes))
+        #expect((try? Self.read(RegionSet([good]).storeBytes()))?.regions == [good])
+    }
+
     @Test func aShapeWhoseLayoutDoesNotHoldIsRefused() throws {
         guard case let .polygons(p) = Self.set.regions[0].shape else { Issue.record("r0 is a star"); return }
         let w = p.storedWords
@@ -150,16 +204,26 @@ import Testing
         let bytes = small.storeBytes()
         var rng = SplitMix64(seed: 3)
         var refused = 0, read = 0
-        for _ in 0..<3_000 {
+        for _ in 0..<2_000 {
             var b = bytes
             let k = Int(rng.next() % UInt64(b.count))
             b[k] = UInt8(truncatingIfNeeded: rng.next() | 1) ^ b[k]
             guard let set = try? Self.read(b) else { refused += 1; continue }
             read += 1
-            for c in Self.points.suffix(40) {
+            var cache = NearbyCache(), along: [Int32] = []
+            for (a, c) in zip(Self.points.suffix(11), Self.points.suffix(10)) {
                 _ = set.containing(c)
                 _ = set.nearestBoundary(c)
                 set.forEachNear(c, within: 500) { _, _ in }
+                let p = ECEF(c)
+                for i in 0..<set.count {
+                    _ = set.classify(i, c, p)
+                    _ = set.signedDistanceUpperBound(i, p)
+                    _ = set.approximateSignedDistance(i, p)
+                    _ = set.circleBounds(i, p)
+                    _ = set.chordUpperBound(i, p)
+                }
+                set.appendRegions(along: a, c, length: Geodesic.wgs84.distance(a, c), within: 200, cache: &cache, to: &along)
             }
         }
         #expect(refused > 0 && read > 0, "\(refused) refused, \(read) read (a changed vertex or box is a store of other fences)")

@@ -20,6 +20,9 @@ public struct FenceCore: Sendable {
     @usableFromInline let gridScaleX: Double
     @usableFromInline let gridScaleY: Double
     @usableFromInline let gridStart: Int32
+    /// Fills the four bytes between `gridStart` and `reach`, so that a prepared store written
+    /// from the cores as they lie in memory holds no uninitialized bytes.
+    let zero: Int32 = 0
     /// Polygons: the largest straight-line distance in space from the frame's origin to a vertex
     /// (a little more). Farther points are outside, and beyond `reach + farMargin` the local frame
     /// is no longer trusted for distances (see `isFar`).

@@ -56,7 +56,21 @@ extension FenceSet {
     /// rings (3 vertices at least each) within the vertices, its raster's words and its edge
     /// blocks (⌈n / 8⌉ per ring of n) within theirs. A circle reaches into none.
     private static func check(core k: Int, _ core: FenceCore, vertices: Int, ringEnds: [Int32], grids: Int, blocks: Int) throws(StoreFormatError) {
-        if core.radius > 0 { return }
+        // The numbers the queries compute a cell or a distance from: a frame as `LocalFrame`
+        // makes it, and a circle's radius or a polygon's raster placed by finite numbers (a NaN
+        // or negative scale would put a point's cell outside its raster).
+        let f = core.frame
+        guard abs(f.origin.latitude) <= 90, abs(f.origin.longitude) <= 180, f == LocalFrame(origin: f.origin) else {
+            throw StoreFormatError("core \(k): its frame is not one a fence has")
+        }
+        if core.radius > 0 {
+            guard core.radius.isFinite else { throw StoreFormatError("core \(k): a circle of radius \(core.radius)") }
+            return
+        }
+        guard core.radius == 0, core.reach.isFinite, core.reach >= 0, core.gridMinX.isFinite, core.gridMinY.isFinite,
+              core.gridScaleX.isFinite, core.gridScaleY.isFinite, core.gridScaleX >= 0, core.gridScaleY >= 0 else {
+            throw StoreFormatError("core \(k): its raster or reach is not placed by finite numbers")
+        }
         guard core.ringStart >= 0, core.ringStart < core.ringEnd, Int(core.ringEnd) <= ringEnds.count, core.vertexStart >= 0,
               core.gridStart >= 0, Int(core.gridStart) + gridWords <= grids else {
             throw StoreFormatError("core \(k): its rings or raster lie outside the store")
