@@ -9,13 +9,14 @@ import Darwin
 
 /// A folder of prepared region sets: each a set's regions and built fences (`RegionSet`'s store
 /// bytes), named by the key of what it was built from (the files' paths and bytes, the options,
-/// Treeline's version and the machine: `BaseLayerKey`). A set read from its store answers as the
+/// Treeline's version, the executable and the machine: `BaseLayerKey`). A set read from its store answers as the
 /// one built from the files, without parsing them or building a fence: a second `treeline where`
 /// on the same 10,000 fences loads in a tenth of the time.
 ///
-/// A store is checked before it is used: its key, a SHA-256 of its bytes, and every offset in
-/// it (`RegionSet(storeBytes:)`). One that fails is removed and built again from the files, with
-/// a warning. The folder keeps the `keep` stores used last; the others are removed.
+/// A store is checked before it is used: its key and size, every offset and number in it
+/// (`RegionSet(reading:)`), and a SHA-256 of its bytes. One that fails is removed and built
+/// again from the files, with a warning. The folder keeps the `keep` stores used last; the
+/// others are removed. A folder others may write in is not used at all (`isPrivate`).
 public struct FenceStore: Sendable {
     /// The folder, made (0700) when the first store is written.
     public let directory: String
@@ -31,10 +32,15 @@ public struct FenceStore: Sendable {
     }
 
     /// The folder a user's commands keep their stores in: `$XDG_CACHE_HOME/treeline/regions`,
-    /// else `$HOME/.cache/treeline/regions`; nil when neither is set.
+    /// else `$HOME/.cache/treeline/regions`; nil when neither names a folder that exists (a
+    /// system user's home is often /nonexistent: no store, and nothing said on every run).
     public static func userFolder(_ environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> String? {
-        if let xdg = environment("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/treeline/regions" }
-        if let home = environment("HOME"), home.hasPrefix("/") { return home + "/.cache/treeline/regions" }
+        func folder(_ path: String) -> Bool {
+            var s = stat()
+            return path.hasPrefix("/") && stat(path, &s) == 0 && s.st_mode & S_IFMT == S_IFDIR
+        }
+        if let xdg = environment("XDG_CACHE_HOME"), folder(xdg) { return xdg + "/treeline/regions" }
+        if let home = environment("HOME"), folder(home) { return home + "/.cache/treeline/regions" }
         return nil
     }
 
@@ -46,17 +52,18 @@ public struct FenceStore: Sendable {
 
     /// The set of `key` from its store; nil when there is none, or (warned, and removed) when
     /// it is not one this build wrote for that key.
-    func read(_ key: String) -> RegionSet? {
+    func read(_ key: String, largest: Int = .max) -> RegionSet? {
         guard Self.isPrivate(directory) else { return nil }
         let path = path(key)
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // Not blocking: a FIFO planted under a store's name must not hang the reader.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno != ENOENT { warn("\(path): cannot be read (\(String(cString: strerror(errno)))); building the regions again") }
             return nil
         }
         defer { close(fd) }
         do {
-            let set = try Self.read(fd, key: key)
+            let set = try Self.read(fd, key: key, largest: largest)
             _ = utimensat(AT_FDCWD, path, nil, 0)  // used now: kept the longer
             return set
         } catch {
@@ -68,11 +75,11 @@ public struct FenceStore: Sendable {
 
     /// The set in the store open at `fd`, read a buffer at a time (an array's bytes straight
     /// into the array): its key is checked first, its digest once it is read.
-    static func read(_ fd: Int32, key: String) throws(StoreFormatError) -> RegionSet {
+    static func read(_ fd: Int32, key: String, largest: Int = .max) throws(StoreFormatError) -> RegionSet {
         var s = stat()
-        guard fstat(fd, &s) == 0, s.st_mode & S_IFMT == S_IFREG, Int(s.st_size) >= keyBytes + digestBytes else {
-            throw StoreFormatError("not a prepared store: too short")
-        }
+        guard fstat(fd, &s) == 0, s.st_mode & S_IFMT == S_IFREG else { throw StoreFormatError("not a file") }
+        guard Int(s.st_size) >= keyBytes + digestBytes else { throw StoreFormatError("not a prepared store: too short") }
+        guard Int(s.st_size) <= largest else { throw StoreFormatError("\(s.st_size) bytes: larger than a store of these files can be") }
         let file = StoreFile(fd, payload: Int(s.st_size) - keyBytes - digestBytes)
         var head = [UInt8](repeating: 0, count: keyBytes)
         guard head.withUnsafeMutableBytes({ file.take($0) }), head == Self.keyDigest(key) else { throw StoreFormatError("the store is of other files") }
@@ -175,8 +182,8 @@ public struct FenceStore: Sendable {
             warn("\(directory): the folder of prepared regions is not yours alone (another owner, or others may write in it); the regions are read from their files each time")
             return
         }
-        let temporary = "\(directory)/.\(key).\(getpid()).tmp"
-        unlink(temporary)  // one a crash left: made anew, never followed
+        // A name of its own (two writers of one key never share one), never a file already there.
+        let temporary = "\(directory)/.\(key).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             warn("\(temporary): cannot write a prepared store (\(String(cString: strerror(errno))))")
@@ -214,6 +221,13 @@ public struct FenceStore: Sendable {
         var stores: [(time: Int, path: String)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name.hasPrefix("."), name.hasSuffix(".tmp") {
+                // A writer's that a crash left: gone after an hour.
+                var s = stat()
+                let path = "\(directory)/\(name)"
+                if lstat(path, &s) == 0, s.st_mode & S_IFMT == S_IFREG, time(nil) - s.st_mtim.tv_sec > 3600 { unlink(path) }
+                continue
+            }
             // Only stores' names: 64 hex digits and ".regions".
             guard name.utf8.count == 72, name.hasSuffix(".regions"), name.utf8.prefix(64).allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { continue }
             var s = stat()

@@ -46,10 +46,12 @@ public enum Loader {
                                store: FenceStore? = nil) throws(LoadError) -> RegionSet {
         guard let store, !paths.contains("-") else { return try built(paths, crs: crs, requirements: requirements, rasters: rasters) }
         let options = "crs \(crs ?? "-"), \(requirements), rasters \(rasters)"
-        guard let key = try storeKey(paths, options: options) else {
+        guard let (key, bytes) = try storeKey(paths, options: options) else {
             return try built(paths, crs: crs, requirements: requirements, rasters: rasters)
         }
-        if let set = store.read(key) { return set }
+        // A store is some 1.5 times its files (a country's small circles up to 4): a larger one
+        // is not theirs, whatever its count fields say.
+        if let set = store.read(key, largest: 32 * bytes + (1 << 20)) { return set }
         // The key of the bytes parsed, which a file changed since it was looked up changes too.
         var parsed = storeKey(options: options)
         let set = try built(paths, crs: crs, requirements: requirements, rasters: rasters) { parsed.add($0, $1) }
@@ -68,9 +70,16 @@ public enum Loader {
         return RegionSet(regions, rasters: rasters)
     }
 
-    /// A prepared store's key before its files are added: the version, the machine, the options.
+    /// A prepared store's key before its files are added: the version and this very executable
+    /// (a build of the same version may lay fences out otherwise), the machine and the layout of
+    /// the values stored as they lie in memory, the options.
     static func storeKey(options: String) -> BaseLayerKey {
         var key = BaseLayerKey(version: treelineVersion)
+        var exe = stat()
+        if stat("/proc/self/exe", &exe) == 0 {
+            key.add(text: "executable \(exe.st_dev) \(exe.st_ino) \(exe.st_size) \(exe.st_mtim.tv_sec).\(exe.st_mtim.tv_nsec)\n")
+        }
+        key.add(text: "layout \(MemoryLayout<FenceCore>.stride) \(MemoryLayout<EdgeBlock>.stride) \(MemoryLayout<Planar>.stride) \(MemoryLayout<GeoBox>.stride)\n")
         #if arch(x86_64)
         key.add(text: "x86_64\n")
         #elseif arch(arm64)
@@ -84,14 +93,17 @@ public enum Loader {
 
     /// The key of `paths` as they are now, or nil when one is not a regular file (a pipe, read
     /// once, must be parsed as it is read).
-    static func storeKey(_ paths: [String], options: String) throws(LoadError) -> String? {
-        var key = storeKey(options: options)
+    static func storeKey(_ paths: [String], options: String) throws(LoadError) -> (key: String, bytes: Int)? {
+        var key = storeKey(options: options), total = 0
         for path in paths {
             var s = stat()
             guard stat(path, &s) == 0, s.st_mode & S_IFMT == S_IFREG else { return nil }
-            try withRegionsText(path, mapped: true) { bytes, _ in key.add(path, bytes) }
+            try withRegionsText(path, mapped: true) { bytes, _ in
+                key.add(path, bytes)
+                total += bytes.count
+            }
         }
-        return key.text
+        return (key.text, total)
     }
 
     /// The regions of several files, in order, each with the file it came from (a message about

@@ -33,7 +33,13 @@ import Testing
         return url
     }
 
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-store-\(UUID().uuidString)").path
+    /// The runs' XDG_CACHE_HOME, made for each test (a cache home that does not exist keeps no store).
+    let home: String
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-store-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    }
     var folder: String { home + "/treeline/regions" }
 
     func stores() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".regions") }.sorted() }
@@ -75,8 +81,8 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let damaged = try whereRun(regions, points)
         #expect(damaged.status == 0)
-        #expect(damaged.stderr.contains("\(path): a prepared store that cannot be used (its bytes are not those written (SHA-256)); removed, and built again"),
-                "\(damaged.stderr)")
+        #expect(damaged.stderr.hasPrefix("treeline: \(path): a prepared store that cannot be used (")
+                && damaged.stderr.contains("); removed, and built again from the regions files"), "\(damaged.stderr)")
         #expect(damaged.stdout == plain.stdout)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: folder)
         let again = try folderTime()
@@ -109,6 +115,15 @@ import Testing
         _ = try whereRun(files[0], points)
         #expect(try folderTime() != before)
         #expect(stores().count == 8)
+    }
+
+    @Test func aCacheHomeThatDoesNotExistKeepsNothingAndSaysNothing() throws {
+        let regions = try Self.regionsFile(20), points = try Self.pointsFile()
+        defer { for u in [regions, points] { try? FileManager.default.removeItem(at: u) }; try? FileManager.default.removeItem(atPath: home) }
+        let missing = home + "/nonexistent"
+        let r = try CLI.run(["where", "--regions", regions.path, "--points", points.path], environment: ["XDG_CACHE_HOME": missing, "HOME": missing])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
     @Test func regionsFromAPipeAreNotStored() throws {
@@ -165,8 +180,18 @@ import Testing
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             #expect(store.read(key) == nil, "\(bytes.count) bytes of \(good.count)")
         }
+        // A FIFO under a store's name is refused at once (not waited on); a file larger than a
+        // store of these files can be (a sparse one claiming a billion regions), too.
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(store.read(key) == nil)
+        var sparse = good
+        sparse.replaceSubrange(64..<72, with: [0, 0x10, 0, 0, 0, 0, 0, 0])
+        try Data(sparse).write(to: URL(fileURLWithPath: path))
+        #expect(truncate(path, 1 << 36) == 0)
+        #expect(store.read(key, largest: 32 * good.count) == nil)
         let said = warnings.withLock { $0 }
-        #expect(said.count == offsets.count + 4)
+        #expect(said.count == offsets.count + 6)
+        #expect(said.suffix(2).first?.contains("not a file") == true && said.last?.contains("larger than a store of these files can be") == true, "\(said.suffix(2))")
         #expect(said.allSatisfy { $0.hasPrefix(path + ": a prepared store that cannot be used (") })
         #expect(said.contains { $0.contains("not those written (SHA-256)") } && said.contains { $0.contains("of other files") })
         try Data(good).write(to: URL(fileURLWithPath: path))

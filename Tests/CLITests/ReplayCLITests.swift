@@ -19,9 +19,13 @@ enum CLI {
         var stderr: String
     }
 
-    /// Where the runs keep their prepared regions (`XDG_CACHE_HOME`): a folder of the test
-    /// process's own, not the home's cache.
-    static let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-tests-cache-\(getpid())").path
+    /// Where the runs keep their prepared regions (`XDG_CACHE_HOME`): the tests' own folder (the
+    /// folder keeps 8 stores), not the home's cache.
+    static let cacheHome: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-tests-cache").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
 
     /// `environment` is added to the test's own (`XDG_CACHE_HOME` is `cacheHome` unless given).
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
