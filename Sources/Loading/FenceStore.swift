@@ -58,13 +58,18 @@ public struct FenceStore: Sendable {
         // Not blocking: a FIFO planted under a store's name must not hang the reader.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
-            if errno != ENOENT { warn("\(path): cannot be read (\(String(cString: strerror(errno)))); building the regions again") }
+            if errno == ELOOP {  // a link under a store's name: never followed, removed
+                warn("\(path): a link, not a prepared store; removed, and the regions built again from their files")
+                unlink(path)
+            } else if errno != ENOENT {
+                warn("\(path): cannot be read (\(String(cString: strerror(errno)))); building the regions again")
+            }
             return nil
         }
         defer { close(fd) }
         do {
             let set = try Self.read(fd, key: key, largest: largest)
-            _ = utimensat(AT_FDCWD, path, nil, 0)  // used now: kept the longer
+            _ = futimens(fd, nil)  // used now: kept the longer
             return set
         } catch {
             warn("\(path): a prepared store that cannot be used (\(error.description)); removed, and built again from the regions files")
@@ -242,9 +247,15 @@ public struct FenceStore: Sendable {
     /// Whether `folder` is a folder of this user's that no one else may write in: a store read
     /// from another's could be any set at all (its key and digest are no secret), and a file
     /// written there could be made to land elsewhere.
+    /// Its parent too (`treeline`, made with it): another user who owned the parent could swap
+    /// the folder between this check and a store's open.
     static func isPrivate(_ folder: String) -> Bool {
-        var s = stat()
-        return lstat(folder, &s) == 0 && s.st_mode & S_IFMT == S_IFDIR && s.st_uid == geteuid() && s.st_mode & 0o022 == 0
+        func own(_ path: String) -> Bool {
+            var s = stat()
+            return lstat(path, &s) == 0 && s.st_mode & S_IFMT == S_IFDIR && s.st_uid == geteuid() && s.st_mode & 0o022 == 0
+        }
+        let parent = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)])
+        return own(folder) && (parent.isEmpty || own(parent))
     }
 
     /// Makes `path` and the folders above it (0700) when missing; whether it is a folder now.

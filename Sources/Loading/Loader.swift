@@ -54,8 +54,8 @@ public enum Loader {
         if let set = store.read(key, largest: 32 * bytes + (1 << 20)) { return set }
         // The key of the bytes parsed, which a file changed since it was looked up changes too.
         var parsed = storeKey(options: options)
-        let set = try built(paths, crs: crs, requirements: requirements, rasters: rasters) { parsed.add($0, $1) }
-        store.write(set, key: parsed.text)
+        let set = try built(paths, crs: crs, requirements: requirements, rasters: rasters) { parsed?.add($0, $1) }
+        if let parsed { store.write(set, key: parsed.text) }
         return set
     }
 
@@ -73,12 +73,12 @@ public enum Loader {
     /// A prepared store's key before its files are added: the version and this very executable
     /// (a build of the same version may lay fences out otherwise), the machine and the layout of
     /// the values stored as they lie in memory, the options.
-    static func storeKey(options: String) -> BaseLayerKey {
+    /// Nil when the executable cannot be told (no /proc): no store then.
+    static func storeKey(options: String) -> BaseLayerKey? {
         var key = BaseLayerKey(version: treelineVersion)
         var exe = stat()
-        if stat("/proc/self/exe", &exe) == 0 {
-            key.add(text: "executable \(exe.st_dev) \(exe.st_ino) \(exe.st_size) \(exe.st_mtim.tv_sec).\(exe.st_mtim.tv_nsec)\n")
-        }
+        guard stat("/proc/self/exe", &exe) == 0 else { return nil }
+        key.add(text: "executable \(exe.st_dev) \(exe.st_ino) \(exe.st_size) \(exe.st_mtim.tv_sec).\(exe.st_mtim.tv_nsec)\n")
         key.add(text: "layout \(MemoryLayout<FenceCore>.stride) \(MemoryLayout<EdgeBlock>.stride) \(MemoryLayout<Planar>.stride) \(MemoryLayout<GeoBox>.stride)\n")
         #if arch(x86_64)
         key.add(text: "x86_64\n")
@@ -94,7 +94,8 @@ public enum Loader {
     /// The key of `paths` as they are now, or nil when one is not a regular file (a pipe, read
     /// once, must be parsed as it is read).
     static func storeKey(_ paths: [String], options: String) throws(LoadError) -> (key: String, bytes: Int)? {
-        var key = storeKey(options: options), total = 0
+        guard var key = storeKey(options: options) else { return nil }
+        var total = 0
         for path in paths {
             var s = stat()
             guard stat(path, &s) == 0, s.st_mode & S_IFMT == S_IFREG else { return nil }

@@ -45,6 +45,14 @@ extension RegionSet {
 }
 
 extension Region {
+    /// The waterings a file or a command can give, nanoseconds: `UTCTime`'s years, a day either
+    /// side for the time zones.
+    static let wateringLimits: ClosedRange<Int64> = {
+        let first = UTCTime(year: UTCTime.representableYears.lowerBound, month: 1, day: 1)!.nanoseconds
+        let last = UTCTime(year: UTCTime.representableYears.upperBound, month: 12, day: 31)!.nanoseconds
+        return (first - UTCTime.nanosPerDay)...(last + 2 * UTCTime.nanosPerDay)
+    }()
+
     func write(to w: inout StoreWriter) {
         w.text(id)
         w.text(kind.rawValue)
@@ -93,6 +101,7 @@ extension Region {
         }
         let interval = try r.int(), watered = try r.int()
         guard interval == -1 || Region.intervalLimits.contains(interval) else { throw StoreFormatError("region \(k): interval out of range") }
+        guard watered == Int.min || Self.wateringLimits.contains(Int64(watered)) else { throw StoreFormatError("region \(k): a watering no file gives") }
         let speciesCount = try r.count("region \(k)'s species", size: 8)
         var species: [String] = []
         for _ in 0..<speciesCount { species.append(try r.text("region \(k)'s species")) }

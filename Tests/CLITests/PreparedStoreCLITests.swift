@@ -152,8 +152,10 @@ import Testing
 /// byte it is: the key, the set's bytes, the digest.
 @Suite struct PreparedStoreFile {
     @Test func anyByteChangedInTheFileIsRefused() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-storefile-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("treeline-storefile-\(UUID().uuidString)").path
+        let dir = base + "/regions"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: base) }
         let warnings = Mutex<[String]>([])
         let store = FenceStore(directory: dir) { m in warnings.withLock { $0.append(m) } }
         let regions = try PreparedRegions.regionsFile(200)
@@ -180,6 +182,11 @@ import Testing
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             #expect(store.read(key) == nil, "\(bytes.count) bytes of \(good.count)")
         }
+        // A link under a store's name is never followed, and removed.
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: regions.path)
+        #expect(store.read(key) == nil)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil, "the link is removed")
         // A FIFO under a store's name is refused at once (not waited on); a file larger than a
         // store of these files can be (a sparse one claiming a billion regions), too.
         #expect(mkfifo(path, 0o600) == 0)
@@ -190,14 +197,20 @@ import Testing
         #expect(truncate(path, 1 << 36) == 0)
         #expect(store.read(key, largest: 32 * good.count) == nil)
         let said = warnings.withLock { $0 }
-        #expect(said.count == offsets.count + 6)
+        #expect(said.count == offsets.count + 7)
+        #expect(said.contains { $0.hasPrefix(path + ": a link, not a prepared store") })
         #expect(said.suffix(2).first?.contains("not a file") == true && said.last?.contains("larger than a store of these files can be") == true, "\(said.suffix(2))")
-        #expect(said.allSatisfy { $0.hasPrefix(path + ": a prepared store that cannot be used (") })
+        #expect(said.filter { !$0.contains(": a link, not") }.allSatisfy { $0.hasPrefix(path + ": a prepared store that cannot be used (") })
         #expect(said.contains { $0.contains("not those written (SHA-256)") } && said.contains { $0.contains("of other files") })
         try Data(good).write(to: URL(fileURLWithPath: path))
         #expect(store.read(key)?.regions == set.regions, "the store as written is read again")
 
-        // A folder others may write in is not trusted: no store is read from it or written to it.
+        // A folder others may write in, or whose parent they may, is not trusted: no store is
+        // read from it or written to it.
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: base)
+        #expect(store.read(key) == nil, "the parent is others' to write in")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: base)
+        #expect(store.read(key) != nil)
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir)
         #expect(store.read(key) == nil)
         store.write(set, key: String(repeating: "77", count: 32))

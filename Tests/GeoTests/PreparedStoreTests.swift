@@ -144,6 +144,7 @@ import Testing
             (polygon, { with($0, scaleX: .nan) }, "its raster or reach is not placed by finite numbers"),
             (polygon, { with($0, scaleX: -1e6) }, "its raster or reach is not placed by finite numbers"),
             (polygon, { with($0, scaleX: .infinity) }, "its raster or reach is not placed by finite numbers"),
+            (polygon, { with($0, scaleX: 0) }, "its raster or reach is not placed by finite numbers"),
             (polygon, { with($0, reach: .nan) }, "its raster or reach is not placed by finite numbers"),
             (polygon, { with($0, radius: .nan) }, "its raster or reach is not placed by finite numbers"),
             (polygon, { with($0, radius: -3) }, "its raster or reach is not placed by finite numbers"),
@@ -175,6 +176,8 @@ import Testing
             Region(id: "n", kind: .album, name: "n", shape: .circle(center: c, radius: 30), note: String(repeating: "x", count: Region.maxTextBytes + 1)),
             Region(id: "o", kind: .album, name: "o", shape: .circle(center: Coordinate(latitude: 91, longitude: 0), radius: 30)),
             Region(id: "r", kind: .album, name: "r", shape: .circle(center: c, radius: 0.5)),
+            Region(id: "w", kind: .plant, name: "w", shape: .circle(center: c, radius: 30), intervalDays: 3, lastWatered: UTCTime(nanoseconds: .min + 1)),
+            Region(id: "x", kind: .plant, name: "x", shape: .circle(center: c, radius: 30), intervalDays: 3, lastWatered: UTCTime(nanoseconds: .max)),
             Region(id: "q", kind: .album, name: "q", shape: .polygons(Polygons([[[c, Coordinate(latitude: 38.7, longitude: 181), Coordinate(latitude: 38.8, longitude: -9.1)]]]))),
         ]
         for r in bad {
@@ -183,6 +186,9 @@ import Testing
         let good = Region(id: "g", kind: .plant, name: "g", shape: .circle(center: c, radius: 30), intervalDays: 3, priority: -2,
                           note: String(repeating: "x", count: Region.maxTextBytes))
         #expect((try? Self.read(RegionSet([good]).storeBytes()))?.regions == [good])
+        let oldest = Region(id: "o", kind: .plant, name: "o", shape: .circle(center: c, radius: 30), intervalDays: 3,
+                            lastWatered: UTCTime(iso8601: "1678-01-01T00:00:00+23:59"))
+        #expect((try? Self.read(RegionSet([oldest]).storeBytes()))?.regions == [oldest], "the earliest watering a file gives")
     }
 
     @Test func aShapeWhoseLayoutDoesNotHoldIsRefused() throws {

@@ -58,7 +58,8 @@ extension FenceSet {
     private static func check(core k: Int, _ core: FenceCore, vertices: Int, ringEnds: [Int32], grids: Int, blocks: Int) throws(StoreFormatError) {
         // The numbers the queries compute a cell or a distance from: a frame as `LocalFrame`
         // makes it, and a circle's radius or a polygon's raster placed by finite numbers (a NaN
-        // or negative scale would put a point's cell outside its raster).
+        // or negative scale would put a point's cell outside its raster, and a zero one gives NaN
+        // bounds: a built raster's scale is 32 cells over its width, above 0).
         let f = core.frame
         guard abs(f.origin.latitude) <= 90, abs(f.origin.longitude) <= 180, f == LocalFrame(origin: f.origin) else {
             throw StoreFormatError("core \(k): its frame is not one a fence has")
@@ -68,7 +69,7 @@ extension FenceSet {
             return
         }
         guard core.radius == 0, core.reach.isFinite, core.reach >= 0, core.gridMinX.isFinite, core.gridMinY.isFinite,
-              core.gridScaleX.isFinite, core.gridScaleY.isFinite, core.gridScaleX >= 0, core.gridScaleY >= 0 else {
+              core.gridScaleX.isFinite, core.gridScaleY.isFinite, core.gridScaleX > 0, core.gridScaleY > 0 else {
             throw StoreFormatError("core \(k): its raster or reach is not placed by finite numbers")
         }
         guard core.ringStart >= 0, core.ringStart < core.ringEnd, Int(core.ringEnd) <= ringEnds.count, core.vertexStart >= 0,
