@@ -37,12 +37,8 @@ public struct RegionsInForce: Sendable {
         return Self.due(w, days: days) <= now
     }
 
-    /// When a plant watered at `w` is due again: past 2262, where Int64 nanoseconds end, the
-    /// last instant they hold (the files and commands take waterings from 1678 to 2261).
-    static func due(_ w: UTCTime, days: Int) -> UTCTime {
-        let (t, overflow) = w.nanoseconds.addingReportingOverflow(Int64(days) * UTCTime.nanosPerDay)
-        return UTCTime(nanoseconds: overflow ? .max : t)
-    }
+    /// When a plant watered at `w` is due again (see `UTCTime.advanced(byNanoseconds:)`).
+    static func due(_ w: UTCTime, days: Int) -> UTCTime { w.advanced(byNanoseconds: Int64(days) * UTCTime.nanosPerDay) }
 
     /// Whole seconds from `now` to `t`, whatever their distance (1678 to 2262 is more nanoseconds
     /// than Int64 holds).

@@ -38,6 +38,15 @@ public struct UTCTime: Sendable, Hashable, Comparable {
     /// Earlier first.
     @inlinable public static func < (a: UTCTime, b: UTCTime) -> Bool { a.nanoseconds < b.nanoseconds }
 
+    /// The instant `n` nanoseconds later (n ≥ 0), held at the last one Int64 nanoseconds reach
+    /// (2262-04-11) beyond it: a plant watered in 2261, the latest a file or a command says, is
+    /// due a year later, past that end.
+    @inlinable
+    public func advanced(byNanoseconds n: Int64) -> UTCTime {
+        let (t, overflow) = nanoseconds.addingReportingOverflow(n)
+        return UTCTime(nanoseconds: overflow ? .max : t)
+    }
+
     /// Whole days since 1970-01-01, rounded down (negative before 1970).
     public var daysSinceEpoch: Int64 {
         nanoseconds >= 0 ? nanoseconds / Self.nanosPerDay : (nanoseconds - Self.nanosPerDay + 1) / Self.nanosPerDay

@@ -103,10 +103,9 @@ public struct RegionMonitor: Sendable {
         guard let interval = table.wateringInterval[i] else { return false }
         // Never watered: due now, once.
         guard let last = table.lastWatered[i] else { return table.alertedFor[i] != Self.neverWatered }
-        // A watering centuries ago (the files and commands take 1678 on) is further back than
-        // Int64 nanoseconds reach from now: overflow says due.
-        let (elapsed, overflow) = t.nanoseconds.subtractingReportingOverflow(last.nanoseconds)
-        guard overflow ? t > last : elapsed >= interval else { return false }
+        // Not `t - last`: from a watering in 1678 (the earliest files and commands take) to now
+        // is more nanoseconds than Int64 holds.
+        guard last.advanced(byNanoseconds: interval) <= t else { return false }
         return table.alertedFor[i] != last
     }
 
