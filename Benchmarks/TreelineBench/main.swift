@@ -8,6 +8,7 @@
 // and reports lines/s, valid sentences/s and fixes/s (median of N runs after one uncounted warm-up)
 // and the process's peak RSS.
 #if canImport(Glibc)
+import Foundation
 import Glibc
 #endif
 import AR
@@ -128,12 +129,8 @@ func benchFences(path: String, pointsPath: String, pairsPath: String?, runs: Int
         // The files' prepared store: the first load builds the set and writes it (the folder is
         // emptied first), each later one reads it; the median of those is the load reported.
         let store = FenceStore(directory: storeFolder) { fail("prepared store: \($0)") }
-        if let dir = opendir(storeFolder) {
-            while let e = readdir(dir) {
-                let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-                if name.hasSuffix(".regions") { unlink("\(storeFolder)/\(name)") }
-            }
-            closedir(dir)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: storeFolder)) ?? [] where name.hasSuffix(".regions") {
+            unlink("\(storeFolder)/\(name)")
         }
         let (_, first) = timedLoad(store)
         var reads: [Double] = []

@@ -21,13 +21,10 @@ public struct RegionSet: Sendable {
     /// Builds every region's fence and indexes them (see `FenceSet.init` for `rasters` and
     /// `parallel`). Shapes must be as `RegionFile` leaves them.
     public init(_ regions: [Region], rasters: Bool = true, parallel: Bool = true) {
-        self.regions = regions
-        fences = FenceSet(count: regions.count, shape: { regions[$0].shape }, rasters: rasters, parallel: parallel)
-        ids = IDIndex(regions)
-        (bySize, bounds) = RegionsSelection.sizes(fences.boxes)
+        self.init(regions, fences: FenceSet(count: regions.count, shape: { regions[$0].shape }, rasters: rasters, parallel: parallel))
     }
 
-    /// Regions with their fences built already (from a prepared store).
+    /// Regions with their fences built already (by `init`, or read from a prepared store).
     init(_ regions: [Region], fences: FenceSet) {
         self.regions = regions
         self.fences = fences

@@ -73,7 +73,7 @@ extension FenceSet {
             throw StoreFormatError("core \(k): its raster or reach is not placed by finite numbers")
         }
         guard core.ringStart >= 0, core.ringStart < core.ringEnd, Int(core.ringEnd) <= ringEnds.count, core.vertexStart >= 0,
-              core.gridStart >= 0, Int(core.gridStart) + gridWords <= grids else {
+              core.gridStart >= 0, Int(core.gridStart) + FenceCore.gridWords <= grids else {
             throw StoreFormatError("core \(k): its rings or raster lie outside the store")
         }
         let rings = Int(core.ringStart)..<Int(core.ringEnd)
@@ -88,6 +88,4 @@ extension FenceSet {
             throw StoreFormatError("core \(k): its edge blocks lie outside the store")
         }
     }
-
-    private static var gridWords: Int { FenceCore.gridWords }
 }

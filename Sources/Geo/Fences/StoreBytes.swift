@@ -92,11 +92,10 @@ package struct StoreReader: ~Copyable {
         try Swift.withUnsafeMutableBytes(of: &v) { (b: UnsafeMutableRawBufferPointer) throws(StoreFormatError) in try read(b) }
         return Int(Int64(littleEndian: v))
     }
-    /// A count of things of at least `size` bytes each, as many as the bytes left can hold
-    /// (and at most `limit`).
-    package mutating func count(_ what: String, size: Int = 1, limit: Int = .max) throws(StoreFormatError) -> Int {
+    /// A count of things of at least `size` bytes each, as many as the bytes left can hold.
+    package mutating func count(_ what: String, size: Int = 1) throws(StoreFormatError) -> Int {
         let n = try int()
-        let most = min(limit, remaining / size)
+        let most = remaining / size
         guard n >= 0, n <= most else { throw StoreFormatError("\(what): \(n), not 0 to \(most)") }
         return n
     }
@@ -107,7 +106,7 @@ package struct StoreReader: ~Copyable {
         guard let s = String(validating: utf8, as: UTF8.self) else { throw StoreFormatError("\(what) at byte \(at) is not UTF-8") }
         return s
     }
-    package mutating func array<T: BitwiseCopyable>(_ what: String, of: T.Type = T.self) throws(StoreFormatError) -> [T] {
+    package mutating func array<T: BitwiseCopyable>(_ what: String) throws(StoreFormatError) -> [T] {
         let n = try count(what, size: MemoryLayout<T>.stride)
         var failure: StoreFormatError?
         let a = [T](unsafeUninitializedCapacity: n) { buffer, initialized in
