@@ -71,7 +71,7 @@ extension MQTTBridge {
     func publishLocation(_ ha: HomeAssistantTarget) async {
         guard let t = await engine.lastFixTime(), t != haSent.location?.time, let now = await engine.location() else { return }
         // Within the second: only a change of the regions inside goes now.
-        if let last = haSent.location, now.position.time.nanoseconds - last.time.nanoseconds < UTCTime.nanosPerSecond, now.inside == last.inside { return }
+        if let last = haSent.location, now.position.time.seconds(since: last.time) < 1, now.inside == last.inside { return }
         _ = client.publish(topic + "/location", HomeAssistant.location(now.position, fix: now.fix, inside: now.inside), retain: true)
         haSent.location = (now.position.time, now.inside)
     }

@@ -448,7 +448,7 @@ final class MQTTBridge: Service, @unchecked Sendable {
         let ids = view.inside.map(\.id)
         if let last = previous, !fresh {
             guard p.time > last.time else { return }
-            let elapsed = Double(p.time.nanoseconds - last.time.nanoseconds) / 1e9
+            let elapsed = p.time.seconds(since: last.time)
             let moved = Geodesic.wgs84.distance(last.coordinate, p.coordinate)
             guard elapsed >= ot.interval || moved >= ot.distance || ids != last.inside else { return }
         }

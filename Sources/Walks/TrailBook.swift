@@ -162,7 +162,7 @@ public struct TrailBook: Sendable, Equatable {
             if r.next == t.checkpoints.count {
                 var done = TrailEvent(time: time, type: .trailCompleted, trail: t, region: t.checkpoints[k].region)
                 done.coordinate = c
-                done.took = Double(time.nanoseconds - r.started.nanoseconds) / 1e9
+                done.took = time.seconds(since: r.started)
                 done.walked = r.walked
                 done.outOfOrder = r.outOfOrder
                 events.append(done)

@@ -271,6 +271,30 @@ private func msDescribe(_ e: RegionEvent) -> String {
         #expect(future.process(fix(2, bearing: 0, metres: 5)).map(\.type) == [.enter], "watered after the fix: not due")
     }
 
+    /// Fixes 1678 and 2261 apart, the ends of the times a receiver or a file can give: the gate's
+    /// speed test, a transit's times and dwell each subtracted their nanoseconds, more than an
+    /// Int64 holds, and trapped. The walk goes on: the transit's events fall between the two fixes,
+    /// in order, and dwell fires at the later fix.
+    @Test func fixesCenturiesApartAreJudgedWithoutOverflow() throws {
+        let oldest = try #require(UTCTime(iso8601: "1678-01-01T00:00:00Z"))
+        let latest = try #require(UTCTime(iso8601: "2261-12-31T23:59:59Z"))
+        func fix(_ t: UTCTime, bearing: Double, metres: Double) -> Fix {
+            Fix(time: t, mode: .threeD, coordinate: Geodesic.wgs84.direct(from: centre, bearing: bearing, distance: metres), horizontalError: 0, hdop: 0.9)
+        }
+        // Through a 30 m circle between the two fixes.
+        var passing = RegionMonitor(regions: circleSet(radius: 30))
+        #expect(passing.process(fix(oldest, bearing: 270, metres: 100)).isEmpty)
+        let events = passing.process(fix(latest, bearing: 90, metres: 100))
+        #expect(events.map(\.type) == [.enter, .exit])
+        #expect(events.allSatisfy { $0.transit && $0.time > oldest && $0.time < latest })
+        #expect(events.count == 2 && events[0].time < events[1].time)
+        #expect(passing.gate.accepted == 2)
+        // Inside a 200 m circle at both: dwell at the later.
+        var staying = RegionMonitor(regions: circleSet(radius: 200))
+        #expect(staying.process(fix(oldest, bearing: 0, metres: 10)).isEmpty)
+        #expect(staying.process(fix(latest, bearing: 0, metres: 12)).map(\.type) == [.dwell])
+    }
+
     @Test func eachChangeIsListedOnce() {
         var monitor = RegionMonitor(regions: set())
         #expect(monitor.takeChangedRegions() == [])

@@ -47,6 +47,16 @@ public struct UTCTime: Sendable, Hashable, Comparable {
         return UTCTime(nanoseconds: overflow ? .max : t)
     }
 
+    /// Seconds from `earlier` to this instant (negative when `earlier` is later): exact to the
+    /// nanosecond, as `Double` holds it, while the nanoseconds between them fit an Int64 (292
+    /// years); in floating point beyond, where subtracting the nanoseconds would overflow (a fix
+    /// in 1700 and the next in 2200, both times a file or a receiver may give).
+    @inlinable
+    public func seconds(since earlier: UTCTime) -> Double {
+        let (held, overflow) = nanoseconds.subtractingReportingOverflow(earlier.nanoseconds)
+        return overflow ? (Double(nanoseconds) - Double(earlier.nanoseconds)) / 1e9 : Double(held) / 1e9
+    }
+
     /// Whole days since 1970-01-01, rounded down (negative before 1970).
     public var daysSinceEpoch: Int64 {
         nanoseconds >= 0 ? nanoseconds / Self.nanosPerDay : (nanoseconds - Self.nanosPerDay + 1) / Self.nanosPerDay

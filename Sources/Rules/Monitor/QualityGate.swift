@@ -64,11 +64,11 @@ public struct QualityGate: Sendable {
         space = ECEF(c)
         guard let (lt, lc) = last else { return nil }
         guard t > lt else { return .notAfterLast }
-        let seconds = Double(t.nanoseconds - lt.nanoseconds) / 1e9
+        let seconds = t.seconds(since: lt)
         if Geodesic.isWithin(config.maxSpeed * seconds, lc, lastSpace, c, space) { return nil }
         // A jump. Accept it if it agrees with the jump just before it.
         if let (jt, jc) = lastJump, t > jt,
-           Geodesic.isWithin(config.maxSpeed * Double(t.nanoseconds - jt.nanoseconds) / 1e9, jc, c) {
+           Geodesic.isWithin(config.maxSpeed * t.seconds(since: jt), jc, c) {
             return nil
         }
         lastJump = (t, c)

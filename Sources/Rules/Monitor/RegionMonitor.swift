@@ -391,8 +391,7 @@ public struct RegionMonitor: Sendable {
 
     /// Dwell and watering, at a fix that stays inside region `i`.
     mutating func whileInside(_ i: Int, fix c: Coordinate, time t: UTCTime, error e: Double, _ emit: (RegionEvent) -> Void) {
-        if config.dwellSeconds > 0, !table.dwellDone[i], let since = table.enteredAt[i],
-           Double(t.nanoseconds - since.nanoseconds) / 1e9 >= config.dwellSeconds {
+        if config.dwellSeconds > 0, !table.dwellDone[i], let since = table.enteredAt[i], t.seconds(since: since) >= config.dwellSeconds {
             table.dwellDone[i] = true
             noteStateChange(i)
             emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
@@ -513,10 +512,7 @@ public struct RegionMonitor: Sendable {
             func point(_ f: Double) -> Coordinate {
                 f == 0 ? a.coordinate : f == 1 ? b.coordinate : g.direct(from: a.coordinate, bearing: geodesic.initialBearing, distance: f * geodesic.distance)
             }
-            let span = b.time.nanoseconds - a.time.nanoseconds
-            func time(_ f: Double) -> UTCTime {
-                f == 1 ? b.time : UTCTime(nanoseconds: a.time.nanoseconds + Int64((f * Double(span)).rounded()))
-            }
+            func time(_ f: Double) -> UTCTime { f == 1 ? b.time : Self.time(f, between: a.time, b.time) }
             found.append(RegionEvent(time: time(entry.at), type: .enter, region: i, coordinate: point(entry.at), distance: entry.distance, error: path.error, transit: true))
             found.append(RegionEvent(time: time(exit.at), type: .exit, region: i, coordinate: point(exit.at), distance: exit.distance, error: path.error, transit: true))
         }
@@ -529,6 +525,15 @@ public struct RegionMonitor: Sendable {
             found.removeAll(keepingCapacity: true)
         }
         self.found = found
+    }
+
+    /// The time a fraction `f` (0 up to 1) of the way from `a` to `b`, to the nanosecond; in
+    /// floating point, and between them, where their nanoseconds' difference overflows.
+    static func time(_ f: Double, between a: UTCTime, _ b: UTCTime) -> UTCTime {
+        let (span, overflow) = b.nanoseconds.subtractingReportingOverflow(a.nanoseconds)
+        if !overflow { return UTCTime(nanoseconds: a.nanoseconds + Int64((f * Double(span)).rounded())) }
+        let t = (Double(a.nanoseconds) + f * (Double(b.nanoseconds) - Double(a.nanoseconds))).rounded()
+        return t <= Double(a.nanoseconds) ? a : t >= Double(b.nanoseconds) ? b : UTCTime(nanoseconds: Int64(t))
     }
 
     /// A fraction of the path where the signed distance `d` is at least `depth`, given `d` at
