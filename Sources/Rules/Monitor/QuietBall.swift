@@ -1,19 +1,23 @@
 import Geo
 
-/// A ball in space around the last fix evaluated in full, in which no fix can change a region's
-/// state nor pass through a region. Fixes in it skip the regions: only the regions we are inside
-/// tick on, for dwell and watering.
+/// A ball in space around the last fix evaluated in full, in which no fix can change the state
+/// of a region, nor pass through one, except the few it leaves out (`RegionMonitor.watched`).
+/// Fixes in it evaluate those alone, as a fix outside it would; the regions we are inside tick
+/// on, for dwell and watering.
 ///
 /// With `m` the ball's margin (no more than the margin of any fix it holds, see `holds`):
-/// every region the state has us outside is less than `m` inside at every point of the ball,
-/// and every region it has us inside is less than `m` outside. A fix in the ball, and the
-/// straight path to it from the fix before (also in the ball, which is convex), can then give
-/// no enter, exit or transit: those need a signed distance of at least the fix's margin, or at
-/// most minus it. A fix in the ball may be up to `m` inside a region we are outside, so it
-/// stamps nothing in `containedAt`, and transit looks at the path from it in full.
+/// every region the state has us outside, watched ones aside, is less than `m` inside at every
+/// point of the ball, and every region it has us inside is less than `m` outside. A fix in the
+/// ball, and the straight path to it from the fix before (also in the ball, which is convex),
+/// can then give no enter, exit or transit in those: they need a signed distance of at least
+/// the fix's margin, or at most minus it. A fix in the ball may be up to `m` inside a region
+/// we are outside, so it stamps nothing in `containedAt` for the regions it skips, and transit
+/// looks at the path from it in full.
 ///
 /// A walker among fences some tens of metres apart stays in one ball for several fixes, and a
-/// receiver standing still for as long as it stands; a fix near a boundary gets no ball.
+/// receiver standing still for as long as it stands. A walker along a boundary, a few metres
+/// from it, would get no ball at all: that fence is watched instead (up to `watchLimit` of
+/// them, the nearest), and the ball reaches as far as the others allow.
 ///
 /// It rests on what the per-region bounds already rest on: the signed distance changes by at
 /// most the distance moved (`moved`, the chord with room for its rounding and the plane's scale).
@@ -32,6 +36,9 @@ struct QuietBall: Sendable {
     /// How many polygons' distances a ball may compute, when their cheap bounds are what limits
     /// it (a point deep in a polygon is only known to be in its raster cell).
     static let distanceBudget = 4
+    /// How many regions near the fix a ball may leave out of its promise (`watched`): a
+    /// walker along a boundary evaluates that region at each fix, and the ball holds the rest.
+    static let watchLimit = 3
     /// Distances are computed for a ball only while it is smaller than this many steps (plus
     /// 3 m for a receiver standing still): a larger ball would not hold many more fixes.
     static let stepsWorthADistance = 8.0
@@ -61,5 +68,7 @@ struct QuietBall: Sendable {
         var region: Int32
         var room: Double
         var exact: Bool
+        /// Left out of the ball's promise: evaluated at every fix in it.
+        var watched: Bool
     }
 }

@@ -3,14 +3,17 @@ import Geo
 extension RegionMonitor {
     /// Measures the quiet ball around the fix just evaluated in full (`c`, `p`, with horizontal
     /// error `error`, `step` metres from the fix before): the largest radius, up to
-    /// `QuietBall.reach`, at which every region's bound still keeps its state.
+    /// `QuietBall.reach`, at which every region's bound still keeps its state, but for the
+    /// regions it leaves to `watched`.
     ///
     /// Bounds come from what evaluating left (`bound` at `boundCenter`) and the fence's chord.
     /// Where a polygon's bound is what limits the ball, its distance is computed (up to
     /// `distanceBudget` of them, while the ball is smaller than `stepsWorthADistance` steps)
-    /// and kept as its new bound.
+    /// and kept as its new bound. A region that still limits it to less than that is watched
+    /// (up to `watchLimit`, the nearest first), and the ball measured without it.
     mutating func renewQuietBall(at c: Coordinate, _ p: ECEF, error: Double, step: Double) {
         quiet.radius = 0
+        watched.removeAll(keepingCapacity: true)
         guard quietBalls, config.hysteresisMetres >= 0, config.accuracyFactor >= 0, error >= 0, step < QuietBall.maxStep else { return }
         let m = config.hysteresisMetres + config.accuracyFactor * error * QuietBall.errorShare
         var limits = takeScratch(\.ballLimits)
@@ -24,7 +27,7 @@ extension RegionMonitor {
             let i = Int(k)
             guard !table.boundCenter[i].x.isNaN else { return }
             let room = table.bound[i] - QuietBall.moved(table.boundCenter[i], p) + m
-            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
+            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i), watched: false)) }
         }
         // Outside: every region whose box comes within reach is at most `upper` inside here, so
         // less than m anywhere in the ball; the others are farther. For a circle, only its
@@ -37,30 +40,45 @@ extension RegionMonitor {
             var upper = regions.chordUpperBound(i, p)
             if !table.boundCenter[i].x.isNaN, !regions.isCircle(i) { upper = min(upper, table.bound[i] + QuietBall.moved(table.boundCenter[i], p)) }
             let room = m - upper - QuietBall.searchSlack
-            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i))) }
+            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i), watched: false)) }
         }
         near.removeAll(keepingCapacity: true)
         ballRegions = near
 
         let worth = min(QuietBall.reach, QuietBall.stepsWorthADistance * step + 3)
         var budget = QuietBall.distanceBudget
+        var watched = takeScratch(\.watched)
         while true {
             var least = -1, radius = QuietBall.reach
-            for (k, l) in limits.enumerated() where l.room < radius {
+            for (k, l) in limits.enumerated() where l.room < radius && !l.watched {
                 least = k
                 radius = l.room
             }
-            guard least >= 0, radius < worth, !limits[least].exact, radius > -QuietBall.reach, budget > 0 else {
-                if radius > step { quiet = QuietBall(center: p, radius: radius, margin: m) }
-                return
+            guard least >= 0, radius < worth, radius > -QuietBall.reach else { break }
+            if !limits[least].exact, budget > 0 {
+                // A polygon's bound limits the ball: its distance here (the plane's, as transit's).
+                budget -= 1
+                let i = Int(limits[least].region)
+                let d = regions.approximateSignedDistance(i, p)
+                setBound(i, at: p, d)
+                limits[least].room = table.inside[i] ? d + m : m - d - QuietBall.searchSlack
+                limits[least].exact = true
+                continue
             }
-            // A polygon's bound limits the ball: its distance here (the plane's, as transit's).
-            budget -= 1
-            let i = Int(limits[least].region)
-            let d = regions.approximateSignedDistance(i, p)
-            setBound(i, at: p, d)
-            limits[least].room = table.inside[i] ? d + m : m - d - QuietBall.searchSlack
-            limits[least].exact = true
+            // A region whose boundary is this near: watched at every fix in the ball, so that
+            // the ball can reach past it.
+            guard watched.count < QuietBall.watchLimit else { break }
+            limits[least].watched = true
+            watched.append(limits[least].region)
         }
+        var radius = QuietBall.reach
+        for l in limits where !l.watched && l.room < radius { radius = l.room }
+        if radius > step {
+            quiet = QuietBall(center: p, radius: radius, margin: m)
+            watched.sort()
+        } else {
+            watched.removeAll(keepingCapacity: true)
+        }
+        self.watched = watched
     }
 }

@@ -59,8 +59,13 @@ public struct RegionMonitor: Sendable {
     var previousQuiet = false
     var ballRegions: [Int32] = []
     var ballLimits: [QuietBall.Limit] = []
-    /// Accepted fixes that fell in a quiet ball (for the benchmark's figures).
+    /// The regions the quiet ball leaves out, ascending: each fix in the ball evaluates them
+    /// (and the path to it, for transit) as a fix outside it evaluates every region near.
+    var watched: [Int32] = []
+    /// Accepted fixes that fell in a quiet ball, and those of them that evaluated `watched`
+    /// regions (for the benchmark's figures).
     public internal(set) var quietFixes = 0
+    public internal(set) var watchedFixes = 0
     /// Whether to use quiet balls at all (the tests compare the events without them).
     var quietBalls = true
 
@@ -210,10 +215,25 @@ public struct RegionMonitor: Sendable {
         advanceFixNumber()
         quietFixes += 1
         var atFix = takeScratch(\.atFix)
+        if !watched.isEmpty {
+            // The regions the ball leaves out, as a fix outside it would evaluate them.
+            watchedFixes += 1
+            let watched = takeScratch(\.watched)
+            let margin = Self.margin(config, error: error)
+            for k in watched {
+                table.visited[Int(k)] = fixNumber
+                evaluate(Int(k), fix: c, p, time: t, error: error, margin: margin, first: false) { atFix.append($0) }
+            }
+            if config.transit, let prev = previous, let path = Path(from: prev, previousSpace, to: (t, c, error), p, config) {
+                transits(through: watched[...], path, from: prev, to: (t, c, error), emit)
+            }
+            self.watched = watched
+        }
         // By index: iterating the array itself would retain it for the loop.
         var k = 0
         while k < insideList.count {
-            whileInside(Int(insideList[k]), fix: c, time: t, error: error) { atFix.append($0) }
+            let i = Int(insideList[k])
+            if table.visited[i] != fixNumber { whileInside(i, fix: c, time: t, error: error) { atFix.append($0) } }
             k += 1
         }
         previous = (t, c, error)
@@ -313,8 +333,15 @@ public struct RegionMonitor: Sendable {
                     whileInside(region, fix: coordinate, time: time, error: error, emit)
                     return
                 }
-            } else if table.bound[region] + moved < 0 {
-                return  // still outside, by at least `−(bound + moved)`: no enter
+            } else {
+                // At most `bound + moved` inside: no enter short of the margin. Whether the fix
+                // is in the fence is not known where that is 0 or more: it is stamped as if it
+                // were, so that transit does not take this end of its path for outside.
+                let upper = table.bound[region] + moved
+                if upper < margin {
+                    if upper >= 0 { table.containedAt[region] = fixNumber }
+                    return
+                }
             }
         }
         // (A new region keeps no bound until it is settled, so it is always checked here.)
@@ -477,6 +504,10 @@ public struct RegionMonitor: Sendable {
             let i = Int(k)
             // Outside after this fix, and before it (a state changed by this fix was the other).
             guard !table.inside[i], table.changed[i] != fixNumber else { continue }
+            // Both ends outside: the path gets at most L/2 inside. The cheapest test first: a
+            // drive's step is mostly shorter than twice the margin.
+            // (A fix in a quiet ball stamps nothing: it may have been up to the ball's margin inside.)
+            if length / 2 < margin, table.containedAt[i] != fixNumber, !previousQuiet, table.containedAt[i] != fixNumber &- 1 { continue }
             // The region's bound: every point of the path is within the farther end's distance
             // of its centre, so at most `bound + that` inside; and with the bound at each end,
             // the path gets no deeper than (u_a + u_b + L) / 2.
@@ -488,9 +519,6 @@ public struct RegionMonitor: Sendable {
             // The same bound from the chords alone, then from the rasters, before any distance.
             if (regions.chordUpperBound(i, path.pa) + regions.chordUpperBound(i, path.pb) + length) / 2 < margin { continue }
             if (regions.signedDistanceUpperBound(i, path.pa) + regions.signedDistanceUpperBound(i, path.pb) + length) / 2 < margin { continue }
-            // Both ends outside: the path gets at most L/2 table.inside.
-            // (A fix in a quiet ball stamps nothing: it may have been up to the ball's margin table.inside.)
-            if length / 2 < margin, table.containedAt[i] != fixNumber, !previousQuiet, table.containedAt[i] != fixNumber &- 1 { continue }
             let da = regions.approximateSignedDistance(i, path.pa), db = regions.approximateSignedDistance(i, path.pb)
             guard (da + db + length) / 2 >= margin else { continue }
             guard let deepAt = Self.pointAtDepth(margin, length: length, da, db, { regions.approximateSignedDistance(i, path.space($0)) }) else { continue }
