@@ -1,4 +1,5 @@
 import Geo
+import JSON
 
 /// A region set as a prepared store's bytes: the regions (ids, names, kinds, properties, shapes)
 /// and their built fences, so that a set read back answers as the one written, without parsing
@@ -111,6 +112,11 @@ extension Region {
         // What a regions file can give: the monitor and the replies count on it.
         guard priority.isNaN || priority.isFinite, note.utf8.count <= Region.maxTextBytes, project.utf8.count <= Region.maxTextBytes else {
             throw StoreFormatError("region \(k): a priority, note or project that no regions file gives")
+        }
+        // Plain text, as a regions file's: these names go to terminals, pages and MQTT.
+        guard PlainText.firstUnsafe(in: id) == nil, PlainText.firstUnsafe(in: name) == nil, PlainText.firstUnsafe(in: note) == nil,
+              PlainText.firstUnsafe(in: project) == nil, species.allSatisfy({ PlainText.firstUnsafe(in: $0) == nil }) else {
+            throw StoreFormatError("region \(k): an id, name, species, note or project with a control or text-direction character, which no regions file gives")
         }
         self.init(id: id, kind: kind, name: name, shape: shape, intervalDays: interval == -1 ? nil : interval,
                   lastWatered: watered == Int.min ? nil : UTCTime(nanoseconds: Int64(watered)), species: species,

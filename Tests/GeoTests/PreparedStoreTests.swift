@@ -179,6 +179,11 @@ import Testing
             Region(id: "w", kind: .plant, name: "w", shape: .circle(center: c, radius: 30), intervalDays: 3, lastWatered: UTCTime(nanoseconds: .min + 1)),
             Region(id: "x", kind: .plant, name: "x", shape: .circle(center: c, radius: 30), intervalDays: 3, lastWatered: UTCTime(nanoseconds: .max)),
             Region(id: "q", kind: .album, name: "q", shape: .polygons(Polygons([[[c, Coordinate(latitude: 38.7, longitude: 181), Coordinate(latitude: 38.8, longitude: -9.1)]]]))),
+            // Texts a regions file refuses: an escape sequence, a line break, a text-direction override.
+            Region(id: "e\u{1B}[2J", kind: .album, name: "e", shape: .circle(center: c, radius: 30)),
+            Region(id: "l", kind: .album, name: "two\nlines", shape: .circle(center: c, radius: 30)),
+            Region(id: "s", kind: .reforestation, name: "s", shape: .circle(center: c, radius: 30), species: ["Pinus\u{202E}txt.exe"]),
+            Region(id: "t", kind: .album, name: "t", shape: .circle(center: c, radius: 30), note: "ok", project: "p\u{9B}31m"),
         ]
         for r in bad {
             #expect(throws: StoreFormatError.self, "region \(r.id)") { try Self.read(RegionSet([r], rasters: false).storeBytes()) }
