@@ -194,7 +194,7 @@ func benchPipeline(logPath: String, fencesPath: String, runs: Int, eventsPath: S
         out.close()
     }
     var parseTimes: [Double] = [], pipelineTimes: [Double] = [], ratios: [Double] = []
-    var events = 0, fixes = 0, used = 0, quiet = 0
+    var events = 0, fixes = 0, used = 0, quiet = 0, watched = 0
     for run in 0...runs {
         // Two streams over the log, each with its own reader: parsing alone, and the whole
         // pipeline. They take turns a slice at a time (turn order flipping each slice, so that
@@ -226,14 +226,15 @@ func benchPipeline(logPath: String, fencesPath: String, runs: Int, eventsPath: S
         events = n
         used = monitor.gate.accepted
         quiet = monitor.quietFixes
+        watched = monitor.watchedFixes
     }
     let p = median(parseTimes), w = median(pipelineTimes), r = median(ratios)
     print("pipeline: \(logPath) against \(set.count) fences; \(runs) runs after one warm-up, parse and pipeline taking turns every \(SlicedReplay.sliceBytes >> 20) MiB")
     print("  parse alone        \(fmt(p, 3)) s  (\(fmt(Double(fixes) / p / 1e6, 3)) M fixes/s; median)")
-    print("  whole pipeline     \(fmt(w, 3)) s  (\(fmt(Double(fixes) / w / 1e6, 3)) M fixes/s; median; \(used) fixes used, \(quiet) of them in a quiet ball, \(events) events)")
+    print("  whole pipeline     \(fmt(w, 3)) s  (\(fmt(Double(fixes) / w / 1e6, 3)) M fixes/s; median; \(used) fixes used, \(quiet) of them in a quiet ball, \(watched) of those evaluating its watched regions, \(events) events)")
     print("  ratio              \(fmt(r, 2))x parsing alone (median of the runs: \(ratios.map { fmt($0, 2) }.joined(separator: ", ")))")
     print("  peak RSS           \(fmt(peakRSSMiB(), 1)) MiB")
-    print("{\"bench\":\"pipeline\",\"K\":\(set.count),\"fixes\":\(fixes),\"used\":\(used),\"quiet\":\(quiet),\"events\":\(events),\"parse_s\":\(fmt(p, 4)),\"pipeline_s\":\(fmt(w, 4)),\"ratio\":\(fmt(r, 3)),\"ratio_runs\":[\(ratios.map { fmt($0, 3) }.joined(separator: ","))]}")
+    print("{\"bench\":\"pipeline\",\"K\":\(set.count),\"fixes\":\(fixes),\"used\":\(used),\"quiet\":\(quiet),\"watched\":\(watched),\"events\":\(events),\"parse_s\":\(fmt(p, 4)),\"pipeline_s\":\(fmt(w, 4)),\"ratio\":\(fmt(r, 3)),\"ratio_runs\":[\(ratios.map { fmt($0, 3) }.joined(separator: ","))]}")
 }
 
 /// A log read a slice at a time, through its own `NMEAReader`: reading (read(2) into a 1 MiB

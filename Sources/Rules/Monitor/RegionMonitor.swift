@@ -310,21 +310,7 @@ public struct RegionMonitor: Sendable {
     /// transition may be due or an event needs it.
     mutating func evaluate(_ region: Int, fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double, margin: Double,
                            first: Bool, _ emit: (RegionEvent) -> Void) {
-        if first {
-            let (contained, bound, exact) = regions.classify(region, coordinate, position)
-            if contained {
-                table.containedAt[region] = fixNumber
-                setInside(region, true, at: time)
-                if config.initialEnter {
-                    let d = exact ? bound : regions.signedDistance(region, coordinate)
-                    let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error, initial: true)
-                    emit(enter)
-                    ruleEvents(after: enter, emit)
-                }
-            }
-            setBound(region, at: position, bound)
-            return
-        }
+        if first { return firstFix(region, fix: coordinate, position, time: time, error: error, emit) }
         if !table.boundCenter[region].x.isNaN {
             let moved = table.boundCenter[region].distance(to: position) * (1 + 1e-4) + 1e-3
             if table.inside[region] {
@@ -393,6 +379,24 @@ public struct RegionMonitor: Sendable {
                 ruleEvents(after: enter, emit)
             }
         }
+    }
+
+    /// A region at the first accepted fix: inside where the fix is in it, silently unless
+    /// `initialEnter`.
+    mutating func firstFix(_ region: Int, fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double,
+                           _ emit: (RegionEvent) -> Void) {
+        let (contained, bound, exact) = regions.classify(region, coordinate, position)
+        if contained {
+            table.containedAt[region] = fixNumber
+            setInside(region, true, at: time)
+            if config.initialEnter {
+                let d = exact ? bound : regions.signedDistance(region, coordinate)
+                let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error, initial: true)
+                emit(enter)
+                ruleEvents(after: enter, emit)
+            }
+        }
+        setBound(region, at: position, bound)
     }
 
     /// A region added at runtime (`treatAsNew`), at one fix: entered, flagged `initial`, once the
