@@ -159,7 +159,7 @@ extension Treeline.Replay {
             }
             // The map's track: the fixes the monitor used, broken where they stop for over 10 s.
             if map != nil, monitor.gate.accepted > used, let c = fix.coordinate, let t = fix.time {
-                if let last = lastUsed, t.nanoseconds - last.nanoseconds > 10 * 1_000_000_000 { map?.breakTrack() }
+                if let last = lastUsed, t.seconds(since: last) > 10 { map?.breakTrack() }
                 map?.addTrack(c)
                 lastUsed = t
             }

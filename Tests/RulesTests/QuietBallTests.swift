@@ -99,14 +99,16 @@ private func qbTrack(_ centre: Coordinate, seconds: Int, rtk: Bool, _ rng: inout
 /// The events of `fixes` through a monitor with quiet balls on or off, with a `water`
 /// acknowledgement of every plant inside at each of `waterAt` (seconds), and the monitor's state
 /// stored and restored into a fresh one (as the daemon does on a restart) after fix `cut`; the
-/// final state, the last fix and how many fixes were quiet.
-private func qbRun(_ set: RegionSet, _ config: MonitorConfig, _ fixes: [Fix], quiet: Bool, waterAt: [Double], cut: Int)
-    -> (events: [RegionEvent], states: [RegionState], last: LastFix?, quietFixes: Int, watchedFixes: Int) {
+/// final state, the last fix and how many fixes were quiet. After each fix in `newAt`, every
+/// region is offered to `treatAsNew` (as a region added where the walker stands would be); how
+/// many became new is counted.
+private func qbRun(_ set: RegionSet, _ config: MonitorConfig, _ fixes: [Fix], quiet: Bool, waterAt: [Double], cut: Int, newAt: Set<Int> = [])
+    -> (events: [RegionEvent], states: [RegionState], last: LastFix?, quietFixes: Int, watchedFixes: Int, madeNew: Int) {
     var monitor = RegionMonitor(regions: set, config: config)
     monitor.quietBalls = quiet
     var events: [RegionEvent] = []
     var waterings = waterAt.sorted()
-    var quietFixes = 0, watchedFixes = 0
+    var quietFixes = 0, watchedFixes = 0, madeNew = 0
     for (k, fix) in fixes.enumerated() {
         if let w = waterings.first, let t = fix.time, t >= qbTime(w) {
             waterings.removeFirst()
@@ -115,6 +117,12 @@ private func qbRun(_ set: RegionSet, _ config: MonitorConfig, _ fixes: [Fix], qu
             }
         }
         monitor.process(fix) { events.append($0) }
+        if newAt.contains(k) {
+            for i in 0..<set.count where !monitor.table.new[i] {
+                monitor.treatAsNew(i)
+                if monitor.table.new[i] { madeNew += 1 }
+            }
+        }
         if k == cut {
             var states: [String: RegionState] = [:]
             for i in 0..<set.count { states[set.regions[i].id] = monitor.state(of: i) }
@@ -127,7 +135,7 @@ private func qbRun(_ set: RegionSet, _ config: MonitorConfig, _ fixes: [Fix], qu
         }
     }
     return (events, (0..<set.count).map { monitor.state(of: $0) }, monitor.lastFix, quietFixes + monitor.quietFixes,
-            watchedFixes + monitor.watchedFixes)
+            watchedFixes + monitor.watchedFixes, madeNew)
 }
 
 /// Two events equal bit for bit (`==` takes −0.0 for 0.0).
@@ -156,7 +164,7 @@ private func qbSame(_ a: RegionEvent, _ b: RegionEvent) -> Bool {
         c = MonitorConfig(); c.initialEnter = true; c.accuracyFactor = 2; configs.append(c)
         c = MonitorConfig(); c.transit = false; c.hysteresisMetres = 2; configs.append(c)
         var rng = SplitMix64(seed: 0x0B_A11)
-        var fixes = 0, quiet = 0, watched = 0, events = 0, transits = 0
+        var fixes = 0, quiet = 0, watched = 0, events = 0, transits = 0, madeNew = 0, initialLater = 0
         var problems: [String] = []
         for k in 0..<30 {
             let place = places[k % places.count]
@@ -165,8 +173,12 @@ private func qbSame(_ a: RegionEvent, _ b: RegionEvent) -> Bool {
             let track = qbTrack(place, seconds: 2000, rtk: k % 4 == 3, &rng)
             let waterAt = [rng.uniform(0, 2000), rng.uniform(0, 2000)]
             let cut = rng.qbInt(track.count)
-            let plain = qbRun(set, config, track, quiet: false, waterAt: waterAt, cut: cut)
-            let fast = qbRun(set, config, track, quiet: true, waterAt: waterAt, cut: cut)
+            // Regions added where the walker stands, now and then (their first enter is `initial`).
+            let newAt = Set((0..<12).map { _ in rng.qbInt(track.count) })
+            let plain = qbRun(set, config, track, quiet: false, waterAt: waterAt, cut: cut, newAt: newAt)
+            let fast = qbRun(set, config, track, quiet: true, waterAt: waterAt, cut: cut, newAt: newAt)
+            madeNew += plain.madeNew
+            initialLater += plain.events.filter { $0.initial && $0.time > track[0].time! }.count
             fixes += track.count
             quiet += fast.quietFixes
             watched += fast.watchedFixes
@@ -183,10 +195,55 @@ private func qbSame(_ a: RegionEvent, _ b: RegionEvent) -> Bool {
         }
         #expect(problems.isEmpty, "\(problems.prefix(3).joined(separator: "\n"))")
         #expect(events > 1000 && transits > 50, "only \(events) events, \(transits) in transit: the scenes test too little")
+        #expect(madeNew > 30 && initialLater > 5, "only \(madeNew) regions made new, \(initialLater) entered as new: too few to test them")
         #expect(Double(quiet) > 0.3 * Double(fixes), "only \(quiet) of \(fixes) fixes were quiet")
         // Fixes in a ball that left regions out, evaluated those alone: also equal.
         #expect(Double(watched) > 0.05 * Double(fixes), "only \(watched) of \(fixes) fixes evaluated a ball's watched regions")
-        print("quiet balls: \(quiet) of \(fixes) fixes quiet (\(watched) of them evaluating watched regions), \(events) events (\(transits) in transit), all equal")
+        print("quiet balls: \(quiet) of \(fixes) fixes quiet (\(watched) of them evaluating watched regions), \(events) events (\(transits) in transit, \(initialLater) of regions made new), all equal")
+    }
+
+    /// A region made new where the walker stands (added at runtime: `treatAsNew`) is settled by
+    /// the first fix that evaluates it outside, and its later enter is then an ordinary one. With
+    /// quiet balls, a ball once skipped that fix: a ball that watched the region kept its bound,
+    /// which said "short of the margin" and returned before the region was settled; one that
+    /// did not watch it never evaluated it. Both gave `initial: true` where every fix evaluated
+    /// gives `false`. Two walks, a polygon and a circle, each with both monitors.
+    @Test func aRegionMadeNewSettlesAsItWouldWithoutBalls() {
+        let g = qbGeo
+        let c = Coordinate(latitude: 45, longitude: 7)
+        /// `east` and `north` metres from `c`.
+        func at(_ east: Double, _ north: Double) -> Coordinate {
+            g.direct(from: g.direct(from: c, bearing: 90, distance: east), bearing: 0, distance: north)
+        }
+        let square = Region(id: "square", kind: .album, name: "square", shape: .polygons(Polygons([[[
+            at(-30, -30), at(30, -30), at(30, 30), at(-30, 30),
+        ]]])))
+        let circle = Region(id: "circle", kind: .album, name: "circle", shape: .circle(center: c, radius: 20))
+        // (region, walk in metres east and north of the centre, the fix after which it is made new)
+        let walks: [(Region, [(Double, Double)], Int)] = [
+            // Out, 2 m in (short of a 7 m margin), 1 m along, 1 m out, 20 m in.
+            (square, [(60, 1), (28, 1), (28, 2), (31, 2), (10, 2)], 1),
+            // Out, 2 m in, standing still, 1 m out, at the centre.
+            (circle, [(40, 0), (18, 0), (18, 0), (21, 0), (0, 0)], 1),
+        ]
+        for (region, walk, newAfter) in walks {
+            var runs: [[RegionEvent]] = []
+            for quiet in [false, true] {
+                var monitor = RegionMonitor(regions: RegionSet([region]))
+                monitor.quietBalls = quiet
+                var events: [RegionEvent] = []
+                for (k, (east, north)) in walk.enumerated() {
+                    monitor.process(Fix(time: qbTime(Double(k)), mode: .threeD, coordinate: at(east, north), horizontalError: 2, hdop: 0.4)) { events.append($0) }
+                    if k == newAfter {
+                        monitor.treatAsNew(0)
+                        #expect(monitor.table.new[0], "\(region.id): made new")
+                    }
+                }
+                runs.append(events)
+            }
+            #expect(runs[0].map(\.type) == [.enter, .captureAllowed] && runs[0].first?.initial == false, "\(region.id): \(runs[0])")
+            #expect(runs[0].count == runs[1].count && zip(runs[0], runs[1]).allSatisfy(qbSame), "\(region.id): \(runs[0]) without balls, \(runs[1]) with")
+        }
     }
 
     /// A receiver standing still with 2 m of jitter deep inside a 200 m circle: after the first

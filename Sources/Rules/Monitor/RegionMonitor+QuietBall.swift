@@ -10,11 +10,12 @@ extension RegionMonitor {
     /// Where a polygon's bound is what limits the ball, its distance is computed (up to
     /// `distanceBudget` of them, while the ball is smaller than `stepsWorthADistance` steps)
     /// and kept as its new bound. A region that still limits it to less than that is watched
-    /// (up to `watchLimit`, the nearest first), and the ball measured without it.
+    /// (up to `watchLimit`, the tightest first), and the ball measured without it. None while a
+    /// region is new (`newRegions`).
     mutating func renewQuietBall(at c: Coordinate, _ p: ECEF, error: Double, step: Double) {
         quiet.radius = 0
         watched.removeAll(keepingCapacity: true)
-        guard quietBalls, config.hysteresisMetres >= 0, config.accuracyFactor >= 0, error >= 0, step < QuietBall.maxStep else { return }
+        guard quietBalls, newRegions == 0, config.hysteresisMetres >= 0, config.accuracyFactor >= 0, error >= 0, step < QuietBall.maxStep else { return }
         let m = config.hysteresisMetres + config.accuracyFactor * error * QuietBall.errorShare
         var limits = takeScratch(\.ballLimits)
         defer {

@@ -143,6 +143,7 @@ extension RegionMonitor {
         // Nothing known between fixes is trusted: no bounds, no stamps, no cached query, no quiet ball.
         nearby = NearbyCache()
         quiet = QuietBall()
+        watched.removeAll(keepingCapacity: true)
         previousQuiet = false
         for i in 0..<n where resetTable {
             table.visited[i] = 0

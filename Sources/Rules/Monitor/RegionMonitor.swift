@@ -62,6 +62,11 @@ public struct RegionMonitor: Sendable {
     /// The regions the quiet ball leaves out, ascending: each fix in the ball evaluates them
     /// (and the path to it, for transit) as a fix outside it evaluates every region near.
     var watched: [Int32] = []
+    /// How many regions are `new` (`treatAsNew`). A new region is settled by the first fix that
+    /// evaluates it outside: which fixes those are (every one whose query finds it) must not
+    /// depend on quiet balls, so there is none while this is above 0. Regions are made new only
+    /// around the walker after a reload, and settle within a few fixes.
+    var newRegions = 0
     /// Accepted fixes that fell in a quiet ball, and those of them that evaluated `watched`
     /// regions (for the benchmark's figures).
     public internal(set) var quietFixes = 0
@@ -135,8 +140,12 @@ public struct RegionMonitor: Sendable {
         // (walking into it later is an ordinary enter), and is decided now: it may not be
         // evaluated again until the walker comes near it.
         guard let last = previous, !table.inside[i], regions.contains(i, last.coordinate, previousSpace) else { return }
+        if !table.new[i] { newRegions += 1 }
         table.new[i] = true
         table.boundCenter[i].x = .nan
+        // No quiet ball while a region is new: whether it is new depends on the fixes that
+        // evaluate it, and a ball would skip some (see `newRegions`).
+        quiet.radius = 0
     }
 
     /// The rule event that follows a base event (enter or exit), if the region's kind has one;
@@ -209,8 +218,9 @@ public struct RegionMonitor: Sendable {
         self.atFix = atFix
     }
 
-    /// A fix inside the quiet ball: no region can change state nor be passed through, so only
-    /// the regions we are inside are visited, for dwell and watering.
+    /// A fix inside the quiet ball: no region can change state nor be passed through but those
+    /// the ball watches, which are evaluated (with the path to the fix, for transit); the
+    /// regions we are inside are visited for dwell and watering.
     mutating func quietFix(_ c: Coordinate, _ p: ECEF, time t: UTCTime, error: Double, _ emit: (RegionEvent) -> Void) {
         advanceFixNumber()
         quietFixes += 1
@@ -311,6 +321,8 @@ public struct RegionMonitor: Sendable {
     mutating func evaluate(_ region: Int, fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double, margin: Double,
                            first: Bool, _ emit: (RegionEvent) -> Void) {
         if first { return firstFix(region, fix: coordinate, position, time: time, error: error, emit) }
+        // A new region is settled by the first fix that evaluates it outside, or inside by evidence.
+        if table.new[region] { return newRegion(region, fix: coordinate, position, time: time, error: error, margin: margin, emit) }
         if !table.boundCenter[region].x.isNaN {
             let moved = table.boundCenter[region].distance(to: position) * (1 + 1e-4) + 1e-3
             if table.inside[region] {
@@ -329,11 +341,6 @@ public struct RegionMonitor: Sendable {
                     return
                 }
             }
-        }
-        // (A new region keeps no bound until it is settled, so it is always checked here.)
-        if table.new[region] {
-            newRegion(region, fix: coordinate, position, time: time, error: error, margin: margin, emit)
-            return
         }
         let (contained, bound, exact) = regions.classify(region, coordinate, position)
         if contained { table.containedAt[region] = fixNumber }
@@ -406,6 +413,7 @@ public struct RegionMonitor: Sendable {
         let (contained, bound, exact) = regions.classify(region, coordinate, position)
         guard contained else {
             table.new[region] = false
+            newRegions -= 1
             setBound(region, at: position, bound)
             return
         }
@@ -413,6 +421,7 @@ public struct RegionMonitor: Sendable {
         let d = exact ? bound : regions.signedDistance(region, coordinate)
         guard d >= margin else { return }  // inside, short of the margin: the next fix may show it
         table.new[region] = false
+        newRegions -= 1
         setInside(region, true, at: time)
         setBound(region, at: position, d)
         let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error, initial: true)
@@ -510,7 +519,8 @@ public struct RegionMonitor: Sendable {
             guard !table.inside[i], table.changed[i] != fixNumber else { continue }
             // Both ends outside: the path gets at most L/2 inside. The cheapest test first: a
             // drive's step is mostly shorter than twice the margin.
-            // (A fix in a quiet ball stamps nothing: it may have been up to the ball's margin inside.)
+            // (A fix in a quiet ball stamps only the regions it watches: it may have been up to
+            // the ball's margin inside the others.)
             if length / 2 < margin, table.containedAt[i] != fixNumber, !previousQuiet, table.containedAt[i] != fixNumber &- 1 { continue }
             // The region's bound: every point of the path is within the farther end's distance
             // of its centre, so at most `bound + that` inside; and with the bound at each end,

@@ -13,8 +13,10 @@ struct RegionTable: Sendable {
     /// the last fix that changed its state (so transit knows the state before this fix).
     var visited: [UInt32]
     var changed: [UInt32]
-    /// The number of the last fix found geometrically inside it. Every region containing a fix is
-    /// evaluated at that fix, so transit knows both ends without asking again.
+    /// The number of the last fix that may be inside it: found inside, or not shown outside by a
+    /// bound short of the margin. Every region containing a fix evaluated in full is evaluated at
+    /// that fix, so transit knows both ends without asking again (not after a quiet fix, which
+    /// evaluates only the regions its ball watches).
     var containedAt: [UInt32]
     /// A bound of its signed distance at a recent fix `boundCenter` (x NaN: none): at least
     /// `bound` while the state is inside, at most while outside.
