@@ -117,6 +117,7 @@ private func qbRun(_ set: RegionSet, _ config: MonitorConfig, _ fixes: [Fix], qu
             }
         }
         monitor.process(fix) { events.append($0) }
+        #expect(monitor.newRegions == monitor.table.new.count(where: { $0 }), "fix \(k): the count of new regions")
         if newAt.contains(k) {
             for i in 0..<set.count where !monitor.table.new[i] {
                 monitor.treatAsNew(i)
@@ -243,6 +244,29 @@ private func qbSame(_ a: RegionEvent, _ b: RegionEvent) -> Bool {
             }
             #expect(runs[0].map(\.type) == [.enter, .captureAllowed] && runs[0].first?.initial == false, "\(region.id): \(runs[0])")
             #expect(runs[0].count == runs[1].count && zip(runs[0], runs[1]).allSatisfy(qbSame), "\(region.id): \(runs[0]) without balls, \(runs[1]) with")
+        }
+    }
+
+    /// A restore puts the whole state back: no region stays new from before it. One that did was
+    /// entered again, flagged `initial`, at the second fix after the restore, while already inside.
+    @Test func aRestoreForgetsWhichRegionsWereNew() {
+        let c = Coordinate(latitude: 45, longitude: 7)
+        let set = RegionSet([Region(id: "circle", kind: .album, name: "circle", shape: .circle(center: c, radius: 20))])
+        for quiet in [false, true] {
+            var monitor = RegionMonitor(regions: set)
+            monitor.quietBalls = quiet
+            func fix(_ s: Double, _ east: Double) -> Fix {
+                Fix(time: qbTime(s), mode: .threeD, coordinate: qbGeo.direct(from: c, bearing: 90, distance: east), horizontalError: 2, hdop: 0.4)
+            }
+            #expect(monitor.process(fix(0, 40)).isEmpty)
+            #expect(monitor.process(fix(1, 18)).isEmpty, "2 m in, short of the margin")
+            monitor.treatAsNew(0)
+            #expect(monitor.newRegions == 1)
+            monitor.restore(last: nil, regions: [:])
+            #expect(monitor.newRegions == 0 && !monitor.table.new[0])
+            #expect(monitor.process(fix(2, 0)).isEmpty, "the first fix: inside, silently")
+            #expect(monitor.process(fix(3, 0)).isEmpty, "still inside: nothing")
+            #expect(monitor.inside[0])
         }
     }
 

@@ -17,7 +17,7 @@ import Geo
 /// A walker among fences some tens of metres apart stays in one ball for several fixes, and a
 /// receiver standing still for as long as it stands. A walker along a boundary, a few metres
 /// from it, would get no ball at all: that fence is watched instead (up to `watchLimit` of
-/// them, the nearest), and the ball reaches as far as the others allow.
+/// them, those that limit the ball most), and the ball reaches as far as the others allow.
 ///
 /// It rests on what the per-region bounds already rest on: the signed distance changes by at
 /// most the distance moved (`moved`, the chord with room for its rounding and the plane's scale).

@@ -145,6 +145,12 @@ extension RegionMonitor {
         quiet = QuietBall()
         watched.removeAll(keepingCapacity: true)
         previousQuiet = false
+        // No region is new: the state put back is the whole of it (`carried` makes regions new
+        // again after this).
+        if newRegions > 0 {
+            for i in 0..<n where table.new[i] { table.new[i] = false }
+            newRegions = 0
+        }
         for i in 0..<n where resetTable {
             table.visited[i] = 0
             table.changed[i] = 0

@@ -63,9 +63,11 @@ public struct RegionMonitor: Sendable {
     /// (and the path to it, for transit) as a fix outside it evaluates every region near.
     var watched: [Int32] = []
     /// How many regions are `new` (`treatAsNew`). A new region is settled by the first fix that
-    /// evaluates it outside: which fixes those are (every one whose query finds it) must not
-    /// depend on quiet balls, so there is none while this is above 0. Regions are made new only
-    /// around the walker after a reload, and settle within a few fixes.
+    /// evaluates it outside, or inside by evidence: which fixes those are (every one whose query
+    /// finds it) must not depend on quiet balls, so there is none while this is above 0. Regions
+    /// are made new only around the walker, after a reload; the next step out of one settles it.
+    /// Until then (a receiver parked in one short of the margin; with transit off, one whose box
+    /// the walker left) every fix is evaluated in full.
     var newRegions = 0
     /// Accepted fixes that fell in a quiet ball, and those of them that evaluated `watched`
     /// regions (for the benchmark's figures).
@@ -146,6 +148,7 @@ public struct RegionMonitor: Sendable {
         // No quiet ball while a region is new: whether it is new depends on the fixes that
         // evaluate it, and a ball would skip some (see `newRegions`).
         quiet.radius = 0
+        watched.removeAll(keepingCapacity: true)
     }
 
     /// The rule event that follows a base event (enter or exit), if the region's kind has one;
