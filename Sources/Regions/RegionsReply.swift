@@ -40,14 +40,6 @@ public struct RegionsInForce: Sendable {
     /// When a plant watered at `w` is due again (see `UTCTime.advanced(byNanoseconds:)`).
     static func due(_ w: UTCTime, days: Int) -> UTCTime { w.advanced(byNanoseconds: Int64(days) * UTCTime.nanosPerDay) }
 
-    /// Whole seconds from `now` to `t`, whatever their distance (1678 to 2262 is more nanoseconds
-    /// than Int64 holds).
-    static func seconds(from now: UTCTime, to t: UTCTime) -> Int64 {
-        let (d, overflow) = t.nanoseconds.subtractingReportingOverflow(now.nanoseconds)
-        guard overflow else { return d / UTCTime.nanosPerSecond }
-        return t.nanoseconds / UTCTime.nanosPerSecond - now.nanoseconds / UTCTime.nanosPerSecond
-    }
-
     /// `{"class":"REGIONS","regions":[…]}`: each region in force with its layer, inside or not,
     /// its signed distance from the last fix (`distance_m`, positive inside), and what its kind
     /// needs (plants: interval, last watered, next due, `due`); with `geometry`, its GeoJSON geometry.
@@ -97,7 +89,7 @@ public struct RegionsInForce: Sendable {
                 let due = Self.due(w, days: days)
                 o.member("last_watered", w.iso8601)
                 o.member("next_due", due.iso8601)
-                o.member("due_in_s", Self.seconds(from: now, to: due))
+                o.member("due_in_s", due.wholeSeconds(since: now))
             }
             o.member("due", isDue(i) ?? true)
             if let one = r.species.first { o.member("species", one) }

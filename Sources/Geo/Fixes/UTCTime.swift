@@ -57,6 +57,15 @@ public struct UTCTime: Sendable, Hashable, Comparable {
         return overflow ? (Double(nanoseconds) - Double(earlier.nanoseconds)) / 1e9 : Double(held) / 1e9
     }
 
+    /// `seconds(since:)` in whole seconds, rounded towards zero, whatever the distance (1678 to
+    /// 2262 is more nanoseconds than Int64 holds: then each side is rounded first).
+    @inlinable
+    public func wholeSeconds(since earlier: UTCTime) -> Int64 {
+        let (held, overflow) = nanoseconds.subtractingReportingOverflow(earlier.nanoseconds)
+        guard overflow else { return held / Self.nanosPerSecond }
+        return nanoseconds / Self.nanosPerSecond - earlier.nanoseconds / Self.nanosPerSecond
+    }
+
     /// Whole days since 1970-01-01, rounded down (negative before 1970).
     public var daysSinceEpoch: Int64 {
         nanoseconds >= 0 ? nanoseconds / Self.nanosPerDay : (nanoseconds - Self.nanosPerDay + 1) / Self.nanosPerDay

@@ -206,6 +206,7 @@ public struct RegionMonitor: Sendable {
 
         // The fix's own events wait until the transits before it are out.
         var atFix = takeScratch(\.atFix)
+        advanceFixNumber()
         evaluate(candidates, fix: c, p, time: t, error: error, first: previous == nil) { atFix.append($0) }
         if let path, let prev = previous {
             transits(through: candidates[..<queried], path, from: prev, to: (t, c, error), emit)
@@ -232,11 +233,7 @@ public struct RegionMonitor: Sendable {
             // The regions the ball leaves out, as a fix outside it would evaluate them.
             watchedFixes += 1
             let watched = takeScratch(\.watched)
-            let margin = Self.margin(config, error: error)
-            for k in watched {
-                table.visited[Int(k)] = fixNumber
-                evaluate(Int(k), fix: c, p, time: t, error: error, margin: margin, first: false) { atFix.append($0) }
-            }
+            evaluate(watched, fix: c, p, time: t, error: error, first: false) { atFix.append($0) }
             if config.transit, let prev = previous, let path = Path(from: prev, previousSpace, to: (t, c, error), p, config) {
                 transits(through: watched[...], path, from: prev, to: (t, c, error), emit)
             }
@@ -301,12 +298,12 @@ public struct RegionMonitor: Sendable {
         }
     }
 
-    /// The events of one accepted fix against `candidates` (each at most once): enter, exit,
-    /// dwell; the `first` accepted fix only sets the state.
+    /// The events of one accepted fix (numbered already: `advanceFixNumber`) against
+    /// `candidates` (each at most once): enter, exit, dwell; the `first` accepted fix only sets
+    /// the state.
     mutating func evaluate(_ candidates: [Int32], fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double,
                            first: Bool, _ emit: (RegionEvent) -> Void) {
         let margin = Self.margin(config, error: error)
-        advanceFixNumber()
         for i in candidates where table.visited[Int(i)] != fixNumber {
             table.visited[Int(i)] = fixNumber
             evaluate(Int(i), fix: coordinate, position, time: time, error: error, margin: margin, first: first, emit)
