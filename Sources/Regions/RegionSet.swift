@@ -60,6 +60,7 @@ public struct RegionSet: Sendable {
         fences.classify(i, c, p)
     }
     @inlinable public func signedDistance(_ i: Int, _ c: Coordinate) -> Double { fences.signedDistance(i, c) }
+    @inlinable public func signedDistance(_ i: Int, _ c: Coordinate, _ p: ECEF) -> Double { fences.signedDistance(i, c, p) }
     @inlinable public func containing(_ c: Coordinate) -> [Int] { fences.containing(c) }
     @inlinable public func forEachNear(_ c: Coordinate, within metres: Double, _ body: (Int, Double) -> Void) {
         fences.forEachNear(c, within: metres, body)

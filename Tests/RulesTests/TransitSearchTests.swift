@@ -378,3 +378,88 @@ private struct TSCircle {
 private func tsBudget(_ length: Double) -> Int {
     2 * Int((length / max(0.5, length / 4096)).rounded(.up)) + 64
 }
+
+/// Transit takes a polygon's distance at each end of its path from the evaluation of that end's
+/// fix, where it computed one (`RegionMonitor.searched`), rather than compute it again.
+@Suite struct TransitReusesDistances {
+    /// 3.2 km square, its south edge running east from `origin`; `at(east, north)` metres from it.
+    private static let origin = Coordinate(latitude: 45, longitude: 7)
+    private static func at(_ east: Double, _ north: Double) -> Coordinate {
+        tsGeo.direct(from: tsGeo.direct(from: origin, bearing: 90, distance: east), bearing: 0, distance: north)
+    }
+    private static let field = Region(id: "field", kind: .reforestation, name: "field", shape: .polygons(Polygons([[[
+        at(0, 0), at(3_200, 0), at(3_200, 3_200), at(0, 3_200),
+    ]]])))
+
+    /// A polygon's exact bound from `classify` is its `approximateSignedDistance`, bit for bit:
+    /// what transit's search takes in its place. Points across the square's raster cells, on
+    /// both sides of its edges.
+    @Test func aPolygonsExactBoundIsItsSearchDistance() {
+        let set = RegionSet([Self.field])
+        var rng = SplitMix64(seed: 11)
+        var exact = 0
+        for _ in 0..<4_000 {
+            let c = Self.at(rng.uniform(-50, 3_250), rng.uniform(-50, 3_250))
+            let p = ECEF(c)
+            let (_, bound, isExact) = set.classify(0, c, p)
+            guard isExact else { continue }
+            exact += 1
+            #expect(bound.bitPattern == set.approximateSignedDistance(0, p).bitPattern, "\(c)")
+        }
+        #expect(exact > 200, "\(exact) points in the raster's edge cells")
+    }
+
+    /// A restore starts the fix numbers again: a distance kept from before it must not be taken
+    /// for one at the restored fix or the next. Here one kept 8 m inside the square, under the
+    /// number the next fix takes, would have made a path 4 m outside it a transit.
+    @Test func aRestoreForgetsTheDistancesItsFixesComputed() {
+        var monitor = RegionMonitor(regions: RegionSet([Self.field]))
+        func fix(_ s: Double, _ east: Double, _ north: Double) -> Fix {
+            Fix(time: tsTime(s), mode: .threeD, coordinate: Self.at(east, north), horizontalError: 0)
+        }
+        #expect(monitor.process(fix(0, 1_000, 8)).isEmpty, "the first fix: inside, silently")
+        // 20 m along the edge: the bound no longer shows it inside, so the square is classified
+        // there, in a raster cell its edge crosses, and its distance kept.
+        #expect(monitor.process(fix(2, 1_020, 8)).isEmpty)
+        #expect(monitor.searched(0, at: 2).map { abs($0 - 8) < 0.01 } == true, "8 m inside, kept for fix 2")
+
+        // Restored to a fix 4 m south of the edge, outside; the next fix 30 m east along it.
+        monitor.restore(last: LastFix(time: tsTime(100), coordinate: Self.at(1_500, -4), error: 0), regions: [:])
+        var events: [RegionEvent] = []
+        monitor.process(fix(101, 1_530, -4)) { events.append($0) }
+        #expect(events.isEmpty, "\(events)")
+        #expect(!monitor.inside[0])
+    }
+
+    /// Fix numbers wrap after 2³² fixes: the stamps are renumbered, the distances kept with the
+    /// last fix's stay its own. A walk east along a row of 20 m squares, 40 m steps passing
+    /// through each (transits) and some fixes inside (enters, exits), numbered from 0 and from
+    /// just before the wrap, which falls at each fix of the walk in turn: the same events.
+    @Test func fixNumbersWrapWithoutChangingAnEvent() {
+        var squares: [Region] = []
+        for k in 0..<12 {
+            let e = 60 + 100 * Double(k), n = -300.0
+            squares.append(Region(id: "s\(k)", kind: .album, name: "s\(k)", shape: .polygons(Polygons([[[
+                Self.at(e - 10, n - 10), Self.at(e + 10, n - 10), Self.at(e + 10, n + 10), Self.at(e - 10, n + 10),
+            ]]]))))
+        }
+        let set = RegionSet(squares)
+        var runs: [[String]] = []
+        for start in [0] + (1...32).map({ UInt32.max - $0 }) {
+            var monitor = RegionMonitor(regions: set)
+            monitor.fixNumber = start
+            var events: [String] = []
+            for s in 0..<32 {
+                // 40 m steps, some of them ending in a square.
+                let east = 40 * Double(s) + (s % 5 == 0 ? 0 : 3)
+                monitor.process(Fix(time: tsTime(Double(s)), mode: .threeD, coordinate: Self.at(east, -300), horizontalError: 1)) { e in
+                    events.append("\(e.time.nanoseconds) \(e.type) \(e.region) \(e.transit)")
+                }
+            }
+            runs.append(events)
+        }
+        #expect(runs[0].filter { $0.hasSuffix("true") }.count >= 8, "transits: \(runs[0])")
+        #expect(runs[0].filter { !$0.hasSuffix("true") }.count >= 4, "enters and exits: \(runs[0])")
+        for (k, run) in runs.enumerated().dropFirst() { #expect(run == runs[0], "wrapped at fix \(k)") }
+    }
+}

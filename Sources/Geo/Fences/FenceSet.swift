@@ -230,6 +230,10 @@ public struct FenceSet: Sendable {
     /// at least `bound` when inside, at most when outside; `exact` when it is the distance
     /// itself. The distance is computed only where the fence's raster or chord cannot bound it
     /// (see `FenceCore.classify`), so this costs about what `contains` does.
+    ///
+    /// A polygon's exact bound is its distance in its plane, `approximateSignedDistance(i, p)`
+    /// bit for bit (a path search may take it rather than compute it again): it is computed only
+    /// in a raster cell an edge crosses, so within the polygon's reach, never from geodesics.
     @inlinable
     public func classify(_ i: Int, _ c: Coordinate, _ p: ECEF) -> (inside: Bool, bound: Double, exact: Bool) {
         withStore { cs, v, r, g in
@@ -242,9 +246,11 @@ public struct FenceSet: Sendable {
     }
 
     /// Signed distance from `c` to region `i`'s boundary, metres, positive inside.
-    public func signedDistance(_ i: Int, _ c: Coordinate) -> Double {
-        let p = ECEF(c)
-        return withStore { cs, v, r, _ in distance(i, cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), c, p, v, r) }
+    public func signedDistance(_ i: Int, _ c: Coordinate) -> Double { signedDistance(i, c, ECEF(c)) }
+
+    /// `signedDistance(_:_:)` where the caller has `c`'s ECEF `p`.
+    public func signedDistance(_ i: Int, _ c: Coordinate, _ p: ECEF) -> Double {
+        withStore { cs, v, r, _ in distance(i, cs.baseAddress.unsafelyUnwrapped + Int(coreOfRegion[i]), c, p, v, r) }
     }
 
     /// Region `i`'s signed distance through its core, or from geodesics when `c` is far away.
@@ -418,7 +424,10 @@ public struct FenceSet: Sendable {
             var list = cache.regions
             cache.regions = []
             list.removeAll(keepingCapacity: true)
-            index.forEach(intersecting: grown) { list.append(regionOfCore[Int($0)]) }
+            // Through the buffer: a closure reading `regionOfCore` off `self` copied the whole set.
+            regionOfCore.withUnsafeBufferPointer { regionOf in
+                index.forEach(intersecting: grown) { list.append(regionOf[Int($0)]) }
+            }
             list.sort()
             var unique = 0
             for k in list.indices where unique == 0 || list[k] != list[unique - 1] {

@@ -27,6 +27,11 @@ extension RegionMonitor {
         for k in insideList {
             let i = Int(k)
             guard !table.boundCenter[i].x.isNaN else { return }
+            // A polygon whose distance this fix computed: that distance, as the budget below would.
+            if let d = searched(i, at: fixNumber) {
+                if d + m < QuietBall.reach { limits.append(.init(region: k, room: d + m, exact: true, watched: false)) }
+                continue
+            }
             let room = table.bound[i] - QuietBall.moved(table.boundCenter[i], p) + m
             if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i), watched: false)) }
         }
@@ -38,6 +43,11 @@ extension RegionMonitor {
         regions.appendRegions(along: c, c, length: 0, within: QuietBall.reach + 1, cache: &nearby, to: &near)
         for k in near where !table.inside[Int(k)] {
             let i = Int(k)
+            if let d = searched(i, at: fixNumber) {
+                let room = m - d - QuietBall.searchSlack
+                if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: true, watched: false)) }
+                continue
+            }
             var upper = regions.chordUpperBound(i, p)
             if !table.boundCenter[i].x.isNaN, !regions.isCircle(i) { upper = min(upper, table.bound[i] + QuietBall.moved(table.boundCenter[i], p)) }
             let room = m - upper - QuietBall.searchSlack
@@ -61,6 +71,7 @@ extension RegionMonitor {
                 budget -= 1
                 let i = Int(limits[least].region)
                 let d = regions.approximateSignedDistance(i, p)
+                noteSearched(i, d)
                 setBound(i, at: p, d)
                 limits[least].room = table.inside[i] ? d + m : m - d - QuietBall.searchSlack
                 limits[least].exact = true

@@ -155,6 +155,8 @@ extension RegionMonitor {
             table.visited[i] = 0
             table.changed[i] = 0
             table.containedAt[i] = 0
+            table.searchedAt[i] = 0
+            table.searchedBeforeAt[i] = 0
             table.boundCenter[i] = ECEF(x: .nan, y: 0, z: 0)
             table.bound[i] = 0
         }

@@ -293,9 +293,32 @@ public struct RegionMonitor: Sendable {
                 table.visited[i] = 0
                 table.changed[i] = 0
                 table.containedAt[i] = table.containedAt[i] == UInt32.max ? 1 : 0
+                table.searchedAt[i] = table.searchedAt[i] == UInt32.max ? 1 : 0
+                table.searchedBeforeAt[i] = table.searchedBeforeAt[i] == UInt32.max ? 1 : 0
             }
             fixNumber = 2
         }
+    }
+
+    /// Keeps `d`, region `i`'s `approximateSignedDistance` at this fix's position, for transit
+    /// and the quiet ball (`searched(_:at:)`).
+    @inline(__always)
+    mutating func noteSearched(_ i: Int, _ d: Double) {
+        if table.searchedAt[i] != fixNumber {
+            table.searchedBeforeAt[i] = table.searchedAt[i]
+            table.searchedBefore[i] = table.searched[i]
+            table.searchedAt[i] = fixNumber
+        }
+        table.searched[i] = d
+    }
+
+    /// Region `i`'s `approximateSignedDistance` at the position of fix number `fix` (this one or
+    /// the one before), where evaluating that fix computed it.
+    @inline(__always)
+    func searched(_ i: Int, at fix: UInt32) -> Double? {
+        if table.searchedAt[i] == fix { return table.searched[i] }
+        if table.searchedBeforeAt[i] == fix { return table.searchedBefore[i] }
+        return nil
     }
 
     /// The events of one accepted fix (numbered already: `advanceFixNumber`) against
@@ -344,6 +367,8 @@ public struct RegionMonitor: Sendable {
         }
         let (contained, bound, exact) = regions.classify(region, coordinate, position)
         if contained { table.containedAt[region] = fixNumber }
+        // A polygon's exact bound is the distance transit's search would compute (see `classify`).
+        if exact, !regions.isCircle(region) { noteSearched(region, bound) }
         if table.inside[region] {
             if !contained {
                 // A circle's chord may show that there is no exit, without a geodesic.
@@ -352,7 +377,7 @@ public struct RegionMonitor: Sendable {
                     whileInside(region, fix: coordinate, time: time, error: error, emit)
                     return
                 }
-                let d = exact ? bound : regions.signedDistance(region, coordinate)
+                let d = exact ? bound : regions.signedDistance(region, coordinate, position)
                 if d <= -margin {
                     setInside(region, false, at: time)
                     setBound(region, at: position, d)
@@ -376,7 +401,7 @@ public struct RegionMonitor: Sendable {
                 setBound(region, at: position, b.upper)
                 return
             }
-            let d = exact ? bound : regions.signedDistance(region, coordinate)
+            let d = exact ? bound : regions.signedDistance(region, coordinate, position)
             setBound(region, at: position, d)
             if d >= margin {
                 setInside(region, true, at: time)
@@ -397,7 +422,7 @@ public struct RegionMonitor: Sendable {
             table.containedAt[region] = fixNumber
             setInside(region, true, at: time)
             if config.initialEnter {
-                let d = exact ? bound : regions.signedDistance(region, coordinate)
+                let d = exact ? bound : regions.signedDistance(region, coordinate, position)
                 let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error, initial: true)
                 emit(enter)
                 ruleEvents(after: enter, emit)
@@ -418,7 +443,7 @@ public struct RegionMonitor: Sendable {
             return
         }
         table.containedAt[region] = fixNumber
-        let d = exact ? bound : regions.signedDistance(region, coordinate)
+        let d = exact ? bound : regions.signedDistance(region, coordinate, position)
         guard d >= margin else { return }  // inside, short of the margin: the next fix may show it
         table.new[region] = false
         newRegions -= 1
@@ -533,22 +558,11 @@ public struct RegionMonitor: Sendable {
             // The same bound from the chords alone, then from the rasters, before any distance.
             if (regions.chordUpperBound(i, path.pa) + regions.chordUpperBound(i, path.pb) + length) / 2 < margin { continue }
             if (regions.signedDistanceUpperBound(i, path.pa) + regions.signedDistanceUpperBound(i, path.pb) + length) / 2 < margin { continue }
-            let da = regions.approximateSignedDistance(i, path.pa), db = regions.approximateSignedDistance(i, path.pb)
+            // At each end, the distance that end's evaluation computed, if it did.
+            let da = searched(i, at: fixNumber &- 1) ?? regions.approximateSignedDistance(i, path.pa)
+            let db = searched(i, at: fixNumber) ?? regions.approximateSignedDistance(i, path.pb)
             guard (da + db + length) / 2 >= margin else { continue }
-            guard let deepAt = Self.pointAtDepth(margin, length: length, da, db, { regions.approximateSignedDistance(i, path.space($0)) }) else { continue }
-            // Where the path crosses the boundary on each side of the deep point. An end already
-            // inside (a runner's fix a few metres into a plant's circle, short of the margin) is
-            // where the pass is known to begin or end: the event takes that end, and its depth.
-            func crossing(from end: Double, _ dEnd: Double, to insideAt: Double) -> (at: Double, distance: Double) {
-                if dEnd >= 0 { return (end, dEnd) }
-                var lo = end, hi = insideAt
-                for _ in 0..<40 {
-                    let mid = (lo + hi) / 2
-                    if regions.approximateSignedDistance(i, path.space(mid)) > 0 { hi = mid } else { lo = mid }
-                }
-                return ((lo + hi) / 2, 0)
-            }
-            let entry = crossing(from: 0, da, to: deepAt), exit = crossing(from: 1, db, to: deepAt)
+            guard let (entry, exit) = Self.pass(through: i, of: regions, path, margin: margin, da, db) else { continue }
             let g = Geodesic.wgs84
             let geodesic = g.inverse(a.coordinate, b.coordinate)
             func point(_ f: Double) -> Coordinate {
@@ -567,6 +581,31 @@ public struct RegionMonitor: Sendable {
             found.removeAll(keepingCapacity: true)
         }
         self.found = found
+    }
+
+    /// Where `path` passes at least `margin` into region `i` of `regions`, given the distances
+    /// at its ends (`da`, `db`): the fractions of the path where the pass begins and ends, with
+    /// the distance there; nil when it passes no deeper than `margin`.
+    ///
+    /// Where the path crosses the boundary on each side of the deep point. An end already inside
+    /// (a runner's fix a few metres into a plant's circle, short of the margin) is where the pass
+    /// is known to begin or end: the event takes that end, and its depth.
+    ///
+    /// Static, the set borrowed: closures over a mutating method's `regions` copied the whole
+    /// set (a retain of each of its arrays) per region searched.
+    static func pass(through i: Int, of regions: RegionSet, _ path: Path, margin: Double, _ da: Double, _ db: Double)
+        -> (entry: (at: Double, distance: Double), exit: (at: Double, distance: Double))? {
+        guard let deepAt = pointAtDepth(margin, length: path.length, da, db, { regions.approximateSignedDistance(i, path.space($0)) }) else { return nil }
+        func crossing(from end: Double, _ dEnd: Double, to insideAt: Double) -> (at: Double, distance: Double) {
+            if dEnd >= 0 { return (end, dEnd) }
+            var lo = end, hi = insideAt
+            for _ in 0..<40 {
+                let mid = (lo + hi) / 2
+                if regions.approximateSignedDistance(i, path.space(mid)) > 0 { hi = mid } else { lo = mid }
+            }
+            return ((lo + hi) / 2, 0)
+        }
+        return (crossing(from: 0, da, to: deepAt), crossing(from: 1, db, to: deepAt))
     }
 
     /// The time a fraction `f` (0 up to 1) of the way from `a` to `b`, to the nanosecond; in

@@ -33,6 +33,14 @@ struct RegionTable: Sendable {
     var alertedFor: [UTCTime?]
     /// Whether its `RegionState` changed since `takeChangedRegions`.
     var stateChanged: [Bool]
+    /// A polygon's signed distance in its plane, as transit's path search measures it
+    /// (`approximateSignedDistance`), where a fix's evaluation computed it: at the fix numbered
+    /// `searchedAt` and, before that, at `searchedBeforeAt` (0: none). Transit takes it at both
+    /// ends of its path, and the quiet ball at its centre, rather than compute it again.
+    var searchedAt: [UInt32]
+    var searched: [Double]
+    var searchedBeforeAt: [UInt32]
+    var searchedBefore: [Double]
     /// Added while the monitor ran (`treatAsNew`), and not yet found inside by evidence nor
     /// outside: its first enter is flagged `initial`.
     var new: [Bool]
@@ -57,5 +65,9 @@ struct RegionTable: Sendable {
         alertedFor = Array(repeating: nil, count: n)
         stateChanged = Array(repeating: false, count: n)
         new = Array(repeating: false, count: n)
+        searchedAt = Array(repeating: 0, count: n)
+        searched = Array(repeating: 0, count: n)
+        searchedBeforeAt = Array(repeating: 0, count: n)
+        searchedBefore = Array(repeating: 0, count: n)
     }
 }
