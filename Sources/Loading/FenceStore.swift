@@ -88,7 +88,7 @@ public struct FenceStore: Sendable {
         let file = StoreFile(fd, payload: Int(s.st_size) - keyBytes - digestBytes)
         var head = [UInt8](repeating: 0, count: keyBytes)
         guard head.withUnsafeMutableBytes({ file.take($0) }), head == Self.keyDigest(key) else { throw StoreFormatError("the store is of other files") }
-        file.hash.update(bufferPointer: UnsafeRawBufferPointer(start: head, count: head.count))
+        head.withUnsafeBytes { file.hash.update(bufferPointer: $0) }
         file.hashing = true
         var reader = StoreReader(count: file.payload) { file.take($0) }
         let set = try RegionSet(reading: &reader)

@@ -1,5 +1,5 @@
 import Foundation
-import Geo
+@testable import Geo
 import TestSupport
 import Testing
 
@@ -70,24 +70,55 @@ import Testing
 }
 
 @Suite struct ECEFConversion {
-    /// `ECEF.init` takes sine and cosine from glibc's `sincos`, one call for both: every value
-    /// the monitor computes hangs on them, so they must equal `sin` and `cos` bit for bit (the
-    /// pipeline benchmark's events did not move by a byte). 200,000 random positions over the
-    /// whole globe, and the edges: ±90°, ±180°, 0, and the smallest normal and subnormal numbers.
-    @Test func sincosEqualsSinAndCosBitForBit() {
+    /// `ECEF.init` takes a latitude's and a longitude's sines and cosines from `SinCos` (fdlibm's
+    /// kernels, in two SIMD lanes) rather than from libm: within an ulp of glibc's `sin`
+    /// and `cos` (or 2⁻⁶⁰ where those are tinier than that: cos 90°), at a million random angles
+    /// in ±π, every whole degree and the edges (0, −0, ±π/4 and ±π/2 and ±π and the doubles next
+    /// to them, subnormals).
+    @Test func sinesAndCosinesWithinAnUlpOfLibm() {
         var rng = SplitMix64(seed: 0x51_4C05)
-        var coordinates = [(0.0, 0.0), (-0.0, -0.0), (90, 180), (-90, -180), (45, 90), (1e-300, 5e-324), (2.2250738585072014e-308, -1e-310)]
+        var angles: [Double] = [0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, 1e-300, -1e-10]
+        for edge in [Double.pi / 4, .pi / 2, 3 * .pi / 4, .pi] {
+            for a in [edge, edge.nextUp, edge.nextDown] { angles += [a, -a] }
+        }
+        for degree in -180...180 { angles.append(Double(degree) * (.pi / 180)) }
+        for _ in 0..<1_000_000 { angles.append(rng.uniform(-.pi, .pi)) }
+        if angles.count % 2 == 1 { angles.append(1) }  // two lanes at a time
+        var worst = (ulps: 0.0, angle: 0.0)
+        for k in stride(from: 0, to: angles.count - 1, by: 2) {
+            let (s, c) = SinCos.sinCos(SIMD2(angles[k], angles[k + 1]))
+            for lane in 0..<2 {
+                let x = angles[k + lane]
+                for (got, want) in [(s[lane], sin(x)), (c[lane], cos(x))] {
+                    let off = abs(got - want) / max(want.ulp, 0x1p-60)
+                    if !(off <= worst.ulps) { worst = (off, x) }
+                }
+            }
+        }
+        #expect(worst.ulps <= 1, "\(worst.ulps) ulps at \(worst.angle)")
+    }
+
+    /// Positions from `ECEF.init` within 4 nm of those from libm's `sin` and `cos` (an ulp of a
+    /// coordinate at the Earth's radius is 0.93 nm), over the whole globe and its edges; beyond
+    /// ±π (a coordinate no file gives) and NaN, libm's own.
+    @Test func positionsWithinFourNanometresOfLibms() {
+        var rng = SplitMix64(seed: 0x51_4C06)
+        var coordinates = [(0.0, 0.0), (-0.0, -0.0), (90, 180), (-90, -180), (45, 90), (1e-300, 5e-324), (2.2250738585072014e-308, -1e-310), (10, 200), (-91, 0)]
             .map { Coordinate(latitude: $0.0, longitude: $0.1) }
         for _ in 0..<200_000 { coordinates.append(Coordinate(latitude: rng.uniform(-90, 90), longitude: rng.uniform(-180, 180))) }
-        var differing: [Coordinate] = []
+        var worst = (metres: 0.0, at: Coordinate(latitude: 0, longitude: 0))
         for c in coordinates {
             let p = ECEF(c)
             let phi = c.latitude * (.pi / 180), lambda = c.longitude * (.pi / 180)
             let sp = sin(phi), cp = cos(phi)
             let n = ECEF.a / (1 - ECEF.e2 * sp * sp).squareRoot()
             let q = ECEF(x: n * cp * cos(lambda), y: n * cp * sin(lambda), z: n * (1 - ECEF.e2) * sp)
-            if p.x.bitPattern != q.x.bitPattern || p.y.bitPattern != q.y.bitPattern || p.z.bitPattern != q.z.bitPattern { differing.append(c) }
+            let off = max(abs(p.x - q.x), abs(p.y - q.y), abs(p.z - q.z))
+            if !(off <= worst.metres) { worst = (off, c) }
         }
-        #expect(differing.count == 0, "\(differing.count) positions differ, e.g. \(Array(differing.prefix(3)))")
+        #expect(worst.metres <= 4e-9, "\(worst.metres) m at \(worst.at)")
+        let far = ECEF(Coordinate(latitude: 10, longitude: 200)), wrapped = ECEF(Coordinate(latitude: 10, longitude: -160))
+        #expect(far.distance(to: wrapped) < 1e-6, "200° E is 160° W")
+        #expect(ECEF(Coordinate(latitude: .nan, longitude: 0)).x.isNaN)
     }
 }

@@ -31,8 +31,14 @@ public struct ECEF: Sendable, Equatable {
     public init(_ c: Coordinate) {
         let phi = c.latitude * (.pi / 180), lambda = c.longitude * (.pi / 180)
         var sp = 0.0, cp = 0.0, sl = 0.0, cl = 0.0
-        tl_sincos(phi, &sp, &cp)
-        tl_sincos(lambda, &sl, &cl)
+        if abs(phi) <= SinCos.limit, abs(lambda) <= SinCos.limit {
+            // The usual case, every coordinate in range (see `SinCos`).
+            let (s, c) = SinCos.sinCos(SIMD2(phi, lambda))
+            sp = s[0]; cp = c[0]; sl = s[1]; cl = c[1]
+        } else {
+            tl_sincos(phi, &sp, &cp)
+            tl_sincos(lambda, &sl, &cl)
+        }
         let n = Self.a / (1 - Self.e2 * sp * sp).squareRoot()
         x = n * cp * cl
         y = n * cp * sl
