@@ -28,12 +28,9 @@ extension RegionMonitor {
             let i = Int(k)
             guard !table.boundCenter[i].x.isNaN else { return }
             // A polygon whose distance this fix computed: that distance, as the budget below would.
-            if let d = searched(i, at: fixNumber) {
-                if d + m < QuietBall.reach { limits.append(.init(region: k, room: d + m, exact: true, watched: false)) }
-                continue
-            }
-            let room = table.bound[i] - QuietBall.moved(table.boundCenter[i], p) + m
-            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i), watched: false)) }
+            let known = searched(i, at: fixNumber)
+            let room = known.map { $0 + m } ?? table.bound[i] - QuietBall.moved(table.boundCenter[i], p) + m
+            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: known != nil || regions.isCircle(i), watched: false)) }
         }
         // Outside: every region whose box comes within reach is at most `upper` inside here, so
         // less than m anywhere in the ball; the others are farther. For a circle, only its
@@ -42,16 +39,11 @@ extension RegionMonitor {
         var near = takeScratch(\.ballRegions)
         regions.appendRegions(along: c, c, length: 0, within: QuietBall.reach + 1, cache: &nearby, to: &near)
         for k in near where !table.inside[Int(k)] {
-            let i = Int(k)
-            if let d = searched(i, at: fixNumber) {
-                let room = m - d - QuietBall.searchSlack
-                if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: true, watched: false)) }
-                continue
-            }
-            var upper = regions.chordUpperBound(i, p)
-            if !table.boundCenter[i].x.isNaN, !regions.isCircle(i) { upper = min(upper, table.bound[i] + QuietBall.moved(table.boundCenter[i], p)) }
+            let i = Int(k), known = searched(i, at: fixNumber)
+            var upper = known ?? regions.chordUpperBound(i, p)
+            if known == nil, !table.boundCenter[i].x.isNaN, !regions.isCircle(i) { upper = min(upper, table.bound[i] + QuietBall.moved(table.boundCenter[i], p)) }
             let room = m - upper - QuietBall.searchSlack
-            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: regions.isCircle(i), watched: false)) }
+            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: known != nil || regions.isCircle(i), watched: false)) }
         }
         near.removeAll(keepingCapacity: true)
         ballRegions = near
