@@ -431,11 +431,14 @@ private func tsBudget(_ length: Double) -> Int {
         #expect(!monitor.inside[0])
     }
 
-    /// Fix numbers wrap after 2³² fixes: the stamps are renumbered, the distances kept with the
-    /// last fix's stay its own. A walk east along a row of 20 m squares, 40 m steps passing
-    /// through each (transits) and some fixes inside (enters, exits), numbered from 0 and from
-    /// just before the wrap, which falls at each fix of the walk in turn: the same events.
-    @Test func fixNumbersWrapWithoutChangingAnEvent() {
+    /// Fix numbers wrap after 2³² fixes: the stamps are renumbered, and the distances kept stay
+    /// with the fixes they were computed at. A walk east through a row of 20 m squares, each fix
+    /// 0.3 m inside an edge (in a raster cell the edge crosses, so its distance is computed and
+    /// kept; short of the 6 m margin, so no enter): the 19.4 m steps across a square are transits
+    /// that take both ends' kept distances. Two monitors in step, one numbering from 0 and one
+    /// wrapping at each fix of the walk in turn: the same events, and the same distances kept for
+    /// this fix and the one before, after every fix.
+    @Test func fixNumbersWrapWithoutChangingAnEventOrAKeptDistance() {
         var squares: [Region] = []
         for k in 0..<12 {
             let e = 60 + 100 * Double(k), n = -300.0
@@ -444,22 +447,34 @@ private func tsBudget(_ length: Double) -> Int {
             ]]]))))
         }
         let set = RegionSet(squares)
-        var runs: [[String]] = []
-        for start in [0] + (1...32).map({ UInt32.max - $0 }) {
-            var monitor = RegionMonitor(regions: set)
-            monitor.fixNumber = start
-            var events: [String] = []
-            for s in 0..<32 {
-                // 40 m steps, some of them ending in a square.
-                let east = 40 * Double(s) + (s % 5 == 0 ? 0 : 3)
-                monitor.process(Fix(time: tsTime(Double(s)), mode: .threeD, coordinate: Self.at(east, -300), horizontalError: 1)) { e in
-                    events.append("\(e.time.nanoseconds) \(e.type) \(e.region) \(e.transit)")
+        var walk: [Double] = []
+        for k in 0..<12 {
+            let west: Double = 50.3 + 100 * Double(k)
+            walk += [west, west + 19.4]
+        }
+        func describe(_ e: RegionEvent) -> String { "\(e.time.nanoseconds) \(e.type) \(e.region) \(e.transit)" }
+        var transits = 0, kept = 0, differences: [String] = []
+        for wrapAt in 1..<walk.count {
+            var plain = RegionMonitor(regions: set), wrapping = RegionMonitor(regions: set)
+            wrapping.fixNumber = UInt32.max - UInt32(wrapAt)  // fix `wrapAt` (from 0) is numbered 2
+            for (s, east) in walk.enumerated() {
+                let fix = Fix(time: tsTime(Double(s)), mode: .threeD, coordinate: Self.at(east, -300), horizontalError: 1)
+                var a: [String] = [], b: [String] = []
+                plain.process(fix) { a.append(describe($0)) }
+                wrapping.process(fix) { b.append(describe($0)) }
+                if a != b { differences.append("wrapping at fix \(wrapAt), fix \(s): \(a) against \(b)") }
+                transits += a.filter { $0.hasSuffix("true") }.count
+                for i in 0..<set.count {
+                    let now = plain.searched(i, at: plain.fixNumber), before = plain.searched(i, at: plain.fixNumber &- 1)
+                    if now != wrapping.searched(i, at: wrapping.fixNumber) || before != wrapping.searched(i, at: wrapping.fixNumber &- 1) {
+                        differences.append("wrapping at fix \(wrapAt), fix \(s), square \(i): the distances kept")
+                    }
+                    if now != nil { kept += 1 }
                 }
             }
-            runs.append(events)
         }
-        #expect(runs[0].filter { $0.hasSuffix("true") }.count >= 8, "transits: \(runs[0])")
-        #expect(runs[0].filter { !$0.hasSuffix("true") }.count >= 4, "enters and exits: \(runs[0])")
-        for (k, run) in runs.enumerated().dropFirst() { #expect(run == runs[0], "wrapped at fix \(k)") }
+        #expect(differences.isEmpty, "\(differences.count): \(differences.prefix(3))")
+        #expect(transits >= 11 * (walk.count - 1), "\(transits) transit events")
+        #expect(kept >= (walk.count - 1) * (walk.count - 1), "\(kept) distances kept")
     }
 }

@@ -6,8 +6,9 @@
 /// For |x| ≤ 3.2 (a coordinate's angles are within ±π): x = k·π/2 + r with k from −2 to 2 and
 /// |r| ≤ π/4 (π/2 in two parts, the first of 33 bits, so k times it is exact), then the minimax
 /// polynomials of fdlibm's `__kernel_sin` and `__kernel_cos` on r, and the quadrant's swap and
-/// signs. Within an ulp of libm's values (checked against glibc in the tests), not always the
-/// same bits.
+/// signs. Within an ulp of libm's values, or 2⁻⁸⁰ where those are tinier (cos 90° and sin 180°
+/// are some 6·10⁻¹⁷: π/2 in two parts leaves them 10⁻²⁶ off, 2·10⁻²⁰ m in a position), checked
+/// against glibc in the tests; not always the same bits.
 ///
 /// (Measured with callgrind, this form cost fewer instructions than a scalar one called twice,
 /// than constants as literals, and than rounding by adding 1.5·2⁵²: see docs/BENCHMARKS.md.)
@@ -43,7 +44,8 @@ enum SinCos {
     static func sinCos(_ x: SIMD2<Double>) -> (sin: SIMD2<Double>, cos: SIMD2<Double>) {
         typealias V = SIMD2<Double>
         let k: V = (x * twoOverPi).rounded(.toNearestOrEven)
-        let r: V = (x - k * pio2Hi) - k * pio2Lo
+        var r: V = (x - k * pio2Hi) - k * pio2Lo
+        r.replace(with: x, where: k .== 0)  // x itself: −0 stays −0 (below too), as libm keeps it
         let z: V = r * r
         // fdlibm's __kernel_sin with no tail: r + r³·(S1 + z·P(z)).
         var ps: V = z * s6 + V(repeating: s5)
@@ -51,7 +53,8 @@ enum SinCos {
         ps = z * ps + V(repeating: s3)
         ps = z * ps + V(repeating: s2)
         let zr: V = z * r
-        let sinR: V = r + zr * (z * ps + V(repeating: s1))
+        var sinR: V = r + zr * (z * ps + V(repeating: s1))
+        sinR.replace(with: r, where: r .== 0)
         // fdlibm's __kernel_cos with no tail: w + (((1 − w) − z/2) + z·Q(z)), w = 1 − z/2.
         var q: V = z * c6 + V(repeating: c5)
         q = z * q + V(repeating: c4)

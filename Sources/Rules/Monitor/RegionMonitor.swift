@@ -316,6 +316,7 @@ public struct RegionMonitor: Sendable {
     /// the one before), where evaluating that fix computed it.
     @inline(__always)
     func searched(_ i: Int, at fix: UInt32) -> Double? {
+        guard fix != 0 else { return nil }  // 0 is no fix: the stamp of a region never measured
         if table.searchedAt[i] == fix { return table.searched[i] }
         if table.searchedBeforeAt[i] == fix { return table.searchedBefore[i] }
         return nil
