@@ -16,6 +16,12 @@ private let tsStart = UTCTime(year: 2026, month: 6, day: 1, nanosOfDay: 10 * 3_6
 private func tsTime(_ seconds: Double) -> UTCTime { UTCTime(nanoseconds: tsStart.nanoseconds + Int64((seconds * 1e9).rounded())) }
 private func tsSeconds(_ t: UTCTime) -> Double { Double(t.nanoseconds - tsStart.nanoseconds) / 1e9 }
 
+/// `east` and `north` metres from `origin` (negative: west, south), along geodesics.
+private func tsAt(_ origin: Coordinate, _ east: Double, _ north: Double) -> Coordinate {
+    let e = tsGeo.direct(from: origin, bearing: east < 0 ? 270 : 90, distance: abs(east))
+    return north == 0 ? e : tsGeo.direct(from: e, bearing: north > 0 ? 0 : 180, distance: abs(north))
+}
+
 private func tsFix(_ seconds: Double, _ c: Coordinate, error: Double?, hdop: Double?) -> Fix {
     Fix(time: tsTime(seconds), mode: .threeD, coordinate: c, horizontalError: error, hdop: hdop)
 }
@@ -352,12 +358,7 @@ private struct TSCircle {
     /// in the square, 15 m beyond the 5 m margin: a transit, whatever the corridor's length.
     @Test(arguments: [200.0, 1_800.0]) func aLongPathAlongACorridorIntoASquareIsATransit(corridor: Double) throws {
         let origin = Coordinate(latitude: 40.1, longitude: -8.24)
-        // East/north metres to coordinates, through the local frame's plane (exact to millimetres here).
-        func at(_ east: Double, _ north: Double) -> Coordinate {
-            let e = tsGeo.direct(from: origin, bearing: 90, distance: abs(east))
-            let p = east < 0 ? tsGeo.direct(from: origin, bearing: 270, distance: -east) : e
-            return north == 0 ? p : tsGeo.direct(from: p, bearing: north > 0 ? 0 : 180, distance: abs(north))
-        }
+        func at(_ east: Double, _ north: Double) -> Coordinate { tsAt(origin, east, north) }
         let c = corridor
         let ring = [(0.0, -4.99), (c, -4.99), (c, -20), (c + 40, -20), (c + 40, 20), (c, 20), (c, 4.99), (0, 4.99)].map { at($0.0, $0.1) }
         let set = RegionSet([Region(id: "keyhole", kind: .plant, name: "keyhole", shape: .polygons([[ring]]))])
@@ -384,9 +385,7 @@ private func tsBudget(_ length: Double) -> Int {
 @Suite struct TransitReusesDistances {
     /// 3.2 km square, its south edge running east from `origin`; `at(east, north)` metres from it.
     private static let origin = Coordinate(latitude: 45, longitude: 7)
-    private static func at(_ east: Double, _ north: Double) -> Coordinate {
-        tsGeo.direct(from: tsGeo.direct(from: origin, bearing: 90, distance: east), bearing: 0, distance: north)
-    }
+    private static func at(_ east: Double, _ north: Double) -> Coordinate { tsAt(origin, east, north) }
     private static let field = Region(id: "field", kind: .reforestation, name: "field", shape: .polygons(Polygons([[[
         at(0, 0), at(3_200, 0), at(3_200, 3_200), at(0, 3_200),
     ]]])))
