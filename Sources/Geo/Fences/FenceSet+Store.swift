@@ -24,19 +24,16 @@ extension FenceSet {
     /// The set `write` wrote, for `count` regions whose shapes `shape` gives.
     package init(reading r: inout StoreReader, count: Int, shape: @escaping @Sendable (Int) -> Shape) throws(StoreFormatError) {
         guard try r.int() == count else { throw StoreFormatError("the fences are not as many as the regions") }
-        self.count = count
-        self.shape = shape
-        boxes = try FenceBoxes(reading: &r, count: count)
+        let boxes = try FenceBoxes(reading: &r, count: count)
         let entryBoxes: [GeoBox] = try r.array("index boxes"), items: [Int32] = try r.array("index items")
-        cores = try r.array("cores")
-        regionOfCore = try r.array("regions of cores")
-        coreOfRegion = try r.array("cores of regions")
-        vertices = try r.array("vertices")
-        ringEnds = try r.array("ring ends")
-        grids = try r.rasterWords("rasters")
-        blocks = try r.array("edge blocks")
+        let cores: [FenceCore] = try r.array("cores")
+        let regionOfCore: [Int32] = try r.array("regions of cores")
+        let coreOfRegion: [Int32] = try r.array("cores of regions")
+        let vertices: [Planar] = try r.array("vertices")
+        let ringEnds: [Int32] = try r.array("ring ends")
+        let grids = try r.rasterWords("rasters")
+        let blocks: [EdgeBlock] = try r.array("edge blocks")
         guard let index = BoxIndex(entryBoxes: entryBoxes, items: items) else { throw StoreFormatError("index: boxes and items differ in number") }
-        self.index = index
         guard cores.count == count, regionOfCore.count == count, coreOfRegion.count == count else {
             throw StoreFormatError("\(cores.count) cores for \(count) regions")
         }
@@ -48,8 +45,9 @@ extension FenceSet {
             throw StoreFormatError("index: its items are not the cores' boxes")
         }
         for k in cores.indices { try Self.check(core: k, cores[k], vertices: vertices.count, ringEnds: ringEnds, grids: grids.count, blocks: blocks.count) }
-        coreBoxes = Self.coreBoxes(boxes, regionOfCore)
-        generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
+        storage = Storage(count: count, shape: shape, boxes: boxes, index: index, cores: cores, regionOfCore: regionOfCore,
+                          coreOfRegion: coreOfRegion, vertices: vertices, ringEnds: ringEnds, grids: grids, blocks: blocks,
+                          coreBoxes: Self.coreBoxes(boxes, regionOfCore))
     }
 
     /// That a polygon's core reaches only into the store's arrays, as the queries read them: its

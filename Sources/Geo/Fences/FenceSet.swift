@@ -12,30 +12,70 @@ import Darwin
 /// The fences' hot data lives in three flat arrays without references, ordered as the index
 /// packs them, so that fences near each other on the ground are near each other in memory.
 public struct FenceSet: Sendable {
+    /// Everything the set holds, behind one reference: a `FenceSet` is a pointer to pass and a
+    /// retain to copy. Held inline (fifteen words), every call into the set from a mutating
+    /// method (the monitor's, at each fix) copied them to the stack first.
+    @usableFromInline final class Storage: Sendable {
+        let count: Int
+        let shape: @Sendable (Int) -> Shape
+        let boxes: FenceBoxes
+        @usableFromInline let index: BoxIndex
+        @usableFromInline let cores: [FenceCore]
+        @usableFromInline let regionOfCore: [Int32]
+        @usableFromInline let coreOfRegion: [Int32]
+        let generation: UInt64
+        @usableFromInline let vertices: [Planar]
+        @usableFromInline let ringEnds: [Int32]
+        @usableFromInline let grids: RasterWords
+        @usableFromInline let blocks: [EdgeBlock]
+        @usableFromInline let coreBoxes: [GeoBox]
+
+        init(count: Int, shape: @escaping @Sendable (Int) -> Shape, boxes: FenceBoxes, index: BoxIndex, cores: [FenceCore],
+             regionOfCore: [Int32], coreOfRegion: [Int32], vertices: [Planar], ringEnds: [Int32], grids: RasterWords,
+             blocks: [EdgeBlock], coreBoxes: [GeoBox]) {
+            self.count = count
+            self.shape = shape
+            self.boxes = boxes
+            self.index = index
+            self.cores = cores
+            self.regionOfCore = regionOfCore
+            self.coreOfRegion = coreOfRegion
+            generation = FenceSet.generations.wrappingAdd(1, ordering: .relaxed).newValue
+            self.vertices = vertices
+            self.ringEnds = ringEnds
+            self.grids = grids
+            self.blocks = blocks
+            self.coreBoxes = coreBoxes
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
     /// The number of regions; every query names one by its index, 0 up to this.
-    public let count: Int
+    public var count: Int { storage.count }
     /// Region `i`'s shape (a far point's distance is measured on it): the caller's own array,
     /// not a copy of a country's shapes.
-    let shape: @Sendable (Int) -> Shape
+    var shape: @Sendable (Int) -> Shape { storage.shape }
     /// Per region, the boxes covering its fence (two across the antimeridian).
-    public let boxes: FenceBoxes
-    @usableFromInline let index: BoxIndex
+    public var boxes: FenceBoxes { storage.boxes }
+    @inlinable var index: BoxIndex { storage.index }
     /// Fence cores in packed order; `regionOfCore` and `coreOfRegion` translate.
-    @usableFromInline let cores: [FenceCore]
-    @usableFromInline let regionOfCore: [Int32]
-    @usableFromInline let coreOfRegion: [Int32]
-    /// Tells one set from another, so that a `NearbyCache` filled from one is not used with another.
-    let generation: UInt64
+    @inlinable var cores: [FenceCore] { storage.cores }
+    @inlinable var regionOfCore: [Int32] { storage.regionOfCore }
+    @inlinable var coreOfRegion: [Int32] { storage.coreOfRegion }
+    /// Tells one set from another, so that a `NearbyCache` filled from one is not used with
+    /// another: each `Storage` takes the next.
+    var generation: UInt64 { storage.generation }
     static let generations = Atomic<UInt64>(0)
-    @usableFromInline let vertices: [Planar]
-    @usableFromInline let ringEnds: [Int32]
+    @inlinable var vertices: [Planar] { storage.vertices }
+    @inlinable var ringEnds: [Int32] { storage.ringEnds }
     /// The polygons' rasters, `FenceCore.gridWords` each (all zero, every cell an edge, when built
     /// without rasters: see `RasterWords`).
-    @usableFromInline let grids: RasterWords
+    @inlinable var grids: RasterWords { storage.grids }
     /// The polygons' `EdgeBlock`s, ring after ring (see `FenceCore.blockStart`).
-    @usableFromInline let blocks: [EdgeBlock]
+    @inlinable var blocks: [EdgeBlock] { storage.blocks }
     /// Per core, a box covering its fence (for a fence across the antimeridian, every longitude).
-    @usableFromInline let coreBoxes: [GeoBox]
+    @inlinable var coreBoxes: [GeoBox] { storage.coreBoxes }
 
     /// Builds every region's fence and indexes them. Shapes must be as `RegionFile` leaves them
     /// (see `Fence.init`).
@@ -54,15 +94,11 @@ public struct FenceSet: Sendable {
     /// The same from `count` shapes that `shape` gives by index (a `RegionSet`'s regions'): the
     /// set keeps `shape` to read them again.
     public init(count: Int, shape: @escaping @Sendable (Int) -> Shape, rasters: Bool = true, parallel: Bool = true) {
-        self.count = count
-        self.shape = shape
         let shapes = (0..<count).lazy.map(shape)
-        generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
         // The boxes first, then each fence built in the index's order, copied to the store and
         // dropped: the store's arrays are the only whole copy of the vertices and rasters, and a
         // fence's own arrays are reused by the next (100,000 fences built all first held 60 MB more).
         let boxes = Self.boxes(of: shapes, parallel: parallel)
-        self.boxes = boxes
         var entries: [(box: GeoBox, item: Int32)] = []
         entries.reserveCapacity(shapes.count)
         for (i, b) in boxes.enumerated() {
@@ -114,15 +150,9 @@ public struct FenceSet: Sendable {
             gridCount += f.grid.count
         }
         index.remapItems { coreOf[Int($0)] }
-        self.index = index
-        self.cores = cores
-        coreBoxes = Self.coreBoxes(boxes, regionOf)
-        regionOfCore = regionOf
-        coreOfRegion = coreOf
-        self.vertices = vertices
-        self.ringEnds = ringEnds
-        self.grids = grids
-        self.blocks = blocks
+        storage = Storage(count: count, shape: shape, boxes: boxes, index: index, cores: cores, regionOfCore: regionOf,
+                          coreOfRegion: coreOf, vertices: vertices, ringEnds: ringEnds, grids: grids, blocks: blocks,
+                          coreBoxes: Self.coreBoxes(boxes, regionOf))
     }
 
     /// Per core, the box around its region's boxes.
@@ -166,19 +196,9 @@ public struct FenceSet: Sendable {
             assert(raster.minX == core.gridMinX && raster.scaleY == core.gridScaleY)
             grids.write(raster.words, at: Int(core.gridStart))
         }
-        count = o.count
-        shape = o.shape
-        boxes = o.boxes
-        index = o.index
-        self.cores = cores
-        regionOfCore = o.regionOfCore
-        coreOfRegion = o.coreOfRegion
-        generation = Self.generations.wrappingAdd(1, ordering: .relaxed).newValue
-        self.vertices = vertices
-        self.ringEnds = ringEnds
-        self.grids = grids
-        blocks = o.blocks
-        coreBoxes = o.coreBoxes
+        storage = Storage(count: o.count, shape: o.shape, boxes: o.boxes, index: o.index, cores: cores, regionOfCore: o.regionOfCore,
+                          coreOfRegion: o.coreOfRegion, vertices: vertices, ringEnds: ringEnds, grids: grids, blocks: o.blocks,
+                          coreBoxes: o.coreBoxes)
     }
 
 
