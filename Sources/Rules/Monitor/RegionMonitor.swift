@@ -43,6 +43,9 @@ public struct RegionMonitor: Sendable {
     /// Scratch buffers kept between fixes so that a fix allocates nothing.
     var candidates: [Int32] = []
     var nearby = NearbyCache()
+    /// The events of the fix being evaluated, which evaluating appends to in place (a closure
+    /// collecting them cost a scratch buffer moved out and back, with its retains, per fix);
+    /// emitted after the fix's transits (`emitInOrder`).
     var atFix: [RegionEvent] = []
     var found: [RegionEvent] = []
     var fixNumber: UInt32 = 0
@@ -153,7 +156,7 @@ public struct RegionMonitor: Sendable {
 
     /// The rule event that follows a base event (enter or exit), if the region's kind has one;
     /// a plant's `water_due` when it is due on entering.
-    mutating func ruleEvents(after e: RegionEvent, _ emit: (RegionEvent) -> Void) {
+    mutating func ruleEvent(after e: RegionEvent) -> RegionEvent? {
         var rule = e
         switch (table.kinds[e.region], e.type) {
         case (.album, .enter): rule.type = .captureAllowed
@@ -161,13 +164,19 @@ public struct RegionMonitor: Sendable {
         case (.reforestation, .enter): rule.type = .plantingAllowed
         case (.reforestation, .exit): rule.type = .plantingForbidden
         case (.plant, .enter):
-            guard waterDue(e.region, at: e.time) else { return }
+            guard waterDue(e.region, at: e.time) else { return nil }
             table.alertedFor[e.region] = table.lastWatered[e.region] ?? Self.neverWatered
             noteStateChange(e.region)
             rule.type = .waterDue
-        default: return
+        default: return nil
         }
-        emit(rule)
+        return rule
+    }
+
+    /// An enter or exit at this fix, and the rule event that follows it, into `atFix`.
+    mutating func enterOrExit(_ e: RegionEvent) {
+        atFix.append(e)
+        if let rule = ruleEvent(after: e) { atFix.append(rule) }
     }
 
     /// Processes one fix; returns its events (none for a dropped fix).
@@ -204,10 +213,9 @@ public struct RegionMonitor: Sendable {
         let queried = candidates.count
         candidates.append(contentsOf: insideList)
 
-        // The fix's own events wait until the transits before it are out.
-        var atFix = takeScratch(\.atFix)
+        // The fix's own events (in `atFix`) wait until the transits before it are out.
         advanceFixNumber()
-        evaluate(candidates, fix: c, p, time: t, error: error, first: previous == nil) { atFix.append($0) }
+        evaluate(candidates, fix: c, p, time: t, error: error, first: previous == nil)
         if let path, let prev = previous {
             transits(through: candidates[..<queried], path, from: prev, to: (t, c, error), emit)
         }
@@ -218,8 +226,7 @@ public struct RegionMonitor: Sendable {
         candidates.removeAll(keepingCapacity: true)
         self.candidates = candidates
         renewQuietBall(at: c, p, error: error, step: step)
-        emitInOrder(&atFix, emit)
-        self.atFix = atFix
+        Self.emitInOrder(&atFix, emit)
     }
 
     /// A fix inside the quiet ball: no region can change state nor be passed through but those
@@ -228,12 +235,11 @@ public struct RegionMonitor: Sendable {
     mutating func quietFix(_ c: Coordinate, _ p: ECEF, time t: UTCTime, error: Double, _ emit: (RegionEvent) -> Void) {
         advanceFixNumber()
         quietFixes += 1
-        var atFix = takeScratch(\.atFix)
         if !watched.isEmpty {
             // The regions the ball leaves out, as a fix outside it would evaluate them.
             watchedFixes += 1
             let watched = takeScratch(\.watched)
-            evaluate(watched, fix: c, p, time: t, error: error, first: false) { atFix.append($0) }
+            evaluate(watched, fix: c, p, time: t, error: error, first: false)
             if config.transit, let prev = previous, let path = Path(from: prev, previousSpace, to: (t, c, error), p, config) {
                 transits(through: watched[...], path, from: prev, to: (t, c, error), emit)
             }
@@ -243,19 +249,18 @@ public struct RegionMonitor: Sendable {
         var k = 0
         while k < insideList.count {
             let i = Int(insideList[k])
-            if table.visited[i] != fixNumber { whileInside(i, fix: c, time: t, error: error) { atFix.append($0) } }
+            if table.visited[i] != fixNumber { whileInside(i, fix: c, time: t, error: error) }
             k += 1
         }
         previous = (t, c, error)
         previousSpace = p
         previousQuiet = true
-        emitInOrder(&atFix, emit)
-        self.atFix = atFix
+        Self.emitInOrder(&atFix, emit)
     }
 
     /// Emits a fix's own events in the order of the regions, even a far region's exit (from
     /// `insideList`, whose order depends on the history): the same state gives the same events.
-    func emitInOrder(_ atFix: inout [RegionEvent], _ emit: (RegionEvent) -> Void) {
+    static func emitInOrder(_ atFix: inout [RegionEvent], _ emit: (RegionEvent) -> Void) {
         if atFix.count > 1 { Self.sortByRegion(&atFix) }
         // (`removeAll(keepingCapacity:)` costs some 80 instructions even on an empty array.)
         if !atFix.isEmpty {
@@ -326,11 +331,11 @@ public struct RegionMonitor: Sendable {
     /// `candidates` (each at most once): enter, exit, dwell; the `first` accepted fix only sets
     /// the state.
     mutating func evaluate(_ candidates: [Int32], fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double,
-                           first: Bool, _ emit: (RegionEvent) -> Void) {
+                           first: Bool) {
         let margin = Self.margin(config, error: error)
         for i in candidates where table.visited[Int(i)] != fixNumber {
             table.visited[Int(i)] = fixNumber
-            evaluate(Int(i), fix: coordinate, position, time: time, error: error, margin: margin, first: first, emit)
+            evaluate(Int(i), fix: coordinate, position, time: time, error: error, margin: margin, first: first)
         }
     }
 
@@ -343,16 +348,16 @@ public struct RegionMonitor: Sendable {
     /// or chord can (which renews the bound), and the distance itself is computed only when a
     /// transition may be due or an event needs it.
     mutating func evaluate(_ region: Int, fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double, margin: Double,
-                           first: Bool, _ emit: (RegionEvent) -> Void) {
-        if first { return firstFix(region, fix: coordinate, position, time: time, error: error, emit) }
+                           first: Bool) {
+        if first { return firstFix(region, fix: coordinate, position, time: time, error: error) }
         // A new region is settled by the first fix that evaluates it outside, or inside by evidence.
-        if table.new[region] { return newRegion(region, fix: coordinate, position, time: time, error: error, margin: margin, emit) }
+        if table.new[region] { return newRegion(region, fix: coordinate, position, time: time, error: error, margin: margin) }
         if !table.boundCenter[region].x.isNaN {
             let moved = table.boundCenter[region].distance(to: position) * (1 + 1e-4) + 1e-3
             if table.inside[region] {
                 // At least `bound − moved` inside: no exit.
                 if table.bound[region] - moved > -margin {
-                    whileInside(region, fix: coordinate, time: time, error: error, emit)
+                    whileInside(region, fix: coordinate, time: time, error: error)
                     return
                 }
             } else {
@@ -375,7 +380,7 @@ public struct RegionMonitor: Sendable {
                 // A circle's chord may show that there is no exit, without a geodesic.
                 if !exact, let b = regions.circleBounds(region, position), b.lower > -margin {
                     setBound(region, at: position, b.lower)
-                    whileInside(region, fix: coordinate, time: time, error: error, emit)
+                    whileInside(region, fix: coordinate, time: time, error: error)
                     return
                 }
                 let d = exact ? bound : regions.signedDistance(region, coordinate, position)
@@ -383,15 +388,14 @@ public struct RegionMonitor: Sendable {
                     setInside(region, false, at: time)
                     setBound(region, at: position, d)
                     let exit = RegionEvent(time: time, type: .exit, region: region, coordinate: coordinate, distance: d, error: error)
-                    emit(exit)
-                    ruleEvents(after: exit, emit)
+                    enterOrExit(exit)
                     return
                 }
                 setBound(region, at: position, d)
             } else {
                 setBound(region, at: position, bound)
             }
-            whileInside(region, fix: coordinate, time: time, error: error, emit)
+            whileInside(region, fix: coordinate, time: time, error: error)
         } else {
             guard contained else {
                 setBound(region, at: position, bound)
@@ -408,16 +412,14 @@ public struct RegionMonitor: Sendable {
                 setInside(region, true, at: time)
                 setBound(region, at: position, d)
                 let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error)
-                emit(enter)
-                ruleEvents(after: enter, emit)
+                enterOrExit(enter)
             }
         }
     }
 
     /// A region at the first accepted fix: inside where the fix is in it, silently unless
     /// `initialEnter`.
-    mutating func firstFix(_ region: Int, fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double,
-                           _ emit: (RegionEvent) -> Void) {
+    mutating func firstFix(_ region: Int, fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double) {
         let (contained, bound, exact) = regions.classify(region, coordinate, position)
         if contained {
             table.containedAt[region] = fixNumber
@@ -425,8 +427,7 @@ public struct RegionMonitor: Sendable {
             if config.initialEnter {
                 let d = exact ? bound : regions.signedDistance(region, coordinate, position)
                 let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error, initial: true)
-                emit(enter)
-                ruleEvents(after: enter, emit)
+                enterOrExit(enter)
             }
         }
         setBound(region, at: position, bound)
@@ -435,7 +436,7 @@ public struct RegionMonitor: Sendable {
     /// A region added at runtime (`treatAsNew`), at one fix: entered, flagged `initial`, once the
     /// fix shows it inside by evidence; an ordinary region once a fix is outside it.
     mutating func newRegion(_ region: Int, fix coordinate: Coordinate, _ position: ECEF, time: UTCTime, error: Double,
-                            margin: Double, _ emit: (RegionEvent) -> Void) {
+                            margin: Double) {
         let (contained, bound, exact) = regions.classify(region, coordinate, position)
         guard contained else {
             table.new[region] = false
@@ -451,21 +452,29 @@ public struct RegionMonitor: Sendable {
         setInside(region, true, at: time)
         setBound(region, at: position, d)
         let enter = RegionEvent(time: time, type: .enter, region: region, coordinate: coordinate, distance: d, error: error, initial: true)
-        emit(enter)
-        ruleEvents(after: enter, emit)
+        enterOrExit(enter)
     }
 
-    /// Dwell and watering, at a fix that stays inside region `i`.
-    mutating func whileInside(_ i: Int, fix c: Coordinate, time t: UTCTime, error e: Double, _ emit: (RegionEvent) -> Void) {
+    /// Dwell and watering, at a fix that stays inside region `i`. Inlined, with the test most
+    /// regions end on (the dwell past, not a plant) before any call: a quiet fix asks it of every
+    /// region it is inside.
+    @inline(__always)
+    mutating func whileInside(_ i: Int, fix c: Coordinate, time t: UTCTime, error e: Double) {
+        guard (config.dwellSeconds > 0 && !table.dwellDone[i]) || table.wateringInterval[i] != nil else { return }
+        dwellAndWatering(i, fix: c, time: t, error: e)
+    }
+
+    /// `whileInside` past its first test.
+    mutating func dwellAndWatering(_ i: Int, fix c: Coordinate, time t: UTCTime, error e: Double) {
         if config.dwellSeconds > 0, !table.dwellDone[i], let since = table.enteredAt[i], t.seconds(since: since) >= config.dwellSeconds {
             table.dwellDone[i] = true
             noteStateChange(i)
-            emit(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
+            atFix.append(RegionEvent(time: t, type: .dwell, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
         }
         if waterDue(i, at: t) {  // the interval ran out while inside
             table.alertedFor[i] = table.lastWatered[i] ?? Self.neverWatered
             noteStateChange(i)
-            emit(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
+            atFix.append(RegionEvent(time: t, type: .waterDue, region: i, coordinate: c, distance: regions.signedDistance(i, c), error: e))
         }
     }
 
@@ -577,7 +586,7 @@ public struct RegionMonitor: Sendable {
             found.sort { ($0.time, $0.region, $0.type == .enter ? 0 : 1) < ($1.time, $1.region, $1.type == .enter ? 0 : 1) }
             for e in found {
                 emit(e)
-                ruleEvents(after: e, emit)
+                if let rule = ruleEvent(after: e) { emit(rule) }
             }
             found.removeAll(keepingCapacity: true)
         }
