@@ -6,7 +6,7 @@ extension RegionMonitor {
     /// `QuietBall.reach`, at which every region's bound still keeps its state, but for the
     /// regions it leaves to `watched`.
     ///
-    /// Bounds come from what evaluating left (`bound` at `boundCenter`) and the fence's chord.
+    /// Bounds come from what evaluating left (`RegionTable.Bound`) and the fence's chord.
     /// Where a polygon's bound is what limits the ball, its distance is computed (up to
     /// `distanceBudget` of them, while the ball is smaller than `stepsWorthADistance` steps)
     /// and kept as its new bound. A region that still limits it to less than that is watched
@@ -26,10 +26,11 @@ extension RegionMonitor {
         // Every region we are inside was evaluated at this fix, which leaves it a bound.
         for k in insideList {
             let i = Int(k)
-            guard !table.boundCenter[i].x.isNaN else { return }
+            let kept = table.bound[i]
+            guard !kept.center.x.isNaN else { return }
             // A polygon whose distance this fix computed: that distance, as the budget below would.
             let known = searched(i, at: fixNumber)
-            let room = known.map { $0 + m } ?? table.bound[i] - QuietBall.moved(table.boundCenter[i], p) + m
+            let room = known.map { $0 + m } ?? kept.value - QuietBall.moved(kept.center, p) + m
             if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: known != nil || regions.isCircle(i), watched: false)) }
         }
         // Outside: every region whose box comes within reach is at most `upper` inside here, so
@@ -41,7 +42,8 @@ extension RegionMonitor {
         for k in near where !table.inside[Int(k)] {
             let i = Int(k), known = searched(i, at: fixNumber)
             var upper = known ?? regions.chordUpperBound(i, p)
-            if known == nil, !table.boundCenter[i].x.isNaN, !regions.isCircle(i) { upper = min(upper, table.bound[i] + QuietBall.moved(table.boundCenter[i], p)) }
+            let kept = table.bound[i]
+            if known == nil, !kept.center.x.isNaN, !regions.isCircle(i) { upper = min(upper, kept.value + QuietBall.moved(kept.center, p)) }
             let room = m - upper - QuietBall.searchSlack
             if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: known != nil || regions.isCircle(i), watched: false)) }
         }

@@ -155,10 +155,9 @@ extension RegionMonitor {
             table.visited[i] = 0
             table.changed[i] = 0
             table.containedAt[i] = 0
-            table.searchedAt[i] = 0
-            table.searchedBeforeAt[i] = 0
-            table.boundCenter[i] = ECEF(x: .nan, y: 0, z: 0)
-            table.bound[i] = 0
+            table.searched[i].at = 0
+            table.searched[i].beforeAt = 0
+            table.bound[i] = .none
         }
         fixNumber = 0
         // Except which regions contain the last fix, as evaluating it had recorded: transit

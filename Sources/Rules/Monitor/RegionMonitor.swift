@@ -47,6 +47,7 @@ public struct RegionMonitor: Sendable {
     /// collecting them cost a scratch buffer moved out and back, with its retains, per fix);
     /// emitted after the fix's transits (`emitInOrder`).
     var atFix: [RegionEvent] = []
+    /// The transits of the path to this fix, appended in place; sorted by time before they go out.
     var found: [RegionEvent] = []
     var fixNumber: UInt32 = 0
     /// The last accepted fix, its position and error, for transit.
@@ -147,7 +148,7 @@ public struct RegionMonitor: Sendable {
         guard let last = previous, !table.inside[i], regions.contains(i, last.coordinate, previousSpace) else { return }
         if !table.new[i] { newRegions += 1 }
         table.new[i] = true
-        table.boundCenter[i].x = .nan
+        table.bound[i] = .none
         // No quiet ball while a region is new: whether it is new depends on the fixes that
         // evaluate it, and a ball would skip some (see `newRegions`).
         quiet.radius = 0
@@ -298,8 +299,8 @@ public struct RegionMonitor: Sendable {
                 table.visited[i] = 0
                 table.changed[i] = 0
                 table.containedAt[i] = table.containedAt[i] == UInt32.max ? 1 : 0
-                table.searchedAt[i] = table.searchedAt[i] == UInt32.max ? 1 : 0
-                table.searchedBeforeAt[i] = table.searchedBeforeAt[i] == UInt32.max ? 1 : 0
+                table.searched[i].at = table.searched[i].at == UInt32.max ? 1 : 0
+                table.searched[i].beforeAt = table.searched[i].beforeAt == UInt32.max ? 1 : 0
             }
             fixNumber = 2
         }
@@ -309,22 +310,14 @@ public struct RegionMonitor: Sendable {
     /// and the quiet ball (`searched(_:at:)`).
     @inline(__always)
     mutating func noteSearched(_ i: Int, _ d: Double) {
-        if table.searchedAt[i] != fixNumber {
-            table.searchedBeforeAt[i] = table.searchedAt[i]
-            table.searchedBefore[i] = table.searched[i]
-            table.searchedAt[i] = fixNumber
-        }
-        table.searched[i] = d
+        table.searched[i].note(d, at: fixNumber)
     }
 
     /// Region `i`'s `approximateSignedDistance` at the position of fix number `fix` (this one or
     /// the one before), where evaluating that fix computed it.
     @inline(__always)
     func searched(_ i: Int, at fix: UInt32) -> Double? {
-        guard fix != 0 else { return nil }  // 0 is no fix: the stamp of a region never measured
-        if table.searchedAt[i] == fix { return table.searched[i] }
-        if table.searchedBeforeAt[i] == fix { return table.searchedBefore[i] }
-        return nil
+        table.searched[i].at(fix)
     }
 
     /// The events of one accepted fix (numbered already: `advanceFixNumber`) against
@@ -352,11 +345,12 @@ public struct RegionMonitor: Sendable {
         if first { return firstFix(region, fix: coordinate, position, time: time, error: error) }
         // A new region is settled by the first fix that evaluates it outside, or inside by evidence.
         if table.new[region] { return newRegion(region, fix: coordinate, position, time: time, error: error, margin: margin) }
-        if !table.boundCenter[region].x.isNaN {
-            let moved = table.boundCenter[region].distance(to: position) * (1 + 1e-4) + 1e-3
+        let kept = table.bound[region]
+        if !kept.center.x.isNaN {
+            let moved = kept.center.distance(to: position) * (1 + 1e-4) + 1e-3
             if table.inside[region] {
                 // At least `bound − moved` inside: no exit.
-                if table.bound[region] - moved > -margin {
+                if kept.value - moved > -margin {
                     whileInside(region, fix: coordinate, time: time, error: error)
                     return
                 }
@@ -364,7 +358,7 @@ public struct RegionMonitor: Sendable {
                 // At most `bound + moved` inside: no enter short of the margin. Whether the fix
                 // is in the fence is not known where that is 0 or more: it is stamped as if it
                 // were, so that transit does not take this end of its path for outside.
-                let upper = table.bound[region] + moved
+                let upper = kept.value + moved
                 if upper < margin {
                     if upper >= 0 { table.containedAt[region] = fixNumber }
                     return
@@ -481,15 +475,14 @@ public struct RegionMonitor: Sendable {
     /// Records that region `i`'s signed distance at `p` is at least `value` (state inside) or at
     /// most `value` (state outside).
     mutating func setBound(_ i: Int, at p: ECEF, _ value: Double) {
-        table.boundCenter[i] = p
-        table.bound[i] = value
+        table.bound[i] = RegionTable.Bound(center: p, value: value)
     }
 
     mutating func setInside(_ i: Int, _ value: Bool, at t: UTCTime) {
         table.inside[i] = value
         table.changed[i] = fixNumber
         noteStateChange(i)
-        table.boundCenter[i].x = .nan  // the bound's direction turns with the state
+        table.bound[i] = .none  // the bound's direction turns with the state
         if value {
             table.enteredAt[i] = t
             table.dwellDone[i] = false
@@ -547,7 +540,6 @@ public struct RegionMonitor: Sendable {
                            to b: (time: UTCTime, coordinate: Coordinate, error: Double),
                            _ emit: (RegionEvent) -> Void) {
         let length = path.length, margin = path.margin
-        var found = takeScratch(\.found)
         for k in candidates {
             let i = Int(k)
             // Outside after this fix, and before it (a state changed by this fix was the other).
@@ -560,9 +552,10 @@ public struct RegionMonitor: Sendable {
             // The region's bound: every point of the path is within the farther end's distance
             // of its centre, so at most `bound + that` inside; and with the bound at each end,
             // the path gets no deeper than (u_a + u_b + L) / 2.
-            if !table.boundCenter[i].x.isNaN {
-                let ua = table.bound[i] + table.boundCenter[i].distance(to: path.pa) * (1 + 1e-4) + 1e-3
-                let ub = table.bound[i] + table.boundCenter[i].distance(to: path.pb) * (1 + 1e-4) + 1e-3
+            let kept = table.bound[i]
+            if !kept.center.x.isNaN {
+                let ua = kept.value + kept.center.distance(to: path.pa) * (1 + 1e-4) + 1e-3
+                let ub = kept.value + kept.center.distance(to: path.pb) * (1 + 1e-4) + 1e-3
                 if max(ua, ub) < margin || (ua + ub + length) / 2 < margin { continue }
             }
             // The same bound from the chords alone, then from the rasters, before any distance.
@@ -590,7 +583,6 @@ public struct RegionMonitor: Sendable {
             }
             found.removeAll(keepingCapacity: true)
         }
-        self.found = found
     }
 
     /// Where `path` passes at least `margin` into region `i` of `regions`, given the distances

@@ -3,7 +3,9 @@ import Regions
 
 /// The region monitor's state of every region, one array per field, all indexed by region and
 /// sized together. Arrays rather than an array of structs: a fix touches a few fields of many
-/// regions (a bound here, a visit mark there), and the arrays keep those fields dense.
+/// regions (a bound here, a visit mark there), and the arrays keep those fields dense. Fields
+/// always read and written together share an element (`Bound`, `Searched`): each write to an
+/// array checks that its buffer is not shared, a call per write.
 struct RegionTable: Sendable {
     /// Inside or not, since when, whether its dwell has fired.
     var inside: [Bool]
@@ -18,10 +20,8 @@ struct RegionTable: Sendable {
     /// that fix, so transit knows both ends without asking again (not after a quiet fix, which
     /// evaluates only the regions its ball watches).
     var containedAt: [UInt32]
-    /// A bound of its signed distance at a recent fix `boundCenter` (x NaN: none): at least
-    /// `bound` while the state is inside, at most while outside.
-    var boundCenter: [ECEF]
-    var bound: [Double]
+    /// A bound of its signed distance near a recent fix (see `Bound`).
+    var bound: [Bound]
     /// Its kind, and for plants the watering interval in nanoseconds (read per fix: kept apart
     /// from `Region`, whose copies cost reference counting).
     let kinds: [RegionKind]
@@ -33,14 +33,9 @@ struct RegionTable: Sendable {
     var alertedFor: [UTCTime?]
     /// Whether its `RegionState` changed since `takeChangedRegions`.
     var stateChanged: [Bool]
-    /// A polygon's signed distance in its plane, as transit's path search measures it
-    /// (`approximateSignedDistance`), where a fix's evaluation computed it: at the fix numbered
-    /// `searchedAt` and, before that, at `searchedBeforeAt` (0: none). Transit takes it at both
-    /// ends of its path, and the quiet ball at its centre, rather than compute it again.
-    var searchedAt: [UInt32]
-    var searched: [Double]
-    var searchedBeforeAt: [UInt32]
-    var searchedBefore: [Double]
+    /// A polygon's signed distances where the last two fixes' evaluations computed them (see
+    /// `Searched`).
+    var searched: [Searched]
     /// Added while the monitor ran (`treatAsNew`), and not yet found inside by evidence nor
     /// outside: its first enter is flagged `initial`.
     var new: [Bool]
@@ -54,8 +49,7 @@ struct RegionTable: Sendable {
         visited = Array(repeating: 0, count: n)
         changed = Array(repeating: 0, count: n)
         containedAt = Array(repeating: 0, count: n)
-        boundCenter = Array(repeating: ECEF(x: .nan, y: 0, z: 0), count: n)
-        bound = Array(repeating: 0, count: n)
+        bound = Array(repeating: Bound(), count: n)
         kinds = regions.regions.map(\.kind)
         wateringInterval = regions.regions.map { r in
             r.kind == .plant ? r.intervalDays.map { Int64($0) * UTCTime.nanosPerDay } : nil
@@ -65,9 +59,48 @@ struct RegionTable: Sendable {
         alertedFor = Array(repeating: nil, count: n)
         stateChanged = Array(repeating: false, count: n)
         new = Array(repeating: false, count: n)
-        searchedAt = Array(repeating: 0, count: n)
-        searched = Array(repeating: 0, count: n)
-        searchedBeforeAt = Array(repeating: 0, count: n)
-        searchedBefore = Array(repeating: 0, count: n)
+        searched = Array(repeating: Searched(), count: n)
+    }
+
+    /// A bound of a region's signed distance at a recent fix `center` (x NaN: none): at least
+    /// `value` while the state is inside, at most while outside. The two in one element: they
+    /// are read together, and written together at each fix that classifies the region (one
+    /// array's write, and its uniqueness check, instead of two).
+    struct Bound: Sendable {
+        var center = ECEF(x: .nan, y: 0, z: 0)
+        var value = 0.0
+
+        /// No bound: the next evaluation classifies the region.
+        static let none = Bound()
+    }
+
+    /// A polygon's signed distance in its plane, as transit's path search measures it
+    /// (`approximateSignedDistance`), where a fix's evaluation computed it: `distance` at the fix
+    /// numbered `at` and, before that, `before` at `beforeAt` (0: none). Transit takes it at both
+    /// ends of its path, and the quiet ball at its centre, rather than compute it again.
+    struct Searched: Sendable {
+        var at: UInt32 = 0
+        var beforeAt: UInt32 = 0
+        var distance = 0.0
+        var before = 0.0
+
+        /// Keeps `d`, measured at fix number `fix`; the distance kept for an earlier fix moves
+        /// to `before`.
+        @inline(__always)
+        mutating func note(_ d: Double, at fix: UInt32) {
+            if at != fix {
+                beforeAt = at
+                before = distance
+                at = fix
+            }
+            distance = d
+        }
+
+        /// The distance at fix number `fix`, if one was kept for it.
+        @inline(__always)
+        func at(_ fix: UInt32) -> Double? {
+            guard fix != 0 else { return nil }  // 0 is no fix: the stamp of a region never measured
+            return at == fix ? distance : beforeAt == fix ? before : nil
+        }
     }
 }
