@@ -157,7 +157,7 @@ extension RegionMonitor {
             table.containedAt[i] = 0
             table.searched[i].at = 0
             table.searched[i].beforeAt = 0
-            table.bound[i] = .none
+            table.bound[i] = .unknown
         }
         fixNumber = 0
         // Except which regions contain the last fix, as evaluating it had recorded: transit

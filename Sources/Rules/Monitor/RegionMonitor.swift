@@ -148,7 +148,7 @@ public struct RegionMonitor: Sendable {
         guard let last = previous, !table.inside[i], regions.contains(i, last.coordinate, previousSpace) else { return }
         if !table.new[i] { newRegions += 1 }
         table.new[i] = true
-        table.bound[i] = .none
+        table.bound[i] = .unknown
         // No quiet ball while a region is new: whether it is new depends on the fixes that
         // evaluate it, and a ball would skip some (see `newRegions`).
         quiet.radius = 0
@@ -482,7 +482,7 @@ public struct RegionMonitor: Sendable {
         table.inside[i] = value
         table.changed[i] = fixNumber
         noteStateChange(i)
-        table.bound[i] = .none  // the bound's direction turns with the state
+        table.bound[i] = .unknown  // the bound's direction turns with the state
         if value {
             table.enteredAt[i] = t
             table.dwellDone[i] = false

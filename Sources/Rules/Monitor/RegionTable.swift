@@ -70,8 +70,9 @@ struct RegionTable: Sendable {
         var center = ECEF(x: .nan, y: 0, z: 0)
         var value = 0.0
 
-        /// No bound: the next evaluation classifies the region.
-        static let none = Bound()
+        /// No bound: the next evaluation classifies the region. (Not `none`, which an optional
+        /// `Bound` would take for nil.)
+        static let unknown = Bound()
     }
 
     /// A polygon's signed distance in its plane, as transit's path search measures it
