@@ -317,7 +317,7 @@ public struct RegionMonitor: Sendable {
     /// the one before), where evaluating that fix computed it.
     @inline(__always)
     func searched(_ i: Int, at fix: UInt32) -> Double? {
-        table.searched[i].at(fix)
+        table.searched[i].kept(at: fix)
     }
 
     /// The events of one accepted fix (numbered already: `advanceFixNumber`) against
@@ -347,7 +347,7 @@ public struct RegionMonitor: Sendable {
         if table.new[region] { return newRegion(region, fix: coordinate, position, time: time, error: error, margin: margin) }
         let kept = table.bound[region]
         if !kept.center.x.isNaN {
-            let moved = kept.center.distance(to: position) * (1 + 1e-4) + 1e-3
+            let moved = QuietBall.moved(kept.center, position)
             if table.inside[region] {
                 // At least `bound − moved` inside: no exit.
                 if kept.value - moved > -margin {

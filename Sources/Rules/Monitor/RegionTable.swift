@@ -99,7 +99,7 @@ struct RegionTable: Sendable {
 
         /// The distance at fix number `fix`, if one was kept for it.
         @inline(__always)
-        func at(_ fix: UInt32) -> Double? {
+        func kept(at fix: UInt32) -> Double? {
             guard fix != 0 else { return nil }  // 0 is no fix: the stamp of a region never measured
             return at == fix ? distance : beforeAt == fix ? before : nil
         }
