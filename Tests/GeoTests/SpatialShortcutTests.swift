@@ -280,6 +280,83 @@ private func ssDescribe(_ c: Coordinate) -> String { "(\(c.latitude), \(c.longit
     }
 }
 
+// MARK: - Raster bounds beyond one cell
+
+@Suite struct RasterRings {
+    /// `clearRings` against a cell-by-cell look at the rings around a cell, on random rasters
+    /// from nearly empty to nearly all edges, at every kind of cell near the grid's sides.
+    @Test func clearRingsIsTheCellByCellCount() {
+        var rng = SplitMix64(seed: 0x1517_0101)
+        let n = FenceCore.gridSide
+        var checked = 0, reachedTheLimit = 0, stoppedShort = 0
+        for trial in 0..<400 {
+            let edgeShare = [0.0, 0.002, 0.01, 0.05, 0.3, 0.9][trial % 6]
+            var cells = [UInt64](repeating: 0, count: n * n)
+            for k in cells.indices { cells[k] = rng.ssChance(edgeShare) ? FenceCore.cellEdge : (rng.ssChance(0.5) ? FenceCore.cellInside : FenceCore.cellOutside) }
+            var words = [UInt64](repeating: 0, count: FenceCore.gridWords + 3)
+            let start = 3  // a raster need not begin the store's words
+            for k in cells.indices { words[start + k >> 5] |= cells[k] << UInt64((k & 31) * 2) }
+            for _ in 0..<40 {
+                let cx = rng.ssInt(n), cy = rng.ssInt(n)
+                guard cells[cy * n + cx] != FenceCore.cellEdge else { continue }
+                var expected = 0
+                rings: while expected < FenceCore.maxClearRings {
+                    let r = expected + 1
+                    for y in max(cy - r, 0)...min(cy + r, n - 1) {
+                        for x in max(cx - r, 0)...min(cx + r, n - 1) where cells[y * n + x] == FenceCore.cellEdge { break rings }
+                    }
+                    expected = r
+                }
+                let got = words.withUnsafeBufferPointer { FenceCore.clearRings($0, start: start, cx, cy) }
+                #expect(got == expected, "cell (\(cx), \(cy)), edge share \(edgeShare): \(got) rings, cell by cell \(expected)")
+                checked += 1
+                if expected == FenceCore.maxClearRings { reachedTheLimit += 1 } else { stoppedShort += 1 }
+            }
+        }
+        #expect(checked > 8_000 && reachedTheLimit > 1_000 && stoppedShort > 1_000, "checked \(checked), at the limit \(reachedTheLimit), short of it \(stoppedShort)")
+    }
+
+    /// `classify`'s bound holds (at least that far inside when inside, at most when outside) on
+    /// random circles and concave polygons with holes, and in raster cells deep inside or far
+    /// outside it reaches past the cell's own sides.
+    @Test func classifyBoundsHoldAndReachPastTheCell() {
+        var rng = SplitMix64(seed: 0x1517_0102)
+        var fences: [SSFence] = []
+        for _ in 0..<40 {
+            fences.append(ssRandomFence(Coordinate(latitude: rng.uniform(-70, 70), longitude: rng.uniform(-179, 179)), rng: &rng))
+        }
+        let set = RegionSet(ssRegions(fences))
+        var count = 0, rastered = 0, pastTheCell = 0
+        var violations: [String] = []
+        for (i, f) in fences.enumerated() {
+            let core = set.fences.cores[Int(set.fences.coreOfRegion[i])]
+            for _ in 0..<200 {
+                let c = ssGeo.direct(from: f.centre, bearing: rng.uniform(0, 360), distance: rng.uniform(0, 1.3 * f.bound))
+                let p = ECEF(c)
+                let (inside, bound, exact) = set.classify(i, c, p)
+                let sd = set.signedDistance(i, c)
+                count += 1
+                if inside != set.contains(i, c) { violations.append("fence \(i), \(ssDescribe(c)): classify says inside \(inside), contains says not") }
+                if inside ? sd < bound - 1e-3 : sd > bound + 1e-3 {
+                    violations.append("fence \(i), \(ssDescribe(c)): inside \(inside), bound \(bound), signedDistance \(sd)")
+                }
+                guard core.radius == 0, !exact else { continue }
+                let q = core.frame.project(p)
+                let gx = (q.x - core.gridMinX) * core.gridScaleX, gy = (q.y - core.gridMinY) * core.gridScaleY
+                let side = Double(FenceCore.gridSide)
+                guard gx >= 0, gy >= 0, gx < side, gy < side else { continue }
+                rastered += 1
+                // The cell's own sides: the most a bound from one cell could say.
+                let fx = gx - gx.rounded(.down), fy = gy - gy.rounded(.down)
+                let ownSides = min(min(fx, 1 - fx) / core.gridScaleX, min(fy, 1 - fy) / core.gridScaleY)
+                if abs(bound) > ownSides + 1 / min(core.gridScaleX, core.gridScaleY) - 2e-3 { pastTheCell += 1 }
+            }
+        }
+        #expect(count == 40 * 200 && rastered > 1_500 && pastTheCell > 500, "points \(count), in rastered cells \(rastered), bounds a cell or more past their own cell's sides \(pastTheCell)")
+        #expect(violations.isEmpty, "\(violations.count) violations: \(violations.prefix(5).joined(separator: "\n"))")
+    }
+}
+
 // MARK: - Query boxes
 
 /// `circleBoxPair` as it was before `boxPair` (commit ade9e4d^), the reference for "unchanged".

@@ -246,11 +246,40 @@ public struct FenceCore: Sendable {
         let cell = cy * Self.gridSide + cx
         let state = (grid[Int(core.pointee.gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3
         guard state != Self.cellEdge else { return nil }
-        // The boundary lies outside this cell: at least as far as the cell's nearest side.
+        // The boundary lies outside this cell and the rings of cells around it that no edge
+        // crosses: at least as far as their nearest side.
+        let r = Double(clearRings(grid, start: Int(core.pointee.gridStart), cx, cy))
         let fx = gx - Double(cx), fy = gy - Double(cy)
-        let clearance = min(min(fx, 1 - fx) / scaleX, min(fy, 1 - fy) / scaleY)
+        let clearance = min((min(fx, 1 - fx) + r) / scaleX, (min(fy, 1 - fy) + r) / scaleY)
         return state == Self.cellInside ? (true, clearance - 1e-3) : (false, min(byChord, -clearance + 1e-3))
     }
+
+    /// How many rings of cells around cell (`cx`, `cy`), itself no edge cell, hold no edge cell
+    /// either, up to `maxClearRings`. Cells beyond the grid hold none: it covers every vertex.
+    /// A raster's row is one word (32 cells of 2 bits), so a ring costs two words and a mask.
+    @inlinable
+    static func clearRings(_ grid: UnsafeBufferPointer<UInt64>, start: Int, _ cx: Int, _ cy: Int) -> Int {
+        let lanes: UInt64 = 0x5555_5555_5555_5555
+        @inline(__always) func edges(_ row: Int) -> UInt64 {
+            let w = grid[start + row]
+            return ~(w | w >> 1) & lanes  // a cell's low bit where both its bits are 0 (`cellEdge`)
+        }
+        var found = edges(cy)  // the edge cells of the rows taken so far
+        var r = 0
+        while r < maxClearRings {
+            let next = r + 1
+            if cy - next >= 0 { found |= edges(cy - next) }
+            if cy + next < gridSide { found |= edges(cy + next) }
+            let x0 = max(cx - next, 0), x1 = min(cx + next, gridSide - 1)
+            let below: UInt64 = x1 == gridSide - 1 ? ~0 : (1 << UInt64(2 * x1 + 2)) - 1
+            if found & below & ~((1 << UInt64(2 * x0)) - 1) != 0 { break }
+            r = next
+        }
+        return r
+    }
+
+    /// How far `clearRings` looks.
+    @usableFromInline static let maxClearRings = 6
 
     /// Signed distance at a point given only in space (e.g. on a straight path between two fixes):
     /// circles by the chord to the centre, polygons in the local plane. Within a few kilometres of
@@ -330,8 +359,9 @@ public struct FenceCore: Sendable {
         let cx = min(Int(gx), gridSide - 1), cy = min(Int(gy), gridSide - 1)
         let cell = cy * gridSide + cx
         guard (grid[Int(core.pointee.gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == cellOutside else { return byChord }
+        let r = Double(clearRings(grid, start: Int(core.pointee.gridStart), cx, cy))
         let fx = gx - Double(cx), fy = gy - Double(cy)
-        let clearance = min(min(fx, 1 - fx) / scaleX, min(fy, 1 - fy) / scaleY)
+        let clearance = min((min(fx, 1 - fx) + r) / scaleX, (min(fy, 1 - fy) + r) / scaleY)
         return min(byChord, -clearance + 1e-3)
     }
 
