@@ -34,16 +34,21 @@ extension RegionMonitor {
             if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: known != nil || regions.isCircle(i), watched: false)) }
         }
         // Outside: every region whose box comes within reach is at most `upper` inside here, so
-        // less than m anywhere in the ball; the others are farther. For a circle, only its
-        // chord: transit's search measures circles by the chord, which the geodesic behind a
-        // stored bound undercuts by chord³/24R² (a centimetre 22 km from the centre).
+        // less than m anywhere in the ball; the others are farther. A polygon's `upper` is the
+        // least of its chord's, its stored bound's and its raster's (the clear cells around the
+        // fix). For a circle, only its chord: transit's search measures circles by the chord,
+        // which the geodesic behind a stored bound undercuts by chord³/24R² (a centimetre 22 km
+        // from the centre).
         var near = takeScratch(\.ballRegions)
         regions.appendRegions(along: c, c, length: 0, within: QuietBall.reach + 1, cache: &nearby, to: &near)
         for k in near where !table.inside[Int(k)] {
             let i = Int(k), known = searched(i, at: fixNumber)
             var upper = known ?? regions.chordUpperBound(i, p)
             let kept = table.bound[i]
-            if known == nil, !kept.center.x.isNaN, !regions.isCircle(i) { upper = min(upper, kept.value + QuietBall.moved(kept.center, p)) }
+            if known == nil, !regions.isCircle(i) {
+                if !kept.center.x.isNaN { upper = min(upper, kept.value + QuietBall.moved(kept.center, p)) }
+                upper = min(upper, regions.signedDistanceUpperBound(i, p))
+            }
             let room = m - upper - QuietBall.searchSlack
             if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: known != nil || regions.isCircle(i), watched: false)) }
         }
