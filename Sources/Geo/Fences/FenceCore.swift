@@ -216,7 +216,8 @@ public struct FenceCore: Sendable {
 
     /// Whether the point is inside, with a bound of its signed distance (at least `bound` when
     /// inside, at most when outside), from what is cheap: a circle's chord, a polygon's reach,
-    /// its raster's box, or the sides of a raster cell wholly inside or outside. Nil where only
+    /// its raster's box, or the sides of the block of raster cells around the point's that no
+    /// edge crosses (`clearRings`), all wholly inside or all outside. Nil where only
     /// the distance itself decides (a cell an edge crosses, a circle's thin boundary band).
     @inlinable
     static func classify(at core: UnsafePointer<FenceCore>, _ p: ECEF, grid: UnsafeBufferPointer<UInt64>) -> (inside: Bool, bound: Double)? {
@@ -323,8 +324,8 @@ public struct FenceCore: Sendable {
     /// an edge. The fence lies within `reach` (a circle: its radius) of the origin, so a point
     /// `chord` from the origin is at most `reach − chord` inside. A polygon's raster says more:
     /// a point off the raster is outside by at least its distance to it, and a point in a cell
-    /// wholly outside by at least its distance to the cell's sides. A millimetre of slack covers
-    /// the local plane's scale.
+    /// wholly outside by at least its distance to the sides of the block of cells around it that
+    /// no edge crosses (`clearRings`). A millimetre of slack covers the local plane's scale.
     @inlinable
     public func signedDistanceUpperBound(_ p: ECEF, grid: UnsafeBufferPointer<UInt64>) -> Double {
         let byChord = chordUpperBound(p)
@@ -337,8 +338,9 @@ public struct FenceCore: Sendable {
         let cx = min(Int(gx), Self.gridSide - 1), cy = min(Int(gy), Self.gridSide - 1)
         let cell = cy * Self.gridSide + cx
         guard (grid[Int(gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == Self.cellOutside else { return byChord }
+        let r = Double(Self.clearRings(grid, start: Int(gridStart), cx, cy))
         let fx = gx - Double(cx), fy = gy - Double(cy)
-        let clearance = min(min(fx, 1 - fx) / gridScaleX, min(fy, 1 - fy) / gridScaleY)
+        let clearance = min((min(fx, 1 - fx) + r) / gridScaleX, (min(fy, 1 - fy) + r) / gridScaleY)
         return min(byChord, -clearance + 1e-3)
     }
 

@@ -34,7 +34,7 @@ struct QuietBall: Sendable {
     /// more than it saves (on the pipeline benchmark, 12 m paid and 25 m did not).
     static let maxStep = 12.0
     /// How many polygons' distances a ball may compute, when their cheap bounds are what limits
-    /// it (a point deep in a polygon is only known to be in its raster cell).
+    /// it (a point deep in a polygon is only known to be among its raster's clear cells).
     static let distanceBudget = 4
     /// How many regions near the fix a ball may leave out of its promise (`watched`): a
     /// walker along a boundary evaluates that region at each fix, and the ball holds the rest.
