@@ -247,12 +247,19 @@ public struct FenceCore: Sendable {
         let cell = cy * Self.gridSide + cx
         let state = (grid[Int(core.pointee.gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3
         guard state != Self.cellEdge else { return nil }
-        // The boundary lies outside this cell and the rings of cells around it that no edge
-        // crosses: at least as far as their nearest side.
-        let r = Double(clearRings(grid, start: Int(core.pointee.gridStart), cx, cy))
-        let fx = gx - Double(cx), fy = gy - Double(cy)
-        let clearance = min((min(fx, 1 - fx) + r) / scaleX, (min(fy, 1 - fy) + r) / scaleY)
+        let clearance = clearance(grid, start: Int(core.pointee.gridStart), gx, gy, cx, cy, scaleX: scaleX, scaleY: scaleY)
         return state == Self.cellInside ? (true, clearance - 1e-3) : (false, min(byChord, -clearance + 1e-3))
+    }
+
+    /// How far a point at grid position (`gx`, `gy`), in cell (`cx`, `cy`) that no edge crosses,
+    /// is from the boundary at least, in metres: the distance to the nearest side of the block
+    /// of that cell and the rings of cells around it that no edge crosses either (`clearRings`).
+    @inlinable
+    static func clearance(_ grid: UnsafeBufferPointer<UInt64>, start: Int, _ gx: Double, _ gy: Double, _ cx: Int, _ cy: Int,
+                          scaleX: Double, scaleY: Double) -> Double {
+        let r = Double(clearRings(grid, start: start, cx, cy))
+        let fx = gx - Double(cx), fy = gy - Double(cy)
+        return min((min(fx, 1 - fx) + r) / scaleX, (min(fy, 1 - fy) + r) / scaleY)
     }
 
     /// How many rings of cells around cell (`cx`, `cy`), itself no edge cell, hold no edge cell
@@ -338,9 +345,7 @@ public struct FenceCore: Sendable {
         let cx = min(Int(gx), Self.gridSide - 1), cy = min(Int(gy), Self.gridSide - 1)
         let cell = cy * Self.gridSide + cx
         guard (grid[Int(gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == Self.cellOutside else { return byChord }
-        let r = Double(Self.clearRings(grid, start: Int(gridStart), cx, cy))
-        let fx = gx - Double(cx), fy = gy - Double(cy)
-        let clearance = min((min(fx, 1 - fx) + r) / gridScaleX, (min(fy, 1 - fy) + r) / gridScaleY)
+        let clearance = Self.clearance(grid, start: Int(gridStart), gx, gy, cx, cy, scaleX: gridScaleX, scaleY: gridScaleY)
         return min(byChord, -clearance + 1e-3)
     }
 
@@ -361,9 +366,7 @@ public struct FenceCore: Sendable {
         let cx = min(Int(gx), gridSide - 1), cy = min(Int(gy), gridSide - 1)
         let cell = cy * gridSide + cx
         guard (grid[Int(core.pointee.gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == cellOutside else { return byChord }
-        let r = Double(clearRings(grid, start: Int(core.pointee.gridStart), cx, cy))
-        let fx = gx - Double(cx), fy = gy - Double(cy)
-        let clearance = min((min(fx, 1 - fx) + r) / scaleX, (min(fy, 1 - fy) + r) / scaleY)
+        let clearance = clearance(grid, start: Int(core.pointee.gridStart), gx, gy, cx, cy, scaleX: scaleX, scaleY: scaleY)
         return min(byChord, -clearance + 1e-3)
     }
 
