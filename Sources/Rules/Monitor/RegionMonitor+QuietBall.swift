@@ -42,15 +42,13 @@ extension RegionMonitor {
         var near = takeScratch(\.ballRegions)
         regions.appendRegions(along: c, c, length: 0, within: QuietBall.reach + 1, cache: &nearby, to: &near)
         for k in near where !table.inside[Int(k)] {
-            let i = Int(k), known = searched(i, at: fixNumber)
-            var upper = known ?? regions.chordUpperBound(i, p)
+            let i = Int(k), known = searched(i, at: fixNumber), circle = regions.isCircle(i)
+            // A polygon's raster bound is already at most its chord's.
+            var upper = known ?? (circle ? regions.chordUpperBound(i, p) : regions.signedDistanceUpperBound(i, p))
             let kept = table.bound[i]
-            if known == nil, !regions.isCircle(i) {
-                if !kept.center.x.isNaN { upper = min(upper, kept.value + QuietBall.moved(kept.center, p)) }
-                upper = min(upper, regions.signedDistanceUpperBound(i, p))
-            }
+            if known == nil, !circle, !kept.center.x.isNaN { upper = min(upper, kept.value + QuietBall.moved(kept.center, p)) }
             let room = m - upper - QuietBall.searchSlack
-            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: known != nil || regions.isCircle(i), watched: false)) }
+            if room < QuietBall.reach { limits.append(.init(region: k, room: room, exact: known != nil || circle, watched: false)) }
         }
         near.removeAll(keepingCapacity: true)
         ballRegions = near
