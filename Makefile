@@ -62,7 +62,7 @@ BROWSER_PY   := selenium==4.51.0 marionette_driver==3.7.1 selenium-axe-python==2
 APT := DEBIAN_FRONTEND=noninteractive apt-get
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps browser-deps lint install-missing build release demo test bench install install-build uninstall clean help fuzz deb boot-test ha-test
+.PHONY: all deps test-deps browser-deps lint install-missing build release demo test bench bench-count install install-build uninstall clean help fuzz deb boot-test ha-test
 
 all: build
 
@@ -70,6 +70,7 @@ help:
 	@echo "make demo    install what is missing, build, replay Data/walk.nmea: its counts, the sample regions, the events, out/walk.svg"
 	@echo "make test    install what is missing, build and run every test"
 	@echo "make bench   release build; NMEA throughput vs pynmea2, point-in-fence vs shapely (Benchmarks/baselines data)"
+	@echo "make bench-count  the gate and the region monitor against parsing, in instructions counted by callgrind (Benchmarks/monitor-count.sh)"
 	@echo "make deps    only install the Debian packages to build: $(BUILD_PACKAGES)"
 	@echo "make test-deps  also those the tests need: $(TEST_PACKAGES)"
 	@echo "make lint    swift format's rules (.swift-format) and no function over 80 lines"
@@ -143,6 +144,11 @@ bench: release
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(BENCH_PACKAGES)"
 	Benchmarks/nmea.sh $(BENCH_DIR)
 	Benchmarks/fences.sh $(BENCH_DIR)
+
+# The gate and the monitor against parsing, in instructions (callgrind): repeatable on a noisy VM.
+bench-count:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="valgrind python3-venv"
+	Benchmarks/monitor-count.sh $(BENCH_DIR)
 
 # The daemon as a systemd service: see docs/deploy.md. An existing
 # /etc/treeline/treeline.yaml or regions.geojson is never overwritten.
