@@ -146,7 +146,7 @@ bench: release
 	Benchmarks/fences.sh $(BENCH_DIR)
 
 # The gate and the monitor against parsing, in instructions (callgrind): repeatable on a noisy VM.
-bench-count:
+bench-count: deps
 	@$(MAKE) --no-print-directory install-missing PACKAGES="valgrind python3-venv"
 	Benchmarks/monitor-count.sh $(BENCH_DIR)
 

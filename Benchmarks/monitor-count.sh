@@ -8,11 +8,13 @@
 #   monitor_per_fix  instructions of the gate and the monitor (RegionMonitor.process) a fix
 #   ratio            1 + monitor / parse: the pipeline's ratio to parsing, counted in instructions
 # The wall-clock ratio (`treeline-bench pipeline`) is larger: the monitor runs fewer instructions a
-# cycle than parsing does (docs/BENCHMARKS.md). A change that moves monitor_per_fix by 1 % shows
-# here on any machine; the wall clock of a shared VM does not resolve it.
+# cycle than parsing does (docs/BENCHMARKS.md). The count repeats within 0.02 % on one machine
+# (Swift's hashing made deterministic for it), so a change of 1 % in monitor_per_fix shows where
+# the wall clock of a shared VM cannot resolve it. Compare builds on one machine: another
+# toolchain or glibc counts other instructions.
 #
 # Usage: Benchmarks/monitor-count.sh [--epochs N] [--fences K] [DIR]
-#   N epochs of Benchmarks/baselines/gen_nmea.py (default 100000: about a minute under
+#   N epochs of Benchmarks/baselines/gen_nmea.py, 1000 or more (default 100000: about a minute under
 #   valgrind; 1000000 about six), K fences of gen_fences.py (default 10000), both made in DIR
 #   (default /tmp/treeline-bench) unless there already. Needs valgrind: `make bench-count`
 #   installs it and runs this.
@@ -21,36 +23,46 @@ cd "$(dirname "$0")/.."
 epochs=100000 fences=10000 dir=/tmp/treeline-bench
 while [ $# -gt 0 ]; do
   case "$1" in
-    --epochs) epochs=${2:?--epochs needs a number}; shift 2 ;;
-    --fences) fences=${2:?--fences needs a number}; shift 2 ;;
+    --epochs|--fences)
+      [ $# -ge 2 ] || { echo "monitor-count.sh: $1 needs a number (see --help)" >&2; exit 2; }
+      if [ "$1" = --epochs ]; then epochs=$2; else fences=$2; fi
+      shift 2 ;;
     -h|--help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "monitor-count.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
-    *) dir=$1; shift ;;
+    *)
+      [ -z "${given_dir:-}" ] || { echo "monitor-count.sh: one folder only, not '$given_dir' and '$1'" >&2; exit 2; }
+      given_dir=$1 dir=$1; shift ;;
   esac
 done
-for n in "$epochs" "$fences"; do
-  [[ "$n" =~ ^[1-9][0-9]{0,7}$ ]] || { echo "monitor-count.sh: '$n' is not a count from 1 to 99999999" >&2; exit 2; }
-done
+[[ "$epochs" =~ ^[1-9][0-9]{3,7}$ ]] \
+  || { echo "monitor-count.sh: --epochs '$epochs' is not a count from 1000 to 99999999 (fewer fixes count mostly the start)" >&2; exit 2; }
+[[ "$fences" =~ ^[1-9][0-9]{0,6}$ ]] || { echo "monitor-count.sh: --fences '$fences' is not a count from 1 to 9999999" >&2; exit 2; }
 command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null \
   || { echo "monitor-count.sh: valgrind is missing: \`make bench-count\` installs it (or apt-get install valgrind)" >&2; exit 1; }
 mkdir -p "$dir"
-venv="$dir/venv"
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q numpy
-fi
-log="$dir/nmea-$epochs.log" regions="$dir/fences-$fences.geojson"
-[ "$epochs" = 1000000 ] && log="$dir/nmea-1M.log"  # Benchmarks/nmea.sh's
-[ -s "$log" ] || "$venv/bin/python" Benchmarks/baselines/gen_nmea.py "$epochs" "$log"
-[ -s "$regions" ] || "$venv/bin/python" Benchmarks/baselines/gen_fences.py "$fences" "$regions"
-swift build -c release --product treeline-bench >/dev/null
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+log="$dir/nmea-$epochs.log" regions="$dir/fences-$fences.geojson"
+[ "$epochs" = 1000000 ] && log="$dir/nmea-1M.log"  # Benchmarks/nmea.sh's
+# The generators need numpy; each file is written beside its place and moved there whole, so
+# that an interrupted run leaves no half file to be taken for data.
+generate() {  # SCRIPT COUNT FILE
+  local venv="$dir/venv"
+  if ! "$venv/bin/python" -c 'import numpy' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q numpy
+  fi
+  "$venv/bin/python" "Benchmarks/baselines/$1" "$2" "$3.part"
+  mv "$3.part" "$3"
+}
+[ -s "$log" ] || generate gen_nmea.py "$epochs" "$log"
+[ -s "$regions" ] || generate gen_fences.py "$fences" "$regions"
+# swift build prints compile errors on standard output: shown when the build fails.
+swift build -c release --product treeline-bench >"$work/build" 2>&1 || { cat "$work/build" >&2; exit 1; }
 # valgrind 3.19 cannot read the DWARF 5 that swiftc writes: count on a copy without it.
 cp .build/release/treeline-bench "$work/treeline-bench"
 strip --strip-debug "$work/treeline-bench"
-valgrind --tool=callgrind --callgrind-out-file="$work/out" \
+SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$work/out" \
   "$work/treeline-bench" pipeline "$log" "$regions" --runs 1 >"$work/bench" 2>"$work/valgrind" \
   || { cat "$work/valgrind" >&2; exit 1; }
 callgrind_annotate --inclusive=yes --threshold=100 "$work/out" >"$work/annotated"
