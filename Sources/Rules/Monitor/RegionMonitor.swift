@@ -218,7 +218,7 @@ public struct RegionMonitor: Sendable {
         advanceFixNumber()
         evaluate(candidates, fix: c, p, time: t, error: error, first: previous == nil)
         if let path, let prev = previous {
-            transits(through: candidates[..<queried], path, from: prev, to: (t, c, error), emit)
+            transits(through: candidates, first: queried, path, from: prev, to: (t, c, error), emit)
         }
         let step = QuietBall.moved(previousSpace, p)
         previous = (t, c, error)
@@ -242,7 +242,7 @@ public struct RegionMonitor: Sendable {
             let watched = takeScratch(\.watched)
             evaluate(watched, fix: c, p, time: t, error: error, first: false)
             if config.transit, let prev = previous, let path = Path(from: prev, previousSpace, to: (t, c, error), p, config) {
-                transits(through: watched[...], path, from: prev, to: (t, c, error), emit)
+                transits(through: watched, first: watched.count, path, from: prev, to: (t, c, error), emit)
             }
             self.watched = watched
         }
@@ -528,20 +528,22 @@ public struct RegionMonitor: Sendable {
         }
     }
 
-    /// Passes through fences between `a` and `b` that neither fix is inside, among `candidates`.
+    /// Passes through fences between `a` and `b` that neither fix is inside, among the first
+    /// `count` of `candidates` (by index: a slice of them retained and released the array's buffer,
+    /// two atomic operations, at every fix).
     ///
     /// Signed distance changes by at most the distance moved, so along a path of length L the
     /// deepest point is at most (d_a + d_b + L) / 2 inside: most fences near the path are ruled
     /// out by a chord (a bound of d) or two evaluations. The rest are sampled along the straight
     /// path in space (within a millimetre of the geodesic for paths up to 100 m), and the
     /// crossings bisected. Geodesics, for the positions of the events, only for a pass found.
-    mutating func transits(through candidates: ArraySlice<Int32>, _ path: Path,
+    mutating func transits(through candidates: [Int32], first count: Int, _ path: Path,
                            from a: (time: UTCTime, coordinate: Coordinate, error: Double),
                            to b: (time: UTCTime, coordinate: Coordinate, error: Double),
                            _ emit: (RegionEvent) -> Void) {
         let length = path.length, margin = path.margin
-        for k in candidates {
-            let i = Int(k)
+        for n in 0..<count {
+            let i = Int(candidates[n])
             // Outside after this fix, and before it (a state changed by this fix was the other).
             guard !table.inside[i], table.changed[i] != fixNumber else { continue }
             // Both ends outside: the path gets at most L/2 inside. The cheapest test first: a
