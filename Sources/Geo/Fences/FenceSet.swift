@@ -468,7 +468,7 @@ public struct FenceSet: Sendable {
         // box meeting the query passes, and a few within a metre or so more.
         let limit = SIMD4(EdgeBlock.up(q.maxLat), EdgeBlock.up(q.maxLon), EdgeBlock.up(-q.minLat), EdgeBlock.up(-q.minLon))
         let n = cache.regions.count
-        let found = cache.regions.withUnsafeBufferPointer { regions in
+        cache.regions.withUnsafeBufferPointer { regions in
             cache.boxes.withUnsafeBufferPointer { boxes in
                 cache.hits.withUnsafeMutableBufferPointer { hits in
                     var w = 0
@@ -476,11 +476,11 @@ public struct FenceSet: Sendable {
                         hits[w] = regions[k]
                         w += all(boxes[k] .<= limit) ? 1 : 0
                     }
-                    return w
+                    // From the buffer: a slice of `hits` retained and released its storage.
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: hits[..<w]))
                 }
             }
         }
-        out.append(contentsOf: cache.hits[..<found])
     }
 
     /// Region `i`'s signed distance at a point given only in space (see

@@ -212,7 +212,8 @@ public struct RegionMonitor: Sendable {
             candidates.sort()
         }
         let queried = candidates.count
-        candidates.append(contentsOf: insideList)
+        // From the buffer: appending the array itself retained and released its storage.
+        insideList.withUnsafeBufferPointer { candidates.append(contentsOf: $0) }
 
         // The fix's own events (in `atFix`) wait until the transits before it are out.
         advanceFixNumber()
