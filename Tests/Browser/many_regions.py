@@ -3,7 +3,7 @@ for the map's view only, capped and thinned (`regions` with bbox, zoom, limit), 
 a canvas.
 
 Measured: the time from navigation to the first regions painted (the page's own hook, at the
-frame after they were added): once cold (no cache) and three times as a phone's usual visit (the
+frame after they were added): once cold (no cache) and five times as a phone's usual visit (the
 page's files from its cache, a new tab), the median of those is `first_draw_ms`; the JS heap (performance.memory with precise figures, at every step
 right after a garbage collection: the page's live heap; what was used before it, garbage of the
 last answers and reloads included, is reported beside), the bytes fetched at load (DevTools'
@@ -99,15 +99,17 @@ try:
 
     # A phone's usual visit: the page's files from its cache (asked again, 304), a new tab.
     driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+    # Five visits, not three: on a shared VM one slowed visit in three moved the median past the
+    # budget (1,189 ms once, 815 ms on the next run of the same build).
     warm = []
-    for _ in range(3):
+    for _ in range(5):
         js("sessionStorage.clear()")
         driver.get(args.url)
         checks.until(driver, "the first regions painted (again)", lambda: js("return window.treeline.firstRegionsDrawnMs !== null"), timeout=60)
         warm.append(js("return window.treeline.firstRegionsDrawnMs"))
         settle("the view after fitting (again)", 0)
         time.sleep(1.0)
-    first_draw_ms = sorted(warm)[1]
+    first_draw_ms = sorted(warm)[len(warm) // 2]
     loading = js("return window.treeline.regionsLoading()")
     check(loading["total"] == args.regions, f"the board's count: {loading['total']}")
     heap("first")

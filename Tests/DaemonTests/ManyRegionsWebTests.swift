@@ -5,7 +5,7 @@ import Testing
 /// 100,000 regions on the map (Tests/Browser/many_regions.py): treelined started on a regions
 /// file made here (deterministic, seeded), the page opened in chromium at 390×844. The map asks
 /// for its view (`bbox`, `zoom`, capped) and draws it on a canvas: the first regions painted
-/// within 1 s of navigation (the median of three visits with the page's files cached; a cold
+/// within 1 s of navigation (the median of five visits with the page's files cached; a cold
 /// load is reported), the live JS heap under 60 MB at every step (after a collection: zoomed
 /// in, panned, zoomed in and out, the whole set, the Events view paged back), no console
 /// error; the bytes fetched are counted. Screenshots in out/web/many-*.png.
