@@ -327,30 +327,14 @@ public struct FenceCore: Sendable {
         reach * (1 + 1e-6) - chord + chord * chord * chord / (8 * 6_300_000 * 6_300_000) + 1e-3
     }
 
-    /// An upper bound of the signed distance at `p` (positive inside), without any distance to
-    /// an edge. The fence lies within `reach` (a circle: its radius) of the origin, so a point
-    /// `chord` from the origin is at most `reach − chord` inside. A polygon's raster says more:
-    /// a point off the raster is outside by at least its distance to it, and a point in a cell
-    /// wholly outside by at least its distance to the sides of the block of cells around it that
-    /// no edge crosses (`clearRings`). A millimetre of slack covers the local plane's scale.
-    @inlinable
-    public func signedDistanceUpperBound(_ p: ECEF, grid: UnsafeBufferPointer<UInt64>) -> Double {
-        let byChord = chordUpperBound(p)
-        if radius > 0 || frame.chord(p) > reach + Self.farMargin { return byChord }
-        let q = frame.project(p)
-        let side = Double(Self.gridSide)
-        let gx = (q.x - gridMinX) * gridScaleX, gy = (q.y - gridMinY) * gridScaleY
-        let ox = max(0, -gx, gx - side) / gridScaleX, oy = max(0, -gy, gy - side) / gridScaleY
-        if ox > 0 || oy > 0 { return min(byChord, -(ox * ox + oy * oy).squareRoot() + 1e-3) }
-        let cx = min(Int(gx), Self.gridSide - 1), cy = min(Int(gy), Self.gridSide - 1)
-        let cell = cy * Self.gridSide + cx
-        guard (grid[Int(gridStart) + cell >> 5] >> UInt64((cell & 31) * 2)) & 3 == Self.cellOutside else { return byChord }
-        let clearance = Self.clearance(grid, start: Int(gridStart), gx, gy, cx, cy, scaleX: gridScaleX, scaleY: gridScaleY)
-        return min(byChord, -clearance + 1e-3)
-    }
-
-    /// `signedDistanceUpperBound` for a core in a store, reading only the fields it needs (on
-    /// the stored value, the call copied the whole core): the same arithmetic, the same value.
+    /// An upper bound of the signed distance at `p` (positive inside) of the core at `core` in a
+    /// store, without any distance to an edge. The fence lies within `reach` (a circle: its
+    /// radius) of the origin, so a point `chord` from the origin is at most `reach − chord`
+    /// inside. A polygon's raster says more: a point off the raster is outside by at least its
+    /// distance to it, and a point in a cell wholly outside by at least its distance to the sides
+    /// of the block of cells around it that no edge crosses (`clearRings`). A millimetre of slack
+    /// covers the local plane's scale. It reads only the fields it needs: a call on the stored
+    /// value copied the whole core.
     @inlinable
     static func signedDistanceUpperBound(at core: UnsafePointer<FenceCore>, _ p: ECEF, grid: UnsafeBufferPointer<UInt64>) -> Double {
         let radius = core.pointee.radius, reach = core.pointee.reach
