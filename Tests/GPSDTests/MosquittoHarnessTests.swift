@@ -32,7 +32,7 @@ import Testing
         for k in 4...5 { try mosquittoPublish(broker: broker, topic: "t/\(k)", payload: "{\"k\":\(k)}") }
         // Waited for by the last topic (in order after t/4), not by a count: see t/6 below.
         _ = await sub.waitFor(count: 1, topic: "t/5")
-        let five = await sub.waitFor(count: 0, topic: "t/", within: 0)
+        let five = sub.messages.filter { $0.topic.hasPrefix("t/") }
         #expect(Set(five.map(\.payload)) == Set((1...5).map { "{\"k\":\($0)}" }), "\(five)")
 
         // A clean stop persists the retained message and the subscriber's session: a message
@@ -46,7 +46,7 @@ import Testing
         // restarts a message may come twice (t/5 did, on a loaded machine), so six messages need
         // not include t/6.
         let six = await sub.waitFor(count: 1, topic: "t/6")
-        let seen = await sub.waitFor(count: 0, topic: "t/", within: 0)
+        let seen = sub.messages.filter { $0.topic.hasPrefix("t/") }
         #expect(six.first?.payload == "{\"k\":6}", "\(seen)")
 
         let late = MQTTSubscriber(broker: broker, topics: ["r/#"])
