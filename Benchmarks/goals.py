@@ -14,6 +14,7 @@ Every round runs each build in turn, the order reversed every other round:
     baseline of the start's goals;
   - the daemon's first start on those fences (a fresh database) and its restart on that
     database: time to READY=1 and peak RSS 4 s after it (Benchmarks/start.py's way);
+    each of these three begins after a sync, so that no build's writes land on another's time;
   - `treeline-bench pipeline nmea-1M.log fences-10k.geojson --runs 3`: the monitor in process
     against parsing alone;
   - on one core (taskset -c C, default 0), `treeline-bench fences fences-10k.geojson
@@ -107,7 +108,9 @@ def start_pair(b, fences):
         if os.path.exists(db + suffix):
             os.unlink(db + suffix)
     notify = os.path.join(b.work, "notify.sock")
+    os.sync()
     first = daemon_start.start(b.daemon, config, notify, 4)
+    os.sync()
     restart = daemon_start.start(b.daemon, config, notify, 4)
     return first, restart
 
@@ -138,8 +141,13 @@ def main():
         order = builds if r % 2 == 0 else builds[::-1]
         for b in order:
             x = R[b.name]
+            # Each timed step starts with nothing left to write back: a first start writes a
+            # database of 100 to 350 MB, which the kernel would otherwise write out under the
+            # next build's steps.
+            os.sync()
             x["where"].append(daemon_start.where(b.treeline, files["fences100k"]))
             first, restart = start_pair(b, files["fences100k"])
+            os.sync()
             x["first"].append(first)
             x["restart"].append(restart)
             p = last_json(run([b.bench, "pipeline", files["nmea"], files["fences10k"], "--runs", "3"]), "pipeline")
