@@ -4,45 +4,59 @@
 #
 #   OUT/treeline.deb     the package
 #   OUT/treeline         /usr/bin/treeline from the package
-#   OUT/treelined        /usr/bin/treelined from it (a separate executable in packages before
-#                        0.7; from 0.7 on a link to treeline, which is what it is here too)
-#   OUT/treeline-bench   the release benchmark executable
+#   OUT/treelined        /usr/bin/treelined from it: a link to treeline since b2822a2 (one
+#                        executable for both commands), a program of its own before
+#   OUT/treeline-bench   the release benchmark (`swift build -c release`: not the package's
+#                        flags, so the commit is built twice)
+#   OUT/commit           the commit's hash; OUT/build.log, the build's output
 #
 # Usage: Benchmarks/build-at.sh COMMIT OUT [WORKTREE]
-# A build from nothing takes some 30 minutes on two cores; an OUT that holds all four is kept.
-# WORKTREE (default OUT/src) is where the commit is checked out and built; give one that already
-# holds the commit to reuse its builds.
+# WORKTREE (default OUT/src, some GB once built) is a worktree of this repository, added if
+# missing, where the commit is checked out and built; one that already holds the commit, with no
+# change to its tracked files, keeps its build caches. A build from nothing takes some 30
+# minutes on two cores; `make deb` installs debhelper and lintian with apt-get when missing. An
+# OUT that holds all of the above for COMMIT is kept as it is.
 set -euo pipefail
-[ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-commit=$1 out=$2
+[ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+commit=$1
 repo=$(cd "$(dirname "$0")/.." && pwd)
 sha=$(git -C "$repo" rev-parse --verify --quiet "$commit^{commit}") \
   || { echo "build-at.sh: $commit is not a commit of $repo (git fetch it first)" >&2; exit 2; }
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-tree=${3:-$out/src}
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+tree=$(realpath -m "${3:-$out/src}")
 if [ -x "$out/treeline" ] && [ -e "$out/treelined" ] && [ -x "$out/treeline-bench" ] && [ -s "$out/treeline.deb" ] \
    && [ "$(cat "$out/commit" 2>/dev/null)" = "$sha" ]; then
-  echo "build-at.sh: $out already holds $sha"; exit 0
+  echo "build-at.sh: $out already holds $commit (${sha:0:9})"; exit 0
 fi
 if [ ! -e "$tree/.git" ]; then
   git -C "$repo" worktree add --detach "$tree" "$sha" >/dev/null
 fi
-[ "$(git -C "$tree" rev-parse HEAD)" = "$sha" ] \
-  || { echo "build-at.sh: $tree holds $(git -C "$tree" rev-parse --short HEAD), not $commit" >&2; exit 2; }
+held=$(git -C "$tree" rev-parse HEAD)
+[ "$held" = "$sha" ] || { echo "build-at.sh: $tree holds ${held:0:9}, not $commit: give another OUT or WORKTREE," \
+  "or check $commit out there (git -C $tree checkout --detach $sha)" >&2; exit 2; }
+[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] \
+  || { echo "build-at.sh: $tree has changes to its tracked files, which $commit does not hold: commit or stash them" >&2; exit 2; }
+# Nothing in OUT says it holds a commit until all of it is in place.
+rm -f "$out/commit"
 log=$out/build.log
 echo "build-at.sh: building $commit (${sha:0:9}) in $tree; the log is $log"
 if ! { make -C "$tree" deb && (cd "$tree" && swift build -c release --product treeline-bench); } >"$log" 2>&1; then
   tail -40 "$log" >&2; echo "build-at.sh: the build of $commit failed (above; all of it in $log)" >&2; exit 1
 fi
 deb=$(ls "$tree"/dist/treeline_*.deb | head -1)
-x=$(mktemp -d)
-dpkg-deb -x "$deb" "$x"
-cp "$deb" "$out/treeline.deb.part" && mv "$out/treeline.deb.part" "$out/treeline.deb"
-cp "$x/usr/bin/treeline" "$out/treeline"
-rm -f "$out/treelined"
-if [ -L "$x/usr/bin/treelined" ]; then ln -s treeline "$out/treelined"; else cp "$x/usr/bin/treelined" "$out/treelined"; fi
-cp "$tree/.build/release/treeline-bench" "$out/treeline-bench"
-rm -rf "$x"
+new=$out/.new
+rm -rf "$new"
+mkdir -p "$new/x"
+trap 'rm -rf "$new"' EXIT
+dpkg-deb -x "$deb" "$new/x"
+cp "$deb" "$new/treeline.deb"
+cp "$new/x/usr/bin/treeline" "$new/treeline"
+if [ -L "$new/x/usr/bin/treelined" ]; then ln -s treeline "$new/treelined"; else cp "$new/x/usr/bin/treelined" "$new/treelined"; fi
+cp "$tree/.build/release/treeline-bench" "$new/treeline-bench"
+for f in treeline.deb treeline treelined treeline-bench; do
+  rm -f "$out/$f"
+  mv "$new/$f" "$out/$f"
+done
 echo "$sha" >"$out/commit"
-echo "build-at.sh: $out holds $commit: $(dpkg-deb -f "$out/treeline.deb" Installed-Size) KiB installed"
+echo "build-at.sh: $out holds $commit (${sha:0:9}): $(dpkg-deb -f "$out/treeline.deb" Installed-Size) KiB installed"

@@ -12,7 +12,7 @@ peak RSS (VmHWM) is read from /proc then and, with --settle S, again S seconds l
 daemon does once ready counts too), just before it is stopped. Prints each round and the medians,
 and each start's median as a multiple of `where`'s median.
 """
-import argparse, os, socket, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, socket, statistics, subprocess, sys, tempfile, time
 
 
 def hwm(pid):
@@ -22,40 +22,82 @@ def hwm(pid):
     return float("nan")
 
 
-def start(link, config, notify, settle):
+def config_text(fences, folder):
+    """A config on `fences` whose socket and database are in `folder`; each path a JSON string
+    (YAML reads one as it is, whatever the path holds)."""
+    return (f"gpsd: {{host: 127.0.0.1, port: 1}}\nregions: {json.dumps(fences)}\n"
+            f"socket: {json.dumps(folder + '/s.sock')}\ndatabase: {json.dumps(folder + '/db.sqlite')}\n")
+
+
+class StartFailed(Exception):
+    """The daemon did not start, or did not stay up until its peak was read."""
+
+
+def start(link, config, notify, settle, log=None):
+    """Starts `link --config config` with NOTIFY_SOCKET=notify; returns (seconds to READY=1, peak
+    RSS in MB, read `settle` seconds after it). Its standard error goes to `log` (default: beside
+    the config). Raises StartFailed, with the log's end, when it exits before READY=1 or before
+    the peak is read, gives no READY=1 within 300 s, or exits with an error when stopped."""
+    log = log or os.path.join(os.path.dirname(config), "daemon.log")
     try:
         os.unlink(notify)
     except FileNotFoundError:
         pass
     s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     s.bind(notify)
-    s.settimeout(300)
+    s.settimeout(0.2)
     env = dict(os.environ, NOTIFY_SOCKET=notify)
-    t0 = time.monotonic()
-    p = subprocess.Popen([link, "--config", config], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         cwd=os.path.dirname(config))
+
+    def tail():
+        with open(log, errors="replace") as f:
+            return f.read()[-2000:]
+
+    with open(log, "w") as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen([link, "--config", config], env=env, stdout=subprocess.DEVNULL, stderr=err,
+                             cwd=os.path.dirname(config))
     try:
-        while b"READY=1" not in s.recv(65536):
-            pass
-    except socket.timeout:
-        p.kill()
-        sys.exit(f"{link}: no READY=1 within 300 s: {p.stderr.read().decode()[-2000:]}")
-    ready = time.monotonic() - t0
-    peak = hwm(p.pid)
-    if settle > 0:
-        time.sleep(settle)
+        while True:
+            try:
+                if b"READY=1" in s.recv(65536):
+                    break
+            except socket.timeout:
+                pass
+            if p.poll() is not None:
+                raise StartFailed(f"{link} exited {p.returncode} before READY=1 (its log, {log}):\n{tail()}")
+            if time.monotonic() - t0 > 300:
+                raise StartFailed(f"{link}: no READY=1 within 300 s (its log, {log}):\n{tail()}")
+        ready = time.monotonic() - t0
         peak = hwm(p.pid)
-    p.terminate()
-    p.wait()
-    s.close()
-    return ready, peak
+        if settle > 0:
+            time.sleep(settle)
+            peak = hwm(p.pid)
+        if p.poll() is not None or peak != peak:
+            raise StartFailed(f"{link} exited {p.returncode} within {settle} s of READY=1 (its log, {log}):\n{tail()}")
+        p.terminate()
+        if p.wait(timeout=60) != 0:
+            raise StartFailed(f"{link} exited {p.returncode} when stopped by SIGTERM (its log, {log}):\n{tail()}")
+        return ready, peak
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        s.close()
+        try:
+            os.unlink(notify)
+        except FileNotFoundError:
+            pass
 
 
 def where(exe, fences):
+    """Seconds and peak RSS (MB) of `exe where --regions fences --at 38.70,-9.14`."""
     t0 = time.monotonic()
     p = subprocess.run(["/usr/bin/time", "-f", "%M", exe, "where", "--regions", fences, "--at", "38.70,-9.14"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True)
-    return time.monotonic() - t0, int(p.stderr.decode().split()[-1]) / 1024
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    t = time.monotonic() - t0
+    if p.returncode != 0:
+        raise StartFailed(f"{exe} where --regions {fences} exited {p.returncode}: {p.stderr.decode()[-1500:]}")
+    return t, int(p.stderr.decode().split()[-1]) / 1024
 
 
 def main():
@@ -85,12 +127,26 @@ def main():
         os.symlink(os.path.abspath(path), link)
         config = os.path.join(d, "treeline.yaml")
         with open(config, "w") as f:
-            f.write(f"gpsd: {{host: 127.0.0.1, port: 1}}\nregions: {fences}\nsocket: {d}/s.sock\ndatabase: {d}/db.sqlite\n")
+            f.write(config_text(fences, d))
         builds.append((name, os.path.abspath(path), link, config, os.path.join(d, "notify.sock"), os.path.join(d, "db.sqlite")))
     results = {"where": []}
     for name, *_ in builds:
         results[f"{name} first"] = []
         results[f"{name} restart"] = []
+    try:
+        run_rounds(o, fences, builds, results)
+    except StartFailed as e:
+        sys.exit(f"start.py: {e}")
+    base = statistics.median(t for t, _ in results["where"])
+    print(f"\nmedians of {o.rounds} rounds (seconds, peak MB; × where):")
+    for k, v in results.items():
+        t = statistics.median(x for x, _ in v)
+        m = statistics.median(x for _, x in v)
+        runs = ", ".join(f"{x:.2f}" for x, _ in v)
+        print(f"  {k:24} {t:6.2f} s  {m:5.0f} MB  {t / base:5.2f}×   runs: {runs}")
+
+
+def run_rounds(o, fences, builds, results):
     for r in range(o.rounds):
         results["where"].append(where(builds[0][1], fences))
         for name, _, link, config, notify, db in builds:
@@ -100,13 +156,6 @@ def main():
             results[f"{name} first"].append(start(link, config, notify, o.settle))
             results[f"{name} restart"].append(start(link, config, notify, o.settle))
         print(f"round {r + 1}: " + "; ".join(f"{k} {v[-1][0]:.2f} s {v[-1][1]:.0f} MB" for k, v in results.items()), flush=True)
-    base = statistics.median(t for t, _ in results["where"])
-    print(f"\nmedians of {o.rounds} rounds (seconds, peak MB; × where):")
-    for k, v in results.items():
-        t = statistics.median(x for x, _ in v)
-        m = statistics.median(x for _, x in v)
-        runs = ", ".join(f"{x:.2f}" for x, _ in v)
-        print(f"  {k:24} {t:6.2f} s  {m:5.0f} MB  {t / base:5.2f}×   runs: {runs}")
 
 
 if __name__ == "__main__":
