@@ -252,6 +252,7 @@ def main():
     print(f"\nmedians of {o.rounds} rounds; every round's figure in brackets; a ratio is the median of the rounds' own")
     summary = {"rounds": o.rounds, "work": work, "builds": {}, "shapely_s": shapely}
     first_where = [t for t, _ in R[builds[0].name]["where"]]
+    sh = med(shapely)
 
     def verdict(ok):
         return "met" if ok else "NOT met"
