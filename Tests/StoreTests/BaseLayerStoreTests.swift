@@ -3,6 +3,7 @@ import Geo
 import Protocol
 import Rules
 import Store
+import Synchronization
 import Testing
 import TestSupport
 
@@ -60,13 +61,15 @@ private func described(_ e: JournalEvent) -> String {
             let now = (0..<n).map { StoredFeature(id: "p\($0)", feature: lsFeature("p\($0)", radius: 10 + $0 % 80)) }
             let change = BaseLayerChange.firstAnnouncement(ids: now.map(\.id))
             #expect(change.featuresDeferred && change.added.count == n && change.added.allSatisfy { $0.feature.feature.isEmpty })
-            var asked: [Range<Int>] = []
+            // Asked from other threads (each stretch after the first while the one before is
+            // written), but one stretch after another, in file order.
+            let asked = Mutex<[Range<Int>]>([])
             let record = try store.announceBase(change, announcement(n)) { range in
-                asked.append(range)
+                asked.withLock { $0.append(range) }
                 return now[range].map(\.feature)
             }
             let s = Store.featureStretch
-            #expect(asked == [0..<s, s..<2 * s, 2 * s..<n])
+            #expect(asked.withLock { $0 } == [0..<s, s..<2 * s, 2 * s..<n])
             #expect(try store.announcedBase() == now)
             let derived = try readAll(store, from: JournalCursor(seq: record!.seq - 1), filter: EventFilter(baseRegions: true), limit: 1000).events
             #expect(derived.map(described) == ["base_layer  "] + now.map { "region_added \($0.id) \($0.feature)" })
