@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Every country-scale goal, for two or more builds, in one run.
+"""Every country-scale goal, for one build or several side by side, in one run.
 
     Benchmarks/goals.py NAME=FOLDER [NAME=FOLDER ...] [--data DIR] [--rounds N] [--core C] [--keep]
 
 Each FOLDER is what Benchmarks/build-at.sh lays out for a commit: treeline, treelined and
-treeline.deb from its package, and its release treeline-bench. NAME names the build in the output (letters, digits, '.', '_', '-'). DIR
-(default /tmp/treeline-goals) holds the data, made once with Benchmarks/baselines' generators
+treeline.deb from its package, and its release treeline-bench. NAME names the build in the
+output (letters, digits, '.', '_', '-'). DIR (default /tmp/treeline-goals) holds the data, made once with Benchmarks/baselines' generators
 in a venv of its own that pip fills from PyPI (numpy, shapely 2, pyproj): gen_fences.py 100000
 and 10000, gen_points.py 200000, gen_nmea.py 1000000 (about 350 MB in all).
 
@@ -17,7 +17,7 @@ Every round runs each build in turn, the order rotated by one each round:
     each of these three begins after a sync, so that no build's writes land on another's time;
   - `treeline-bench pipeline nmea-1M.log fences-10k.geojson --runs 3`: the monitor in process
     against parsing alone;
-  - on one core (taskset -c C, default 0), `treeline-bench fences fences-10k.geojson
+  - on one core (taskset -c C, default the last one this process may use), `treeline-bench fences fences-10k.geojson
     --points-file points-200k.csv --runs 3` (and with --store, where the build has prepared
     stores), then once a round shapely's STRtree on the same core
     (bench_geofence.py … bulk_within), the baseline of containment.
@@ -115,9 +115,7 @@ def start_pair(b, fences):
     db = os.path.join(b.work, "db.sqlite")
     with open(config, "w") as f:
         f.write(daemon_start.config_text(fences, b.work))
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(db + suffix):
-            os.unlink(db + suffix)
+    daemon_start.remove_database(db)
     notify = os.path.join(b.work, "notify.sock")
     os.sync()
     try:
@@ -315,9 +313,7 @@ def main():
     summary["outputs"] = same
     if not o.keep:
         for b in builds:
-            for name in ("db.sqlite", "db.sqlite-wal", "db.sqlite-shm"):
-                if os.path.exists(os.path.join(b.work, name)):
-                    os.unlink(os.path.join(b.work, name))
+            daemon_start.remove_database(os.path.join(b.work, "db.sqlite"))
             if all("differs" not in v for o_ in same.values() for v in o_["verdicts"]):
                 shutil.rmtree(os.path.join(b.work, "out"), ignore_errors=True)
             shutil.rmtree(os.path.join(b.work, "store"), ignore_errors=True)

@@ -29,6 +29,13 @@ def config_text(fences, folder):
             f"socket: {json.dumps(folder + '/s.sock')}\ndatabase: {json.dumps(folder + '/db.sqlite')}\n")
 
 
+def remove_database(db):
+    """The SQLite file `db` and its WAL and shared-memory files gone: the next start is a first."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.unlink(db + suffix)
+
+
 class StartFailed(Exception):
     """The daemon did not start, or did not stay up until its peak was read."""
 
@@ -150,9 +157,7 @@ def run_rounds(o, fences, builds, results):
     for r in range(o.rounds):
         results["where"].append(where(builds[0][1], fences))
         for name, _, link, config, notify, db in builds:
-            for suffix in ("", "-wal", "-shm"):
-                if os.path.exists(db + suffix):
-                    os.unlink(db + suffix)
+            remove_database(db)
             results[f"{name} first"].append(start(link, config, notify, o.settle))
             results[f"{name} restart"].append(start(link, config, notify, o.settle))
         print(f"round {r + 1}: " + "; ".join(f"{k} {v[-1][0]:.2f} s {v[-1][1]:.0f} MB" for k, v in results.items()), flush=True)
